@@ -1,0 +1,272 @@
+package crdschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrorType is the reason of a field error. Its values are Kubernetes'
+// field.ErrorType strings ("FieldValueInvalid", ...), which is also how they
+// appear in API status causes.
+type ErrorType string
+
+// The error types, as Kubernetes defines them.
+const (
+	ErrorTypeNotFound     ErrorType = "FieldValueNotFound"
+	ErrorTypeRequired     ErrorType = "FieldValueRequired"
+	ErrorTypeDuplicate    ErrorType = "FieldValueDuplicate"
+	ErrorTypeInvalid      ErrorType = "FieldValueInvalid"
+	ErrorTypeNotSupported ErrorType = "FieldValueNotSupported"
+	ErrorTypeForbidden    ErrorType = "FieldValueForbidden"
+	ErrorTypeTooLong      ErrorType = "FieldValueTooLong"
+	ErrorTypeTooMany      ErrorType = "FieldValueTooMany"
+	ErrorTypeTooFew       ErrorType = "FieldValueTooFew"
+	ErrorTypeInternal     ErrorType = "InternalError"
+	ErrorTypeTypeInvalid  ErrorType = "FieldValueTypeInvalid"
+	ErrorTypeTooShort     ErrorType = "FieldValueTooShort"
+)
+
+// String returns the human-readable text of t, as it starts the body of an
+// error message ("Invalid value", "Required value", ...).
+func (t ErrorType) String() string {
+	switch t {
+	case ErrorTypeNotFound:
+		return "Not found"
+	case ErrorTypeRequired:
+		return "Required value"
+	case ErrorTypeDuplicate:
+		return "Duplicate value"
+	case ErrorTypeInvalid, ErrorTypeTypeInvalid:
+		return "Invalid value"
+	case ErrorTypeNotSupported:
+		return "Unsupported value"
+	case ErrorTypeForbidden:
+		return "Forbidden"
+	case ErrorTypeTooLong:
+		return "Too long"
+	case ErrorTypeTooMany:
+		return "Too many"
+	case ErrorTypeTooFew:
+		return "Too few"
+	case ErrorTypeInternal:
+		return "Internal error"
+	case ErrorTypeTooShort:
+		return "Too short"
+	}
+	return fmt.Sprintf("<unknown error %q>", string(t))
+}
+
+// OmitValue is the BadValue of an error whose message prints no value, like
+// a failed CEL rule on an object ("spec: Invalid value: a must be set").
+type OmitValue struct{}
+
+// Error is a problem with one field: the type of problem, the field's path,
+// the offending value and a detail text. Its Error method renders the text
+// Kubernetes renders for the same error, byte for byte.
+type Error struct {
+	Type     ErrorType
+	Field    string // the field's path, as Path.String renders it
+	BadValue any
+	Detail   string
+}
+
+// Error renders e as "<field>: <body>", as Kubernetes' field.Error does.
+func (e *Error) Error() string {
+	return e.Field + ": " + e.Body()
+}
+
+// Body renders the part of the message after the field: the error type's
+// text, the value where the type shows one, and the detail.
+func (e *Error) Body() string {
+	var s string
+	switch e.Type {
+	case ErrorTypeRequired, ErrorTypeForbidden, ErrorTypeTooLong, ErrorTypeTooShort, ErrorTypeInternal:
+		s = e.Type.String()
+	case ErrorTypeInvalid, ErrorTypeTypeInvalid, ErrorTypeNotSupported,
+		ErrorTypeNotFound, ErrorTypeDuplicate, ErrorTypeTooMany, ErrorTypeTooFew:
+		if _, ok := e.BadValue.(OmitValue); ok {
+			s = e.Type.String()
+			break
+		}
+		s = e.Type.String() + ": " + FormatValue(e.BadValue)
+	default:
+		s = "Internal error: unhandled error code: " + e.Type.String() + ": please report this"
+	}
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// FormatValue renders a bad value as Kubernetes' field errors print it:
+// integers, floats and booleans with %v, strings quoted, anything else as
+// JSON (nil as null, maps with sorted keys).
+func FormatValue(v any) string {
+	switch t := v.(type) {
+	case int64, int32, float64, float32, bool:
+		return fmt.Sprint(t)
+	case string:
+		return strconv.Quote(t)
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+// ErrorList is a list of field errors. The nil list means no errors.
+type ErrorList []*Error
+
+// Error renders the list as Kubernetes' aggregate error does: repeated
+// messages once, a single message alone, several as "[m1, m2]".
+// It returns "" for an empty list; use ToError to get a nil error then.
+func (l ErrorList) Error() string {
+	msgs := make([]string, 0, len(l))
+	seen := make(map[string]bool, len(l))
+	for _, e := range l {
+		m := e.Error()
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		msgs = append(msgs, m)
+	}
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	if len(msgs) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// ToError returns l as an error, or nil when l is empty.
+func (l ErrorList) ToError() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Filter returns the errors of l for which keep returns true.
+func (l ErrorList) Filter(keep func(*Error) bool) ErrorList {
+	var out ErrorList
+	for _, e := range l {
+		if keep(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Invalid reports a value that is not valid for its field.
+func Invalid(field *Path, value any, detail string) *Error {
+	return &Error{Type: ErrorTypeInvalid, Field: field.String(), BadValue: value, Detail: detail}
+}
+
+// TypeInvalid reports a value of the wrong type.
+func TypeInvalid(field *Path, value any, detail string) *Error {
+	return &Error{Type: ErrorTypeTypeInvalid, Field: field.String(), BadValue: value, Detail: detail}
+}
+
+// NotFound reports a value that refers to something that does not exist.
+func NotFound(field *Path, value any) *Error {
+	return &Error{Type: ErrorTypeNotFound, Field: field.String(), BadValue: value}
+}
+
+// Required reports a missing value.
+func Required(field *Path, detail string) *Error {
+	return &Error{Type: ErrorTypeRequired, Field: field.String(), BadValue: "", Detail: detail}
+}
+
+// Duplicate reports a value that must be unique but is not.
+func Duplicate(field *Path, value any) *Error {
+	return &Error{Type: ErrorTypeDuplicate, Field: field.String(), BadValue: value}
+}
+
+// Forbidden reports a field that may not be set (in this context).
+func Forbidden(field *Path, detail string) *Error {
+	return &Error{Type: ErrorTypeForbidden, Field: field.String(), BadValue: "", Detail: detail}
+}
+
+// NotSupported reports a value outside a known set; the detail lists the
+// supported values, each quoted.
+func NotSupported[T ~string](field *Path, value any, supported []T) *Error {
+	detail := ""
+	if len(supported) > 0 {
+		q := make([]string, len(supported))
+		for i, v := range supported {
+			q[i] = strconv.Quote(string(v))
+		}
+		detail = "supported values: " + strings.Join(q, ", ")
+	}
+	return &Error{Type: ErrorTypeNotSupported, Field: field.String(), BadValue: value, Detail: detail}
+}
+
+// TooLong reports a value longer than max bytes (max < 0: no limit known).
+// The value itself is not printed.
+func TooLong(field *Path, value any, max int) *Error {
+	detail := "value is too long"
+	if max >= 0 {
+		unit := "bytes"
+		if max == 1 {
+			unit = "byte"
+		}
+		detail = fmt.Sprintf("may not be more than %d %s", max, unit)
+	}
+	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: detail}
+}
+
+// TooLongCharacters reports a string longer than max characters.
+func TooLongCharacters(field *Path, value string, max int) *Error {
+	detail := "value is too long"
+	if max >= 0 {
+		unit := "characters"
+		if max == 1 {
+			unit = "character"
+		}
+		detail = fmt.Sprintf("may not be more than %d %s", max, unit)
+	}
+	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: detail}
+}
+
+// TooShort reports a string shorter than min characters.
+func TooShort(field *Path, value string, min int) *Error {
+	detail := "value is too short"
+	if min >= 0 {
+		unit := "characters"
+		if min == 1 {
+			unit = "character"
+		}
+		detail = fmt.Sprintf("must be at least %d %s", min, unit)
+	}
+	return &Error{Type: ErrorTypeTooShort, Field: field.String(), BadValue: value, Detail: detail}
+}
+
+// TooMany reports a list or map with more than max items; actual < 0 leaves
+// the count out of the message.
+func TooMany(field *Path, actual, max int) *Error {
+	detail := "has too many items"
+	if max >= 0 {
+		unit := "items"
+		if max == 1 {
+			unit = "item"
+		}
+		detail = fmt.Sprintf("must have at most %d %s", max, unit)
+	}
+	var v any = actual
+	if actual < 0 {
+		v = OmitValue{}
+	}
+	return &Error{Type: ErrorTypeTooMany, Field: field.String(), BadValue: v, Detail: detail}
+}
+
+// InternalError reports a failure of the library itself, not of the input.
+func InternalError(field *Path, err error) *Error {
+	return &Error{Type: ErrorTypeInternal, Field: field.String(), BadValue: err, Detail: err.Error()}
+}

@@ -1,0 +1,149 @@
+package crdschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	kjson "sigs.k8s.io/json"
+)
+
+// MarshalJSON encodes the value; a nil Value encodes as null.
+func (j JSON) MarshalJSON() ([]byte, error) {
+	return json.Marshal(j.Value)
+}
+
+// UnmarshalJSON decodes any JSON value the way Kubernetes decodes request
+// bodies: integers that fit become int64, other numbers float64.
+func (j *JSON) UnmarshalJSON(data []byte) error {
+	var v any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v); err != nil {
+		return err
+	}
+	j.Value = v
+	return nil
+}
+
+var nullLiteral = []byte("null")
+
+// UnmarshalJSON decodes a schema with case-sensitive field names, and keeps
+// an explicit "default": null or "example": null apart from an absent one.
+func (s *JSONSchemaProps) UnmarshalJSON(data []byte) error {
+	type plain JSONSchemaProps
+	var p plain
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &p); err != nil {
+		return err
+	}
+	if (p.Default == nil || p.Example == nil) && bytes.Contains(data, nullLiteral) {
+		var nulls struct {
+			Default json.RawMessage `json:"default"`
+			Example json.RawMessage `json:"example"`
+		}
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &nulls); err != nil {
+			return err
+		}
+		if p.Default == nil && bytes.Equal(nulls.Default, nullLiteral) {
+			p.Default = &JSON{}
+		}
+		if p.Example == nil && bytes.Equal(nulls.Example, nullLiteral) {
+			p.Example = &JSON{}
+		}
+	}
+	*s = JSONSchemaProps(p)
+	return nil
+}
+
+// MarshalJSON encodes the schema, or true or false when there is none.
+func (s JSONSchemaPropsOrBool) MarshalJSON() ([]byte, error) {
+	if s.Schema != nil {
+		return json.Marshal(s.Schema)
+	}
+	if s.Allows {
+		return []byte("true"), nil
+	}
+	return []byte("false"), nil
+}
+
+// UnmarshalJSON accepts a schema object, true or false.
+func (s *JSONSchemaPropsOrBool) UnmarshalJSON(data []byte) error {
+	var v JSONSchemaPropsOrBool
+	switch {
+	case len(data) == 0:
+	case data[0] == '{':
+		v.Allows = true
+		v.Schema = new(JSONSchemaProps)
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v.Schema); err != nil {
+			return err
+		}
+	case string(data) == "true":
+		v.Allows = true
+	case string(data) == "false":
+	default:
+		return errors.New("boolean or JSON schema expected")
+	}
+	*s = v
+	return nil
+}
+
+// MarshalJSON encodes the list when there is one, else the schema.
+func (s JSONSchemaPropsOrArray) MarshalJSON() ([]byte, error) {
+	if s.JSONSchemas != nil {
+		return json.Marshal(s.JSONSchemas)
+	}
+	return json.Marshal(s.Schema)
+}
+
+// UnmarshalJSON accepts a schema object or a list of schemas. Like the API
+// server, it ignores any other JSON value.
+func (s *JSONSchemaPropsOrArray) UnmarshalJSON(data []byte) error {
+	var v JSONSchemaPropsOrArray
+	if len(data) > 1 {
+		switch data[0] {
+		case '{':
+			v.Schema = new(JSONSchemaProps)
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v.Schema); err != nil {
+				return err
+			}
+		case '[':
+			v.JSONSchemas = []JSONSchemaProps{}
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v.JSONSchemas); err != nil {
+				return err
+			}
+		}
+	}
+	*s = v
+	return nil
+}
+
+// MarshalJSON encodes the list of names when there is one, else the schema.
+func (s JSONSchemaPropsOrStringArray) MarshalJSON() ([]byte, error) {
+	if s.Property != nil {
+		return json.Marshal(s.Property)
+	}
+	if s.Schema != nil {
+		return json.Marshal(s.Schema)
+	}
+	return nullLiteral, nil
+}
+
+// UnmarshalJSON accepts a schema object or a list of property names. Like
+// the API server, it ignores any other JSON value.
+func (s *JSONSchemaPropsOrStringArray) UnmarshalJSON(data []byte) error {
+	var v JSONSchemaPropsOrStringArray
+	if len(data) > 1 {
+		switch data[0] {
+		case '{':
+			v.Schema = new(JSONSchemaProps)
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v.Schema); err != nil {
+				return err
+			}
+		case '[':
+			v.Property = []string{}
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v.Property); err != nil {
+				return err
+			}
+		}
+	}
+	*s = v
+	return nil
+}
