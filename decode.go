@@ -283,7 +283,8 @@ func SplitDocuments(data []byte) ([][]byte, error) {
 			continue
 		}
 		var buf bytes.Buffer
-		if err := writeNodeJSON(&buf, &n, 0); err != nil {
+		w := nodeWriter{buf: &buf, budget: nodeBudget(len(data))}
+		if err := w.write(&n, 0); err != nil {
 			return nil, fmt.Errorf("document %d: %w", i, err)
 		}
 		out = append(out, buf.Bytes())
@@ -308,7 +309,8 @@ func YAMLToJSON(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := writeNodeJSON(&buf, &n, 0); err != nil {
+	w := nodeWriter{buf: &buf, budget: nodeBudget(len(data))}
+	if err := w.write(&n, 0); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -319,20 +321,28 @@ func YAMLToJSON(data []byte) ([]byte, error) {
 // the stack.
 const maxYAMLDepth = 10000
 
-// maxJSONSize bounds the JSON a YAML document expands to.
-const maxJSONSize = 256 << 20
+// nodeBudget bounds the number of nodes a YAML input of n bytes may expand
+// to through aliases: without aliases a document has fewer nodes than bytes.
+func nodeBudget(n int) int { return 1<<20 + 100*n }
+
+// nodeWriter writes YAML nodes as JSON.
+type nodeWriter struct {
+	buf    *bytes.Buffer
+	budget int // nodes left to write
+}
 
 var (
 	jsonIntLiteral    = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 	jsonNumberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 )
 
-func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
+func (w *nodeWriter) write(n *yaml.Node, depth int) error {
+	buf := w.buf
 	if depth > maxYAMLDepth {
 		return fmt.Errorf("line %d: nested more than %d levels deep", n.Line, maxYAMLDepth)
 	}
-	if buf.Len() > maxJSONSize {
-		return errors.New("document is larger than 256 MiB as JSON (too many aliases?)")
+	if w.budget--; w.budget < 0 {
+		return errors.New("document expands to too many values through aliases")
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -340,9 +350,9 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 			buf.WriteString("null")
 			return nil
 		}
-		return writeNodeJSON(buf, n.Content[0], depth+1)
+		return w.write(n.Content[0], depth+1)
 	case yaml.AliasNode:
-		return writeNodeJSON(buf, n.Alias, depth+1)
+		return w.write(n.Alias, depth+1)
 	case yaml.MappingNode:
 		buf.WriteByte('{')
 		seen := make(map[string]bool, len(n.Content)/2)
@@ -365,7 +375,7 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 			first = false
 			writeJSONString(buf, k.Value)
 			buf.WriteByte(':')
-			return writeNodeJSON(buf, v, depth+1)
+			return w.write(v, depth+1)
 		}
 		merge = func(m *yaml.Node) error {
 			for m.Kind == yaml.AliasNode {
@@ -400,7 +410,7 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node, depth int) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeNodeJSON(buf, item, depth+1); err != nil {
+			if err := w.write(item, depth+1); err != nil {
 				return err
 			}
 		}
@@ -461,6 +471,6 @@ func writeScalarJSON(buf *bytes.Buffer, n *yaml.Node) error {
 func writeJSONString(buf *bytes.Buffer, s string) {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
+	_ = enc.Encode(s)           // a string always encodes
 	buf.Truncate(buf.Len() - 1) // Encode appends a newline
 }

@@ -1,0 +1,167 @@
+package crdschema
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDecodeNumbers(t *testing.T) {
+	v, err := DecodeJSON([]byte(`{"a":1,"b":1.0,"c":-9223372036854775808,"d":9223372036854775808,"e":1e3,"f":0.5,"g":[2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"a": int64(1), "b": float64(1), "c": int64(-9223372036854775808),
+		"d": float64(9223372036854775808), "e": float64(1000), "f": 0.5, "g": []any{int64(2)},
+	}
+	if !reflect.DeepEqual(v, want) {
+		t.Errorf("got %#v\nwant %#v", v, want)
+	}
+}
+
+func TestUnmarshalObjectYAML(t *testing.T) {
+	obj, err := UnmarshalObject([]byte(`
+a: 1
+b: 1.0
+c: 0x10
+d: 1e3
+e: "1"
+f: 2001-12-14
+g: ~
+h: yes
+i: true
+big: 123456789012345678901234567890
+<<: {merged: 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"a": int64(1), "b": float64(1), "c": int64(16), "d": float64(1000), "e": "1",
+		"f": "2001-12-14", "g": nil, "h": "yes", "i": true,
+		"big": float64(123456789012345678901234567890), "merged": int64(1),
+	}
+	if !reflect.DeepEqual(obj, want) {
+		t.Errorf("got %#v\nwant %#v", obj, want)
+	}
+}
+
+func TestUnmarshalObjectErrors(t *testing.T) {
+	for _, in := range []string{`[1]`, `"x"`, `a: [`, `{"a":`, "a: 1\na: 2", `a: .inf`} {
+		if _, err := UnmarshalObject([]byte(in)); err == nil {
+			t.Errorf("UnmarshalObject(%q): no error", in)
+		}
+	}
+}
+
+func TestReadObjectsMultiDoc(t *testing.T) {
+	objs, err := ReadObjects([]byte("a: 1\n---\n---\n# only a comment\n---\nb: [x]\n...\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 2 || objs[0]["a"] != int64(1) || !reflect.DeepEqual(objs[1]["b"], []any{"x"}) {
+		t.Errorf("got %#v", objs)
+	}
+	if _, err := ReadObjects([]byte("a: 1\n---\n- x\n")); err == nil || !strings.Contains(err.Error(), "document 2") {
+		t.Errorf("error does not name the document: %v", err)
+	}
+}
+
+func TestUnmarshalCRDUnknownFields(t *testing.T) {
+	_, unknown, err := UnmarshalCRD([]byte(`{
+  "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+  "metadata": {"name": "a.b.c", "bogus": 1},
+  "spec": {"group": "b.c", "extra": true, "names": {"plural": "a", "kind": "A"}, "scope": "Cluster",
+    "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+      "type": "object", "discriminator": "x",
+      "properties": {"spec": {"type": "object", "xml": {},
+        "items": {"bogusInItems": 1},
+        "additionalProperties": {"bogusInAP": 1},
+        "allOf": [{"readOnly": true}],
+        "x-kubernetes-validations": [{"rule": "true", "severity": "x"}],
+        "externalDocs": {"url": "u", "foo": 1}}}}}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"metadata.bogus",
+		"spec.extra",
+		"spec.versions[0].schema.openAPIV3Schema.discriminator",
+		"spec.versions[0].schema.openAPIV3Schema.properties.spec.allOf[0].readOnly",
+		"spec.versions[0].schema.openAPIV3Schema.properties.spec.externalDocs.foo",
+		"spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations[0].severity",
+		"spec.versions[0].schema.openAPIV3Schema.properties.spec.xml",
+	}
+	if !reflect.DeepEqual(unknown, want) {
+		t.Errorf("unknown fields\n got %q\nwant %q", unknown, want)
+	}
+}
+
+func TestUnmarshalCRDErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition"}`: "not supported",
+		`{"apiVersion":"v1","kind":"ConfigMap"}`:                                          "not supported",
+		`{"kind":"Pod"}`:                                                                  `kind is "Pod"`,
+		`{"spec":{"versions":{}}}`:                                                        "cannot unmarshal",
+		`spec: [`:                                                                         "yaml",
+	} {
+		_, _, err := UnmarshalCRD([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("UnmarshalCRD(%s): err = %v, want it to contain %q", in, err, want)
+		}
+	}
+}
+
+func TestReadCRDsSkipsOtherKinds(t *testing.T) {
+	crds, err := ReadCRDs([]byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n" + crontabYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(crds) != 1 || crds[0].Name != "crontabs.stable.example.com" {
+		t.Errorf("got %d CRDs", len(crds))
+	}
+}
+
+func TestYAMLHostile(t *testing.T) {
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	if _, err := YAMLToJSON([]byte("a: " + deep)); err == nil {
+		t.Error("20,000 nested flow sequences: no error")
+	}
+	bomb := `a: &a ["x","x","x","x","x","x","x","x","x","x"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h,*h]
+`
+	if _, err := YAMLToJSON([]byte(bomb)); err == nil {
+		t.Error("alias bomb: no error")
+	}
+}
+
+func FuzzUnmarshalCRD(f *testing.F) {
+	f.Add([]byte(crontabYAML))
+	f.Add([]byte(`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":{"a":{"default":null}}}}}]}}`))
+	f.Add([]byte("a: &a [*a]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		crd, _, err := UnmarshalCRD(data)
+		if err == nil && crd == nil {
+			t.Fatal("nil CRD without error")
+		}
+	})
+}
+
+func FuzzUnmarshalObject(f *testing.F) {
+	f.Add([]byte("a: 1\nb: [1.0, x, {c: null}]"))
+	f.Add([]byte(`{"a":1e400}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		obj, err := UnmarshalObject(data)
+		if err == nil && obj == nil {
+			t.Fatal("nil object without error")
+		}
+	})
+}

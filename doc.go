@@ -1,0 +1,29 @@
+// Package crdschema holds the vocabulary shared by the packages of this
+// module: the apiextensions.k8s.io/v1 CustomResourceDefinition types, the
+// OpenAPI v3 schema type JSONSchemaProps, Kubernetes-style field errors, and
+// decoders that turn JSON or YAML into the object form every package works
+// on.
+//
+// The module does in-process what the Kubernetes API server
+// (k8s.io/apiextensions-apiserver v0.37.2) does with the schema of a
+// CustomResourceDefinition: structural checks (package structural), pruning
+// (prune), defaulting (defaulting), OpenAPI validation (validation), CEL
+// validation rules (celrules), ratcheting on updates (ratchet), OpenAPI
+// publishing (openapi) and printer columns (printer). Package crd composes
+// them: whole-CRD validation and the API server's request pipeline.
+//
+// # Objects
+//
+// Custom resources are plain map[string]any values, holding []any, string,
+// int64, float64, bool and nil, exactly as the API server decodes a request
+// body: integers that fit into int64 are int64, every other number is
+// float64, so 1 and 1.0 stay apart. DecodeJSON, UnmarshalObject and
+// ReadObjects produce that form from JSON or YAML.
+//
+// # Errors
+//
+// Validation results are ErrorLists of *Error values whose Type, Field,
+// BadValue and Detail, and whose Error text, are the same as the API
+// server's field errors, so that a test can compare them with what kubectl
+// prints.
+package crdschema
