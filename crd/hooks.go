@@ -1,0 +1,60 @@
+package crd
+
+import (
+	"reflect"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// hooks are the checks that plug into schema validation from other files of
+// this package: default validation and CEL rule compilation. A nil hook
+// skips its check.
+type hooks struct {
+	// defaults reports the invalid defaults of the structural schema ss,
+	// whose errors are reported under path; requirePruned also reports
+	// defaults that pruning would change. It runs only when ss passed
+	// the structural checks. A non-nil error is a failure of the check
+	// itself.
+	defaults func(path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error)
+
+	// unprunedDefaults reports whether pruning would change a default of
+	// ss (to relax requirePrunedDefaults on update).
+	unprunedDefaults func(ss *structural.Schema) bool
+
+	// rules compiles and costs the x-kubernetes-validations rules.
+	rules ruleChecker
+}
+
+// builtinHooks returns the hooks Validate uses unless an Option changes
+// them.
+func builtinHooks() hooks {
+	return hooks{unprunedDefaults: hasUnprunedDefault}
+}
+
+// hasUnprunedDefault reports whether pruning the defaults of ss changes
+// one of them.
+func hasUnprunedDefault(ss *structural.Schema) bool {
+	pruned, err := defaulting.PruneDefaults(ss)
+	return err == nil && !reflect.DeepEqual(ss, pruned)
+}
+
+// A ruleChecker checks the CEL rules of schemas.
+type ruleChecker interface {
+	// start begins the rules of one schema (root, reported under path). It
+	// is called only for a schema that passed the structural and default
+	// checks.
+	start(root *crdschema.JSONSchemaProps, path *crdschema.Path, opts *validationOptions) ruleSchema
+}
+
+// A ruleSchema checks the rules of one schema, node by node.
+type ruleSchema interface {
+	// node checks the rules of n, which has x-kubernetes-validations and
+	// no schema error at or below it. It is called in the API server's
+	// walk order (see structural.PropsOptions.CEL).
+	node(n *structural.CELNode) crdschema.ErrorList
+	// finish returns the errors that need the whole schema (the total
+	// cost), once all nodes were checked.
+	finish() crdschema.ErrorList
+}

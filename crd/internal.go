@@ -1,0 +1,229 @@
+package crd
+
+import (
+	"github.com/crdschema/crdschema"
+)
+
+// The API server validates a CRD in its internal form, not in the v1 form a
+// user writes. The conversion from v1 hoists every per-version field that is
+// identical in all versions (schema, subresources, printer columns,
+// selectable fields) to a single top-level field, so that error paths read
+// spec.validation.openAPIV3Schema, spec.subresources,
+// spec.additionalPrinterColumns[i] and spec.selectableFields[i] whenever the
+// versions agree (always for a single version). The types below are that
+// internal form, holding pointers into the (defaulted) input: they are
+// never modified.
+
+type internalCRD struct {
+	meta   *crdschema.ObjectMeta
+	spec   internalSpec
+	status internalStatus
+}
+
+type internalSpec struct {
+	group                    string
+	version                  string // the name of versions[0]
+	names                    crdschema.CustomResourceDefinitionNames
+	scope                    crdschema.ResourceScope
+	validation               *crdschema.CustomResourceValidation
+	subresources             *crdschema.CustomResourceSubresources
+	versions                 []internalVersion
+	additionalPrinterColumns []crdschema.CustomResourceColumnDefinition
+	selectableFields         []crdschema.SelectableField
+	conversion               *internalConversion
+	preserveUnknownFields    bool
+	rawVersions              []crdschema.CustomResourceDefinitionVersion // as written, for error values
+}
+
+type internalVersion struct {
+	name                     string
+	served                   bool
+	storage                  bool
+	deprecated               bool
+	deprecationWarning       *string
+	schema                   *crdschema.CustomResourceValidation
+	subresources             *crdschema.CustomResourceSubresources
+	additionalPrinterColumns []crdschema.CustomResourceColumnDefinition
+	selectableFields         []crdschema.SelectableField
+}
+
+// internalConversion flattens spec.conversion.webhook into the conversion.
+type internalConversion struct {
+	strategy                 crdschema.ConversionStrategyType
+	clientConfig             *crdschema.WebhookClientConfig
+	conversionReviewVersions []string
+}
+
+type internalStatus struct {
+	acceptedNames  crdschema.CustomResourceDefinitionNames
+	storedVersions []string
+	established    bool
+}
+
+// toInternal converts a defaulted v1 CRD into the internal form. Schemas
+// with an explicit null default or example are replaced by copies without
+// them: the API server's decoder drops such nulls.
+func toInternal(def *crdschema.CustomResourceDefinition) *internalCRD {
+	in := &internalCRD{meta: &def.ObjectMeta}
+	s := &in.spec
+	d := &def.Spec
+	s.group = d.Group
+	s.names = d.Names
+	s.scope = d.Scope
+	s.preserveUnknownFields = d.PreserveUnknownFields
+	s.rawVersions = d.Versions
+	if c := d.Conversion; c != nil {
+		ic := &internalConversion{strategy: c.Strategy}
+		if c.Webhook != nil {
+			ic.conversionReviewVersions = c.Webhook.ConversionReviewVersions
+			ic.clientConfig = c.Webhook.ClientConfig
+		}
+		s.conversion = ic
+	}
+	in.status.acceptedNames = def.Status.AcceptedNames
+	in.status.storedVersions = def.Status.StoredVersions
+	for _, c := range def.Status.Conditions {
+		if c.Type == crdschema.Established {
+			in.status.established = c.Status == crdschema.ConditionTrue
+		}
+	}
+
+	if len(d.Versions) == 0 {
+		return in
+	}
+	s.versions = make([]internalVersion, len(d.Versions))
+	for i := range d.Versions {
+		v := &d.Versions[i]
+		s.versions[i] = internalVersion{
+			name:                     v.Name,
+			served:                   v.Served,
+			storage:                  v.Storage,
+			deprecated:               v.Deprecated,
+			deprecationWarning:       v.DeprecationWarning,
+			schema:                   withoutNulls(v.Schema),
+			subresources:             v.Subresources,
+			additionalPrinterColumns: v.AdditionalPrinterColumns,
+			selectableFields:         v.SelectableFields,
+		}
+	}
+	s.version = s.versions[0].name
+
+	first := &s.versions[0]
+	sameSchema, sameSub, sameCols, sameSel := true, true, true, true
+	for i := 1; i < len(s.versions); i++ {
+		v := &s.versions[i]
+		sameSchema = sameSchema && equalValidation(v.schema, first.schema)
+		sameSub = sameSub && semanticEqual(v.subresources, first.subresources)
+		sameCols = sameCols && semanticEqual(v.additionalPrinterColumns, first.additionalPrinterColumns)
+		sameSel = sameSel && semanticEqual(v.selectableFields, first.selectableFields)
+	}
+	if sameSchema {
+		s.validation = first.schema
+	}
+	if sameSub {
+		s.subresources = first.subresources
+	}
+	if sameCols {
+		s.additionalPrinterColumns = first.additionalPrinterColumns
+	}
+	if sameSel {
+		s.selectableFields = first.selectableFields
+	}
+	for i := range s.versions {
+		v := &s.versions[i]
+		if sameSchema {
+			v.schema = nil
+		}
+		if sameSub {
+			v.subresources = nil
+		}
+		if sameCols {
+			v.additionalPrinterColumns = nil
+		}
+		if sameSel {
+			v.selectableFields = nil
+		}
+	}
+	return in
+}
+
+// schemaForVersion returns the schema that applies to the named version and
+// the path under which errors in it are reported, or nils when the version
+// does not exist or has no schema.
+func (s *internalSpec) schemaForVersion(name string) (*crdschema.CustomResourceValidation, *crdschema.Path) {
+	if s.validation != nil {
+		for _, v := range s.versions {
+			if v.name == name {
+				return s.validation, crdschema.NewPath("spec", "validation")
+			}
+		}
+		return nil, nil
+	}
+	for i, v := range s.versions {
+		if v.name == name {
+			return v.schema, crdschema.NewPath("spec", "versions").Index(i).Child("schema")
+		}
+	}
+	return nil, nil
+}
+
+// subresourcesForVersion returns the subresources that apply to the named
+// version.
+func (s *internalSpec) subresourcesForVersion(name string) *crdschema.CustomResourceSubresources {
+	if !hasPerVersionSubresources(s.versions) {
+		return s.subresources
+	}
+	for _, v := range s.versions {
+		if v.name == name {
+			return v.subresources
+		}
+	}
+	return nil
+}
+
+// schemas calls fn for every schema of the spec, top-level first.
+func (s *internalSpec) schemas(fn func(*crdschema.JSONSchemaProps) bool) bool {
+	if s.validation != nil && s.validation.OpenAPIV3Schema != nil && fn(s.validation.OpenAPIV3Schema) {
+		return true
+	}
+	for _, v := range s.versions {
+		if v.schema != nil && v.schema.OpenAPIV3Schema != nil && fn(v.schema.OpenAPIV3Schema) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPerVersionSchema(vs []internalVersion) bool {
+	for _, v := range vs {
+		if v.schema != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPerVersionSubresources(vs []internalVersion) bool {
+	for _, v := range vs {
+		if v.subresources != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasStatusEnabled(s *crdschema.CustomResourceSubresources) bool {
+	return s != nil && s.Status != nil
+}
+
+func (s *internalSpec) hasAnyStatusEnabled() bool {
+	if hasStatusEnabled(s.subresources) {
+		return true
+	}
+	for _, v := range s.versions {
+		if hasStatusEnabled(v.subresources) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,556 @@
+package crd
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// Resource is one served version of a custom resource: everything the API
+// server prepares for it (structural schemas with pruned defaults, the
+// decoder, the schema validators, the CEL rules) compiled once. Its Create,
+// Update and UpdateStatus run the API server's request pipeline on an
+// object. A Resource is immutable and safe for concurrent use.
+type Resource struct {
+	def        *crdschema.CustomResourceDefinition // defaulted copy
+	group      string
+	version    string
+	kind       string
+	resource   string // plural.group, as the API server names the resource in errors
+	namespaced bool
+
+	schemas        map[string]*structural.Schema // every version's, defaults pruned
+	schema         *structural.Schema            // this version's
+	storageVersion string
+	decoder        *prune.Decoder // request bodies
+	storage        *prune.Decoder // objects read back from storage
+	reader         *prune.Decoder // stored objects after conversion
+
+	validator       *validation.Validator
+	statusValidator *validation.Validator // nil without a status subresource
+	hasStatus       bool
+	scale           *crdschema.CustomResourceSubresourceScale
+
+	rules ruleValidator // nil when the version has no CEL rules
+
+	now        func() time.Time
+	uid        func() string
+	nameSuffix func() string
+}
+
+// ruleValidator is the CEL step of validation: it returns the errors of
+// the x-kubernetes-validations rules for obj (and old on updates).
+type ruleValidator interface {
+	validate(obj, old map[string]any) crdschema.ErrorList
+}
+
+// A ResourceOption configures New.
+type ResourceOption func(*Resource)
+
+// WithClock sets the clock that stamps creationTimestamp on creates. The
+// default is time.Now.
+func WithClock(now func() time.Time) ResourceOption {
+	return func(r *Resource) { r.now = now }
+}
+
+// WithUID sets the generator of the uid of created objects. The default
+// returns random version 4 UUIDs.
+func WithUID(uid func() string) ResourceOption {
+	return func(r *Resource) { r.uid = uid }
+}
+
+// WithNameSuffix sets the generator of the suffix appended to
+// metadata.generateName. The default returns 5 random characters, as the
+// API server does.
+func WithNameSuffix(suffix func() string) ResourceOption {
+	return func(r *Resource) { r.nameSuffix = suffix }
+}
+
+// New prepares the named version of def for requests. It does not validate
+// def (use Validate for that); it fails when the version does not exist or
+// a schema cannot be compiled.
+func New(def *crdschema.CustomResourceDefinition, version string, opts ...ResourceOption) (*Resource, error) {
+	if def == nil {
+		return nil, errors.New("crd.New: nil CustomResourceDefinition")
+	}
+	d := Defaulted(def)
+	in := toInternal(d)
+	if d.Version(version) == nil {
+		return nil, fmt.Errorf("crd.New: %s has no version %q", d.Name, version)
+	}
+	r := &Resource{
+		def:        d,
+		group:      d.Spec.Group,
+		version:    version,
+		kind:       d.Spec.Names.Kind,
+		resource:   d.Spec.Names.Plural + "." + d.Spec.Group,
+		namespaced: d.Spec.Scope == crdschema.NamespaceScoped,
+		schemas:    map[string]*structural.Schema{},
+		now:        time.Now,
+		uid:        randomUID,
+		nameSuffix: randomSuffix,
+	}
+	if sv := d.StorageVersion(); sv != nil {
+		r.storageVersion = sv.Name
+	} else {
+		r.storageVersion = version
+	}
+	for _, v := range d.Spec.Versions {
+		props, _ := VersionSchema(d, v.Name)
+		if props == nil {
+			continue
+		}
+		s, err := structural.New(props)
+		if err != nil {
+			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		if s, err = defaulting.PruneDefaults(s); err != nil {
+			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		r.schemas[v.Name] = s
+	}
+	r.schema = r.schemas[version]
+	dec := prune.DecoderOptions{
+		Group:                 r.group,
+		Kind:                  r.kind,
+		Schemas:               r.schemas,
+		PreserveUnknownFields: d.Spec.PreserveUnknownFields,
+	}
+	r.decoder = prune.NewDecoder(dec)
+	r.reader = r.decoder
+	dec.Storage = true
+	r.storage = prune.NewDecoder(dec)
+
+	var err error
+	if r.validator, err = validation.New(r.schema); err != nil {
+		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
+	}
+	if sub := in.spec.subresourcesForVersion(version); sub != nil {
+		r.hasStatus = sub.Status != nil
+		r.scale = sub.Scale
+	}
+	if r.hasStatus {
+		var status *structural.Schema
+		if r.schema != nil {
+			status = r.schema.Properties["status"]
+		}
+		if r.statusValidator, err = validation.New(status); err != nil {
+			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
+		}
+	}
+	if r.rules, err = newRuleValidator(r.schema); err != nil {
+		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r, nil
+}
+
+// Result is the outcome of a request that reached validation.
+type Result struct {
+	// Object is the object as the API server would store it: decoded
+	// (unknown fields pruned, metadata cleaned), defaulted and prepared
+	// (system fields, generation, status handling).
+	Object map[string]any
+	// UnknownFields are the paths of the fields dropped while decoding,
+	// sorted: kubectl warns about them, and a strict field validation
+	// refuses the request because of them.
+	UnknownFields []string
+	// Errors are the validation errors; the request is accepted when
+	// there are none.
+	Errors crdschema.ErrorList
+}
+
+// RequestError is a request the API server refuses before validation: a
+// body that cannot be decoded, a wrong apiVersion, a missing or stale
+// resourceVersion, a name that does not match. Its text is the message of
+// the API server's status error.
+type RequestError struct {
+	Message string
+}
+
+func (e *RequestError) Error() string { return e.Message }
+
+func refuse(format string, args ...any) *RequestError {
+	return &RequestError{Message: fmt.Sprintf(format, args...)}
+}
+
+// Create runs a create request with body obj: decoding, defaulting, the
+// preparation of a new object and its validation. obj is not modified.
+// A non-nil error is a *RequestError.
+func (r *Resource) Create(obj map[string]any) (*Result, error) {
+	o, unknown, err := r.decodeRequest(obj)
+	if err != nil {
+		return nil, err
+	}
+	m := metaOf(o)
+	ns := r.requestNamespace(m)
+	// system fields a client cannot set
+	delete(m, "creationTimestamp")
+	delete(m, "uid")
+	delete(m, "deletionTimestamp")
+	delete(m, "deletionGracePeriodSeconds")
+	delete(m, "selfLink")
+	if err := ensureNamespace(ns, m); err != nil {
+		return nil, err
+	}
+	m["creationTimestamp"] = r.now().UTC().Format(time.RFC3339)
+	m["uid"] = r.uid()
+	if name, _ := m["name"].(string); name == "" {
+		if gn, _ := m["generateName"].(string); gn != "" {
+			m["name"] = generatedName(gn, r.nameSuffix())
+		}
+	}
+	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
+		return nil, err
+	}
+	if r.hasStatus {
+		delete(o, "status")
+	}
+	m["generation"] = int64(1)
+	if len(m) > 0 {
+		o["metadata"] = m
+	}
+	return &Result{Object: o, UnknownFields: unknown, Errors: r.validateCreate(o)}, nil
+}
+
+// Update runs an update (PUT) of the main resource: obj is the request
+// body, old the object as stored. Neither is modified. A non-nil error is a
+// *RequestError.
+func (r *Resource) Update(obj, old map[string]any) (*Result, error) {
+	return r.update(obj, old, false)
+}
+
+// UpdateStatus runs an update of the status subresource: only the status
+// of obj is taken, everything else is kept from old.
+func (r *Resource) UpdateStatus(obj, old map[string]any) (*Result, error) {
+	if !r.hasStatus {
+		return nil, refuse("the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
+	}
+	return r.update(obj, old, true)
+}
+
+func (r *Resource) update(obj, stored map[string]any, status bool) (*Result, error) {
+	o, unknown, err := r.decodeRequest(obj)
+	if err != nil {
+		return nil, err
+	}
+	old, err := r.ReadStored(stored)
+	if err != nil {
+		return nil, err
+	}
+	m, om := metaOf(o), metaOf(old)
+	name, _ := m["name"].(string)
+	if name == "" {
+		name, _ = om["name"].(string)
+	}
+	ns := r.requestNamespace(m, om)
+	if err := ensureNamespace(ns, m); err != nil {
+		return nil, err
+	}
+	if n, _ := m["name"].(string); n != name {
+		return nil, refuse("the name of the object (%s) does not match the name on the URL (%s)", n, name)
+	}
+	if rv, _ := om["resourceVersion"].(string); rv == "" {
+		om["resourceVersion"] = "1"
+	}
+	oldRV, err := parseResourceVersion(om["resourceVersion"])
+	if err != nil {
+		return nil, refuse("%v", err)
+	}
+	newRV, err := parseResourceVersion(m["resourceVersion"])
+	if err != nil {
+		return nil, refuse("%v", err)
+	}
+	if newRV == 0 {
+		e := crdschema.Invalid(crdschema.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")
+		return nil, refuse("%s %q is invalid: %s", r.resource, name, e.Error())
+	}
+	if newRV != oldRV {
+		return nil, refuse("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.resource, name)
+	}
+	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
+		return nil, err
+	}
+	if g, ok := om["generation"]; ok {
+		m["generation"] = g
+	} else {
+		delete(m, "generation")
+	}
+	o["metadata"] = m
+	if status {
+		o = prepareStatusUpdate(o, old)
+	} else {
+		r.prepareUpdate(o, old)
+	}
+	m = metaOf(o)
+	copyUpdateSystemFields(m, om)
+	o["metadata"] = m
+	var errs crdschema.ErrorList
+	if status {
+		errs = r.validateStatusUpdate(o, old)
+	} else {
+		errs = r.validateUpdate(o, old)
+	}
+	return &Result{Object: o, UnknownFields: unknown, Errors: errs}, nil
+}
+
+// ReadStored returns a copy of obj as the API server reads it back from
+// storage: decoded with the storage version's schema (malformed metadata
+// dropped, a missing generation set to 1), defaulted, converted to this
+// version and decoded again.
+func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
+	o, _ := defaulting.DeepCopy(obj).(map[string]any)
+	if o == nil {
+		return nil, refuse("the stored object is not an object")
+	}
+	if _, err := r.storage.Decode(o); err != nil {
+		return nil, refuse("the stored object cannot be decoded: %v", err)
+	}
+	if s := r.schemaOf(o); s != nil {
+		defaulting.Default(o, s)
+	}
+	// Conversion between versions with strategy None changes only the
+	// apiVersion.
+	if av, _ := o["apiVersion"].(string); av != r.group+"/"+r.version {
+		o["apiVersion"] = r.group + "/" + r.version
+	}
+	if _, err := r.reader.Decode(o); err != nil {
+		return nil, refuse("the stored object cannot be decoded: %v", err)
+	}
+	return o, nil
+}
+
+// decodeRequest decodes a copy of a request body as the API server does:
+// kind must be set; the coercer (metadata, pruning, null dropping,
+// embedded resources) and the defaulter run; the apiVersion must be this
+// version's.
+func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
+	o, _ := defaulting.DeepCopy(obj).(map[string]any)
+	if o == nil {
+		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
+	}
+	kind, _ := o["kind"].(string)
+	if kind == "" {
+		return nil, nil, refuse("Object 'Kind' is missing in the request body")
+	}
+	av, _ := o["apiVersion"].(string)
+	unknown, err := r.decoder.Decode(o)
+	if err != nil {
+		_, ver, _ := splitGroupVersion(av)
+		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)
+	}
+	if s := r.schemaOf(o); s != nil {
+		defaulting.Default(o, s)
+	}
+	if av != "" && av != r.group+"/"+r.version {
+		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
+	}
+	if len(unknown) > 1 {
+		sortStrings(unknown)
+	}
+	return o, unknown, nil
+}
+
+// schemaOf returns the schema of obj's version when obj is of this CRD's
+// group and kind.
+func (r *Resource) schemaOf(obj map[string]any) *structural.Schema {
+	kind, _ := obj["kind"].(string)
+	av, _ := obj["apiVersion"].(string)
+	g, v, err := splitGroupVersion(av)
+	if err != nil || g != r.group || kind != r.kind {
+		return nil
+	}
+	return r.schemas[v]
+}
+
+func (r *Resource) requestNamespace(metas ...map[string]any) string {
+	if !r.namespaced {
+		return ""
+	}
+	for _, m := range metas {
+		if ns, _ := m["namespace"].(string); ns != "" {
+			return ns
+		}
+	}
+	return "default"
+}
+
+func (r *Resource) scopeNamespace(ns string) string {
+	if r.namespaced {
+		return ns
+	}
+	return ""
+}
+
+// ensureNamespace sets or checks the namespace of an object against the
+// namespace of the request's URL.
+func ensureNamespace(requestNamespace string, m map[string]any) error {
+	ns, _ := m["namespace"].(string)
+	switch {
+	case ns == requestNamespace:
+	case ns == "":
+		m["namespace"] = requestNamespace
+	case requestNamespace == "":
+		delete(m, "namespace")
+	default:
+		return refuse("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	return nil
+}
+
+// prepareUpdate is the strategy's PrepareForUpdate: with a status
+// subresource the status cannot be changed through the main resource; the
+// generation grows when anything but metadata changed.
+func (r *Resource) prepareUpdate(o, old map[string]any) {
+	if r.hasStatus {
+		if s, ok := old["status"]; ok {
+			o["status"] = s
+		} else {
+			delete(o, "status")
+		}
+	}
+	if !equalExceptMetadata(o, old) {
+		g, _ := metaOf(old)["generation"].(int64)
+		m := metaOf(o)
+		m["generation"] = g + 1
+		o["metadata"] = m
+	}
+}
+
+// prepareStatusUpdate is the status strategy's PrepareForUpdate: the
+// result is old with the request's status (and managedFields).
+func prepareStatusUpdate(o, old map[string]any) map[string]any {
+	out, _ := defaulting.DeepCopy(old).(map[string]any)
+	m := metaOf(out)
+	if mf, ok := metaOf(o)["managedFields"]; ok {
+		m["managedFields"] = mf
+	} else {
+		delete(m, "managedFields")
+	}
+	out["metadata"] = m
+	if s, ok := o["status"]; ok {
+		out["status"] = s
+	} else {
+		delete(out, "status")
+	}
+	return out
+}
+
+// copyUpdateSystemFields keeps the fields an update cannot change.
+func copyUpdateSystemFields(m, old map[string]any) {
+	if uid, _ := m["uid"].(string); uid == "" {
+		if v, ok := old["uid"]; ok {
+			m["uid"] = v
+		}
+	}
+	if v, ok := old["creationTimestamp"]; ok && v != nil {
+		m["creationTimestamp"] = v
+	}
+	if v, ok := old["deletionTimestamp"]; ok && v != nil {
+		m["deletionTimestamp"] = v
+	}
+	if v, ok := old["deletionGracePeriodSeconds"]; ok && v != nil {
+		if _, set := m["deletionGracePeriodSeconds"]; !set {
+			m["deletionGracePeriodSeconds"] = v
+		}
+	}
+}
+
+func equalExceptMetadata(a, b map[string]any) bool {
+	n := 0
+	for k, v := range a {
+		if k == "metadata" {
+			continue
+		}
+		n++
+		w, ok := b[k]
+		if !ok || !semanticEqual(v, w) {
+			return false
+		}
+	}
+	for k := range b {
+		if k != "metadata" {
+			n--
+		}
+	}
+	return n == 0
+}
+
+// metaOf returns obj's metadata map, or a new empty one.
+func metaOf(obj map[string]any) map[string]any {
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		return m
+	}
+	return map[string]any{}
+}
+
+func parseResourceVersion(v any) (uint64, error) {
+	s, _ := v.(string)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("resource version %q is not a valid unsigned integer: %v", s, err)
+	}
+	return n, nil
+}
+
+func splitGroupVersion(gv string) (group, version string, err error) {
+	if gv == "" || gv == "/" {
+		return "", "", nil
+	}
+	i := -1
+	for j := 0; j < len(gv); j++ {
+		if gv[j] == '/' {
+			if i >= 0 {
+				return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
+			}
+			i = j
+		}
+	}
+	if i < 0 {
+		return "", gv, nil
+	}
+	return gv[:i], gv[i+1:], nil
+}
+
+// generatedName appends suffix to base as the API server's name generator
+// does, shortening base so that the name fits into 63 characters.
+func generatedName(base, suffix string) string {
+	const maxNameLength = 63
+	if max := maxNameLength - len(suffix); len(base) > max && max >= 0 {
+		base = base[:max]
+	}
+	return base + suffix
+}
+
+func randomUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// suffixAlphabet is the API server's: no vowels, no look-alike characters.
+const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+func randomSuffix() string {
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = suffixAlphabet[int(b[i])%len(suffixAlphabet)]
+	}
+	return string(b[:])
+}

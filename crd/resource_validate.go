@@ -1,0 +1,242 @@
+package crd
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// validateCreate is rest.ValidateCreate with the custom resource strategy:
+// the strategy's checks and, when they pass, the root metadata once more
+// with path-segment names.
+func (r *Resource) validateCreate(o map[string]any) crdschema.ErrorList {
+	errs := r.validateTypeMeta(o)
+	if len(errs) == 0 {
+		meta, merrs := r.objectMeta(o)
+		if merrs != nil {
+			errs = append(errs, merrs...)
+		} else {
+			errs = append(errs, validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
+		}
+		errs = append(errs, r.validator.Validate(nil, o)...)
+		errs = append(errs, r.validateScaleSpec(o)...)
+		errs = append(errs, r.validateScaleStatus(o)...)
+	}
+	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
+	errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
+	errs = r.appendRules(errs, o, nil)
+	if len(errs) == 0 {
+		if meta, merrs := r.objectMeta(o); merrs == nil {
+			errs = append(errs, validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
+		}
+	}
+	return errs
+}
+
+// validateUpdate is rest.ValidateUpdate with the custom resource strategy.
+func (r *Resource) validateUpdate(o, old map[string]any) crdschema.ErrorList {
+	errs := r.validateCommon(o, old)
+	tm := r.validateTypeMeta(o)
+	if len(tm) > 0 {
+		errs = append(errs, tm...)
+	} else {
+		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		errs = append(errs, r.validator.Validate(nil, o)...)
+		errs = append(errs, r.validateScaleSpec(o)...)
+		errs = append(errs, r.validateScaleStatus(o)...)
+	}
+	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
+	if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
+		errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
+	}
+	return r.appendRules(errs, o, old)
+}
+
+// validateStatusUpdate is rest.ValidateUpdate with the status strategy.
+func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorList {
+	errs := r.validateCommon(o, old)
+	tm := r.validateTypeMeta(o)
+	if len(tm) > 0 {
+		errs = append(errs, tm...)
+	} else {
+		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		if status, ok := o["status"]; ok {
+			errs = append(errs, r.statusValidator.Validate(crdschema.NewPath("status"), status)...)
+		}
+		errs = append(errs, r.validateScaleStatus(o)...)
+	}
+	if n := validation.ValidateListSetsAndMaps(nil, r.schema, o); len(n) > 0 {
+		if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
+			errs = append(errs, n...)
+		}
+	}
+	return r.appendRules(errs, o, old)
+}
+
+// validateCommon is the generic part of an update's validation: the new
+// metadata, and what an update may not change in it.
+func (r *Resource) validateCommon(o, old map[string]any) crdschema.ErrorList {
+	meta, merrs := r.objectMeta(o)
+	if merrs != nil {
+		return merrs
+	}
+	oldMeta, merrs := r.objectMeta(old)
+	if merrs != nil {
+		return merrs
+	}
+	p := crdschema.NewPath("metadata")
+	errs := validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsPathSegment, p)
+	return append(errs, validation.ValidateObjectMetaUpdate(meta, oldMeta, p)...)
+}
+
+func (r *Resource) validateMetaUpdate(o, old map[string]any) crdschema.ErrorList {
+	meta, merrs := r.objectMeta(o)
+	if merrs != nil {
+		return merrs
+	}
+	oldMeta, merrs := r.objectMeta(old)
+	if merrs != nil {
+		return merrs
+	}
+	return validation.ValidateObjectMetaUpdate(meta, oldMeta, crdschema.NewPath("metadata"))
+}
+
+func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	kind, _ := o["kind"].(string)
+	av, _ := o["apiVersion"].(string)
+	if kind != r.kind {
+		errs = append(errs, crdschema.Invalid(crdschema.NewPath("kind"), kind, "must be "+r.kind))
+	}
+	if gv := r.group + "/" + r.version; av != gv {
+		errs = append(errs, crdschema.Invalid(crdschema.NewPath("apiVersion"), av, "must be "+gv))
+	}
+	return errs
+}
+
+// objectMeta decodes the (already cleaned) metadata of o.
+func (r *Resource) objectMeta(o map[string]any) (*crdschema.ObjectMeta, crdschema.ErrorList) {
+	raw, ok := o["metadata"]
+	if !ok || raw == nil {
+		return &crdschema.ObjectMeta{}, nil
+	}
+	if _, isMap := raw.(map[string]any); !isMap {
+		return nil, crdschema.ErrorList{crdschema.Invalid(crdschema.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %T", raw))}
+	}
+	meta, _, err := prune.GetObjectMeta(o, prune.MetaOptions{})
+	if err != nil {
+		return nil, crdschema.ErrorList{crdschema.Invalid(crdschema.NewPath("metadata"), raw, err.Error())}
+	}
+	if meta == nil {
+		meta = &crdschema.ObjectMeta{}
+	}
+	return meta, nil
+}
+
+func (r *Resource) validateScaleSpec(o map[string]any) crdschema.ErrorList {
+	if r.scale == nil {
+		return nil
+	}
+	return replicasErrors(o, r.scale.SpecReplicasPath)
+}
+
+func (r *Resource) validateScaleStatus(o map[string]any) crdschema.ErrorList {
+	if r.scale == nil {
+		return nil
+	}
+	errs := replicasErrors(o, r.scale.StatusReplicasPath)
+	if r.scale.LabelSelectorPath != nil {
+		p := *r.scale.LabelSelectorPath
+		v, found, err := nestedField(o, splitPath(p))
+		if err == nil && found {
+			if _, ok := v.(string); !ok {
+				err = fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPathOf(splitPath(p)), v, v)
+			}
+		}
+		if err != nil {
+			errs = append(errs, crdschema.Invalid(crdschema.NewPath(p), "", err.Error()))
+		}
+	}
+	return errs
+}
+
+// replicasErrors checks the replicas count at a scale path.
+func replicasErrors(o map[string]any, path string) crdschema.ErrorList {
+	fields := splitPath(path)
+	v, found, err := nestedField(o, fields)
+	var n int64
+	if err == nil && found {
+		i, ok := v.(int64)
+		if !ok {
+			err = fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPathOf(fields), v, v)
+		}
+		n = i
+	}
+	p := crdschema.NewPath(path)
+	switch {
+	case err != nil:
+		return crdschema.ErrorList{crdschema.Invalid(p, int64(0), err.Error())}
+	case n < 0:
+		return crdschema.ErrorList{crdschema.Invalid(p, n, "should be a non-negative integer")}
+	case n > math.MaxInt32:
+		return crdschema.ErrorList{crdschema.Invalid(p, n, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32))}
+	}
+	return nil
+}
+
+func splitPath(p string) []string {
+	return strings.Split(strings.TrimPrefix(p, "."), ".")
+}
+
+func jsonPathOf(fields []string) string {
+	return "." + strings.Join(fields, ".")
+}
+
+// nestedField follows fields through nested maps, as the API server's
+// unstructured accessors do.
+func nestedField(o map[string]any, fields []string) (any, bool, error) {
+	var v any = o
+	for i, f := range fields {
+		if v == nil {
+			return nil, false, nil
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected map[string]interface{}", jsonPathOf(fields[:i+1]), v, v)
+		}
+		if v, ok = m[f]; !ok {
+			return nil, false, nil
+		}
+	}
+	return v, true, nil
+}
+
+// blockingTypes are the error types after which the API server does not
+// run the CEL rules: the object is too broken for them.
+var blockingTypes = map[crdschema.ErrorType]bool{
+	crdschema.ErrorTypeNotSupported: true,
+	crdschema.ErrorTypeRequired:     true,
+	crdschema.ErrorTypeTooLong:      true,
+	crdschema.ErrorTypeTooMany:      true,
+	crdschema.ErrorTypeTypeInvalid:  true,
+}
+
+// appendRules runs the CEL rules, unless an earlier error blocks them.
+func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any) crdschema.ErrorList {
+	if r.rules == nil {
+		return errs
+	}
+	for _, e := range errs {
+		if blockingTypes[e.Type] {
+			return append(errs, crdschema.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
+		}
+	}
+	return append(errs, r.rules.validate(o, old)...)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,144 @@
+package crd
+
+import (
+	"github.com/crdschema/crdschema"
+)
+
+// schemaHas reports whether pred holds for s or any schema below it,
+// including the ones under keywords CRDs do not allow (patternProperties,
+// definitions, dependencies, additionalItems), visiting nodes depth-first.
+func schemaHas(s *crdschema.JSONSchemaProps, pred func(*crdschema.JSONSchemaProps) bool) bool {
+	if s == nil {
+		return false
+	}
+	if pred(s) {
+		return true
+	}
+	if s.Items != nil {
+		if schemaHas(s.Items.Schema, pred) {
+			return true
+		}
+		for i := range s.Items.JSONSchemas {
+			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+				return true
+			}
+		}
+	}
+	for _, list := range [][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if schemaHas(&list[i], pred) {
+				return true
+			}
+		}
+	}
+	if schemaHas(s.Not, pred) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if schemaHas(&p, pred) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
+		return true
+	}
+	for _, p := range s.PatternProperties {
+		if schemaHas(&p, pred) {
+			return true
+		}
+	}
+	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
+		return true
+	}
+	for _, p := range s.Definitions {
+		if schemaHas(&p, pred) {
+			return true
+		}
+	}
+	for _, d := range s.Dependencies {
+		if schemaHas(d.Schema, pred) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNull reports whether j is an explicit JSON null.
+func isNull(j *crdschema.JSON) bool {
+	return j != nil && j.Value == nil
+}
+
+// withoutNulls returns v, or a copy of it whose schema has no explicit null
+// default or example: the API server decodes "default: null" and
+// "example: null" as absent. v itself is never modified.
+func withoutNulls(v *crdschema.CustomResourceValidation) *crdschema.CustomResourceValidation {
+	if v == nil || v.OpenAPIV3Schema == nil {
+		return v
+	}
+	if !schemaHas(v.OpenAPIV3Schema, func(s *crdschema.JSONSchemaProps) bool {
+		return isNull(s.Default) || isNull(s.Example)
+	}) {
+		return v
+	}
+	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}
+}
+
+// copyWithoutNulls deep-copies the schema tree of s, dropping explicit null
+// defaults and examples. Values (defaults, enums, examples) are shared.
+func copyWithoutNulls(s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	if isNull(c.Default) {
+		c.Default = nil
+	}
+	if isNull(c.Example) {
+		c.Example = nil
+	}
+	if s.Items != nil {
+		c.Items = &crdschema.JSONSchemaPropsOrArray{Schema: copyWithoutNulls(s.Items.Schema), JSONSchemas: copyList(s.Items.JSONSchemas)}
+	}
+	c.AllOf = copyList(s.AllOf)
+	c.AnyOf = copyList(s.AnyOf)
+	c.OneOf = copyList(s.OneOf)
+	c.Not = copyWithoutNulls(s.Not)
+	c.Properties = copyMap(s.Properties)
+	if s.AdditionalProperties != nil {
+		c.AdditionalProperties = &crdschema.JSONSchemaPropsOrBool{Allows: s.AdditionalProperties.Allows, Schema: copyWithoutNulls(s.AdditionalProperties.Schema)}
+	}
+	c.PatternProperties = copyMap(s.PatternProperties)
+	if s.AdditionalItems != nil {
+		c.AdditionalItems = &crdschema.JSONSchemaPropsOrBool{Allows: s.AdditionalItems.Allows, Schema: copyWithoutNulls(s.AdditionalItems.Schema)}
+	}
+	c.Definitions = crdschema.JSONSchemaDefinitions(copyMap(s.Definitions))
+	if s.Dependencies != nil {
+		c.Dependencies = make(crdschema.JSONSchemaDependencies, len(s.Dependencies))
+		for k, d := range s.Dependencies {
+			c.Dependencies[k] = crdschema.JSONSchemaPropsOrStringArray{Schema: copyWithoutNulls(d.Schema), Property: d.Property}
+		}
+	}
+	return &c
+}
+
+func copyList(l []crdschema.JSONSchemaProps) []crdschema.JSONSchemaProps {
+	if l == nil {
+		return nil
+	}
+	out := make([]crdschema.JSONSchemaProps, len(l))
+	for i := range l {
+		out[i] = *copyWithoutNulls(&l[i])
+	}
+	return out
+}
+
+func copyMap(m map[string]crdschema.JSONSchemaProps) map[string]crdschema.JSONSchemaProps {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]crdschema.JSONSchemaProps, len(m))
+	for k, s := range m {
+		out[k] = *copyWithoutNulls(&s)
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package crd
+
+import (
+	"time"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// Option configures Validate and ValidateUpdate.
+type Option func(*config)
+
+// config is what the Options set, plus the checks that other files of this
+// package plug into schema validation (see hooks.go).
+type config struct {
+	hooks hooks
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{}
+	c.hooks = builtinHooks()
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	return c
+}
+
+// The values the API server takes from its clock and a random source when a
+// CRD is created. Validation does not depend on them; they only make the
+// prepared metadata complete and deterministic.
+const createdUID = "00000000-0000-0000-0000-000000000001"
+
+var createdTimestamp = crdschema.Time{Time: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+
+// generatedSuffix stands in for the five random characters the API server
+// appends to metadata.generateName.
+const generatedSuffix = "xxxxx"
+
+// Validate reports every reason why the API server would refuse to create
+// def, with the API server's errors (type, field path, detail): the CRD's
+// metadata and name, group, names, scope, versions, schemas (structural
+// rules and CRD restrictions), subresources, printer columns, selectable
+// fields, conversion, stored versions, API approval and
+// preserveUnknownFields. It returns nil when def would be accepted.
+//
+// def is read as a user writes it (apiextensions.k8s.io/v1, before
+// defaulting); it is not modified.
+func Validate(def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
+	c := newConfig(opts)
+	in := toInternal(prepareCreate(def))
+	return nilIfEmpty(validateCreate(in, createOptions(), c))
+}
+
+// ValidateUpdate reports every reason why the API server would refuse to
+// update the stored CRD old to def. On top of the checks of Validate, the
+// group and the plural name may not change, nor the scope and kind once old
+// is established; checks added to the API server over time are relaxed for
+// schemas that old already violated, as the API server does.
+//
+// old is taken as the API server has it stored: missing defaults are
+// applied, its system metadata (uid, creationTimestamp, deletion fields) is
+// kept and filled in where missing, and an old without status is taken as
+// established, with its spec names accepted and its storage version
+// stored. def takes over old's system metadata and status, as on the API
+// server. Neither def nor old is modified.
+func ValidateUpdate(def, old *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
+	c := newConfig(opts)
+	stored := prepareStored(old)
+	oldIn := toInternal(stored)
+	in := toInternal(prepareUpdate(def, stored))
+	return nilIfEmpty(validateUpdate(in, oldIn, updateOptions(in, oldIn, c), c))
+}
+
+func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// prepareCreate returns def as the API server validates it on create:
+// defaulted, with the system fields of its metadata wiped and filled, a
+// generated name, and the status reset to the storage version only.
+func prepareCreate(def *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition {
+	if def == nil {
+		def = &crdschema.CustomResourceDefinition{}
+	}
+	d := Defaulted(def)
+	m := &d.ObjectMeta
+	m.CreationTimestamp = createdTimestamp
+	m.UID = createdUID
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	m.SelfLink = ""
+	m.Namespace = "" // cluster-scoped: the server drops a namespace
+	if m.GenerateName != "" && m.Name == "" {
+		base := m.GenerateName
+		if max := 63 - len(generatedSuffix); len(base) > max {
+			base = base[:max]
+		}
+		m.Name = base + generatedSuffix
+	}
+	m.Generation = 1
+	d.Status = crdschema.CustomResourceDefinitionStatus{}
+	if sv := firstStorageVersion(d); sv != "" {
+		d.Status.StoredVersions = []string{sv}
+	}
+	return d
+}
+
+// prepareStored returns old as the API server has it stored: defaulted,
+// with system metadata, and (when old carries no status) established with
+// its names accepted and its storage version stored.
+func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition {
+	if old == nil {
+		old = &crdschema.CustomResourceDefinition{}
+	}
+	d := Defaulted(old)
+	m := &d.ObjectMeta
+	if m.UID == "" {
+		m.UID = createdUID
+	}
+	if m.CreationTimestamp.IsZero() {
+		m.CreationTimestamp = createdTimestamp
+	}
+	if m.Generation < 1 {
+		m.Generation = 1
+	}
+	m.Namespace = "" // cluster-scoped
+	if m.ResourceVersion == "" {
+		m.ResourceVersion = "1"
+	}
+	if d.Status.AcceptedNames.Plural == "" && d.Status.AcceptedNames.Kind == "" {
+		d.Status.AcceptedNames = d.Spec.Names
+	}
+	hasEstablished := false
+	for _, c := range d.Status.Conditions {
+		hasEstablished = hasEstablished || c.Type == crdschema.Established
+	}
+	if !hasEstablished {
+		conds := make([]crdschema.CustomResourceDefinitionCondition, 0, len(d.Status.Conditions)+1)
+		conds = append(conds, d.Status.Conditions...)
+		d.Status.Conditions = append(conds, crdschema.CustomResourceDefinitionCondition{
+			Type: crdschema.Established, Status: crdschema.ConditionTrue,
+		})
+	}
+	return d
+}
+
+// prepareUpdate returns def as the API server validates it when it
+// replaces the stored CRD old: defaulted, with old's status (plus the new
+// storage version) and old's system metadata.
+func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition {
+	if def == nil {
+		def = &crdschema.CustomResourceDefinition{}
+	}
+	d := Defaulted(def)
+	m := &d.ObjectMeta
+	om := &old.ObjectMeta
+	m.Namespace = ""
+	m.Generation = om.Generation
+	if m.ResourceVersion == "" {
+		m.ResourceVersion = om.ResourceVersion
+	}
+	d.Status = old.Status
+	if sv := firstStorageVersion(d); sv != "" && !contains(d.Status.StoredVersions, sv) {
+		stored := make([]string, 0, len(d.Status.StoredVersions)+1)
+		stored = append(stored, d.Status.StoredVersions...)
+		d.Status.StoredVersions = append(stored, sv)
+	}
+	if m.UID == "" {
+		m.UID = om.UID
+	}
+	if !om.CreationTimestamp.IsZero() {
+		m.CreationTimestamp = om.CreationTimestamp
+	}
+	if om.DeletionTimestamp != nil {
+		m.DeletionTimestamp = om.DeletionTimestamp
+	}
+	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
+		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
+	}
+	return d
+}
+
+func firstStorageVersion(d *crdschema.CustomResourceDefinition) string {
+	for _, v := range d.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var metadataPath = crdschema.NewPath("metadata")
+
+// validateCreate is the API server's create validation of a CRD.
+func validateCreate(in *internalCRD, opts validationOptions, c *config) crdschema.ErrorList {
+	requiredName := in.spec.names.Plural + "." + in.spec.group
+	nameFn := func(name string, prefix bool) []string {
+		errs := validation.NameIsDNSSubdomain(name, prefix)
+		if name != requiredName {
+			errs = append(errs, `must be spec.names.plural+"."+spec.group`)
+		}
+		return errs
+	}
+	errs := validation.ValidateObjectMeta(in.meta, false, nameFn, metadataPath)
+	errs = append(errs, validateSpec(&in.spec, opts, c, crdschema.NewPath("spec"))...)
+	errs = append(errs, validateStatus(&in.status, crdschema.NewPath("status"))...)
+	errs = append(errs, validateStoredVersions(in.status.storedVersions, in.spec.versions, crdschema.NewPath("status", "storedVersions"))...)
+	errs = append(errs, validateAPIApproval(in, nil)...)
+	errs = append(errs, validatePreserveUnknownFields(in, nil)...)
+	if len(errs) == 0 {
+		// The generic create path checks the metadata once more, with
+		// the name only required to be a path segment.
+		errs = validation.ValidateObjectMeta(in.meta, false, validation.NameIsPathSegment, metadataPath)
+	}
+	return errs
+}
+
+// validateUpdate is the API server's update validation of a CRD, including
+// the generic metadata checks of every update.
+func validateUpdate(in, old *internalCRD, opts validationOptions, c *config) crdschema.ErrorList {
+	errs := validation.ValidateObjectMeta(in.meta, false, validation.NameIsPathSegment, metadataPath)
+	errs = append(errs, validation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
+	errs = append(errs, validation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
+	errs = append(errs, validateSpecUpdate(&in.spec, &old.spec, opts, c, crdschema.NewPath("spec"))...)
+	errs = append(errs, validateStatus(&in.status, crdschema.NewPath("status"))...)
+	errs = append(errs, validateStoredVersions(in.status.storedVersions, in.spec.versions, crdschema.NewPath("status", "storedVersions"))...)
+	errs = append(errs, validateAPIApproval(in, old)...)
+	errs = append(errs, validatePreserveUnknownFields(in, old)...)
+	return errs
+}

@@ -1,0 +1,75 @@
+package defaulting_test
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// loadHTTPRoute returns the structural schema of Gateway API's HTTPRoute
+// (v1, descriptions removed) and an example HTTPRoute.
+func loadHTTPRoute(b *testing.B) (*structural.Schema, map[string]any) {
+	data, err := os.ReadFile("testdata/httproute-schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p crdschema.JSONSchemaProps
+	if err := json.Unmarshal(data, &p); err != nil {
+		b.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err = os.ReadFile("testdata/httproute.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	o, err := crdschema.UnmarshalObject(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// An unknown field and some metadata, as requests have them.
+	o["spec"].(map[string]any)["unknownField"] = "x"
+	md := o["metadata"].(map[string]any)
+	md["namespace"] = "default"
+	md["labels"] = map[string]any{"app": "web", "tier": "frontend"}
+	md["annotations"] = map[string]any{"example.com/owner": "team-a"}
+	return s, o
+}
+
+// copies runs f on b.N fresh deep copies of o, made outside the timer in
+// batches.
+func copies(b *testing.B, o map[string]any, f func(map[string]any)) {
+	const batch = 512
+	objs := make([]map[string]any, batch)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += batch {
+		b.StopTimer()
+		n := min(batch, b.N-i)
+		for j := 0; j < n; j++ {
+			objs[j] = defaulting.DeepCopy(o).(map[string]any)
+		}
+		b.StartTimer()
+		for j := 0; j < n; j++ {
+			f(objs[j])
+		}
+	}
+}
+
+func BenchmarkDefault(b *testing.B) {
+	s, o := loadHTTPRoute(b)
+	delete(o["spec"].(map[string]any), "unknownField")
+	served, err := defaulting.PruneDefaults(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	copies(b, o, func(o map[string]any) {
+		defaulting.Default(o, served)
+	})
+}

@@ -1,0 +1,100 @@
+package defaulting
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// PruneDefaults returns a copy of s whose defaults are cleaned as the API
+// server cleans them when it starts serving a CRD version: each default
+// is placed in its surrounding object (see Surrounding), the object's
+// embedded metadata is coerced (invalid fields dropped) and its unknown
+// fields are pruned against the whole schema, and what is left at the
+// default's place becomes the default; a default pruned away entirely
+// becomes no default. Defaults below additionalProperties are included
+// (their surrounding object uses the key "*").
+//
+// s is not modified; the result shares the parts of s that PruneDefaults
+// does not change. The only errors are the API server's: a default on the
+// root that is not an object ("failed to prune default value: object root
+// default value must be of object type"), and the failures of coercion
+// and of taking a default back out of its surrounding object.
+func PruneDefaults(s *structural.Schema) (*structural.Schema, error) {
+	if s == nil {
+		return nil, nil
+	}
+	p := defaultsPruner{root: s}
+	return p.prune(s, Surrounding{})
+}
+
+type defaultsPruner struct {
+	root *structural.Schema
+}
+
+func (p *defaultsPruner) prune(s *structural.Schema, sur Surrounding) (*structural.Schema, error) {
+	if s == nil {
+		return nil, nil
+	}
+	c := *s
+	if prune.HasDefault(s) {
+		d, err := p.pruneDefault(s.Default.Value, sur)
+		if err != nil {
+			return nil, fmt.Errorf("failed to prune default value: %v", err)
+		}
+		c.Default = d
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		as, err := p.prune(s.AdditionalProperties.Schema, sur.Child("*"))
+		if err != nil {
+			return nil, err
+		}
+		c.AdditionalProperties = &structural.SchemaOrBool{Schema: as, Bool: s.AdditionalProperties.Bool}
+	}
+	if s.Items != nil {
+		is, err := p.prune(s.Items, sur.Index())
+		if err != nil {
+			return nil, err
+		}
+		c.Items = is
+	}
+	if s.Properties != nil {
+		keys := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		c.Properties = make(map[string]*structural.Schema, len(s.Properties))
+		for _, k := range keys {
+			ps, err := p.prune(s.Properties[k], sur.Child(k))
+			if err != nil {
+				return nil, err
+			}
+			c.Properties[k] = ps
+		}
+	}
+	return &c, nil
+}
+
+// pruneDefault returns the cleaned default d placed at sur.
+func (p *defaultsPruner) pruneDefault(d any, sur Surrounding) (*crdschema.JSON, error) {
+	obj, err := sur.Wrap(DeepCopy(d))
+	if err != nil {
+		return nil, err
+	}
+	if ferr, _ := prune.Coerce(nil, obj, p.root, true, prune.CoerceOptions{DropInvalidFields: true}); ferr != nil {
+		return nil, ferr
+	}
+	prune.Prune(obj, p.root, prune.Options{IsResourceRoot: true})
+	v, found, err := sur.Extract(obj)
+	if err != nil {
+		return nil, err
+	}
+	if !found || v == nil {
+		return nil, nil
+	}
+	return &crdschema.JSON{Value: v}, nil
+}

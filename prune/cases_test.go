@@ -1,0 +1,161 @@
+package prune_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The cases in testdata/cases are conformance cases with the API server's
+// results (*.golden.json, produced by running upstream's code). Each
+// create request is run through the decode step (Decoder) and defaulting,
+// and the object and unknown fields are compared with upstream's, except
+// for the metadata fields the create preparation sets afterwards.
+
+type testCase struct {
+	Description string          `json:"description"`
+	CRD         json.RawMessage `json:"crd"`
+	Version     string          `json:"version"`
+	Requests    []struct {
+		Operation   string          `json:"operation"`
+		Subresource string          `json:"subresource"`
+		Object      json.RawMessage `json:"object"`
+	} `json:"requests"`
+}
+
+type golden struct {
+	Requests []struct {
+		Object        map[string]any `json:"object"`
+		UnknownFields []string       `json:"unknownFields"`
+		RequestError  string         `json:"requestError"`
+	} `json:"requests"`
+}
+
+// systemFields are set by the create preparation, after decoding.
+var systemFields = []string{"creationTimestamp", "uid", "generation", "namespace", "deletionTimestamp", "deletionGracePeriodSeconds"}
+
+func TestCases(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		t.Run(name, func(t *testing.T) { runCase(t, f) })
+	}
+}
+
+func runCase(t *testing.T, file string) {
+	var tc testCase
+	readYAML(t, file, &tc)
+	var g golden
+	readYAML(t, strings.TrimSuffix(file, ".yaml")+".golden.json", &g)
+	def, _, err := crdschema.UnmarshalCRD(tc.CRD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver := def.StorageVersion()
+	if tc.Version != "" {
+		ver = def.Version(tc.Version)
+	}
+	s, err := structural.New(ver.Schema.OpenAPIV3Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := defaulting.PruneDefaults(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := prune.NewDecoder(prune.DecoderOptions{
+		Group:                 def.Spec.Group,
+		Kind:                  def.Spec.Names.Kind,
+		Schemas:               map[string]*structural.Schema{ver.Name: s},
+		PreserveUnknownFields: def.Spec.PreserveUnknownFields,
+	})
+	for i, r := range tc.Requests {
+		if r.Operation != "create" || i >= len(g.Requests) {
+			continue
+		}
+		want := g.Requests[i]
+		v, err := crdschema.DecodeJSON(r.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := v.(map[string]any)
+		unknown, err := d.Decode(obj)
+		if want.RequestError != "" {
+			if err == nil || !strings.HasSuffix(want.RequestError, ": "+err.Error()) {
+				t.Errorf("request %d: error %v, want the end of %q", i, err, want.RequestError)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("request %d: %v", i, err)
+			continue
+		}
+		defaulting.Default(obj, served)
+		if ver.Subresources != nil && ver.Subresources.Status != nil {
+			delete(obj, "status")
+		}
+		sort.Strings(unknown)
+		if len(unknown) == 0 {
+			unknown = nil
+		}
+		if !reflect.DeepEqual(unknown, want.UnknownFields) {
+			t.Errorf("request %d: unknown fields\n got %q\nwant %q", i, unknown, want.UnknownFields)
+		}
+		got := normalize(t, obj)
+		exp := normalize(t, want.Object)
+		if !reflect.DeepEqual(got, exp) {
+			t.Errorf("request %d: object\n got %s\nwant %s", i, jsonString(got), jsonString(exp))
+		}
+	}
+}
+
+// normalize drops the fields set after decoding and turns numbers into
+// float64, as the goldens compare numbers as JSON numbers.
+func normalize(t *testing.T, obj map[string]any) map[string]any {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if md, ok := out["metadata"].(map[string]any); ok {
+		for _, f := range systemFields {
+			delete(md, f)
+		}
+	}
+	return out
+}
+
+func readYAML(t *testing.T, file string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := crdschema.YAMLToJSON(data)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if err := json.Unmarshal(j, v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,157 @@
+package prune
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema/structural"
+)
+
+// DecoderOptions configure NewDecoder.
+type DecoderOptions struct {
+	// Group and Kind are the CRD's API group and kind. Objects of another
+	// group or kind only get their metadata cleaned.
+	Group, Kind string
+	// Schemas are the structural schemas of the CRD's versions, by
+	// version name. The object's apiVersion picks one; an unknown version
+	// means a nil schema (everything but apiVersion, kind and metadata is
+	// pruned).
+	Schemas map[string]*structural.Schema
+	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields: when
+	// true nothing is pruned (metadata is still cleaned).
+	PreserveUnknownFields bool
+	// Storage selects the variant the API server uses for objects read
+	// back from storage: metadata fields that do not decode are dropped
+	// instead of failing, and a missing metadata.generation is set to 1.
+	Storage bool
+}
+
+// Decoder runs the schema-dependent part of the API server's decoding of
+// a custom resource: what happens to a request body (or a stored object)
+// after JSON decoding and before defaulting. Build one per CRD with
+// NewDecoder; it is immutable and safe for concurrent use.
+type Decoder struct {
+	opts   DecoderOptions
+	embeds map[string]map[*structural.Schema]bool
+}
+
+// NewDecoder prepares a Decoder. The schemas are not copied and must not
+// be modified afterwards.
+func NewDecoder(opts DecoderOptions) *Decoder {
+	d := &Decoder{opts: opts, embeds: make(map[string]map[*structural.Schema]bool, len(opts.Schemas))}
+	for v, s := range opts.Schemas {
+		d.embeds[v] = embeddingNodes(s, false)
+	}
+	return d
+}
+
+// Decode cleans obj in place, in the API server's order:
+//
+//  1. kind and apiVersion are remembered (they must be strings) and the
+//     root metadata is decoded (GetObjectMeta; its unknown fields are
+//     reported);
+//  2. if the object is of the CRD's group and kind: unknown fields are
+//     pruned against the schema of the apiVersion's version (Prune with
+//     IsResourceRoot, reported) and non-nullable nulls without default
+//     are dropped (PruneNulls), unless PreserveUnknownFields; then the
+//     embedded resources are coerced (Coerce, unknown metadata fields
+//     reported); with Storage a zero metadata.generation becomes 1;
+//  3. kind and apiVersion are written back and the root metadata is
+//     replaced by its decoded form (SetObjectMeta).
+//
+// Defaulting (package defaulting) comes next, and is not part of Decode.
+//
+// Decode returns the paths of the fields it dropped as unknown, in the
+// order the API server reports them ("unknown field" strict decoding
+// errors): metadata's first, then the pruned ones (sorted), then those of
+// embedded metadata (sorted). An error means the API server refuses the
+// object; obj may then be partly modified.
+func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error) {
+	kind, foundKind, err := nestedString(obj, "kind")
+	if err != nil {
+		return nil, err
+	}
+	apiVersion, foundAPIVersion, err := nestedString(obj, "apiVersion")
+	if err != nil {
+		return nil, err
+	}
+	m, foundMeta, unknown, err := getMeta(obj, MetaOptions{
+		DropMalformedFields:     d.opts.Storage,
+		ReturnUnknownFieldPaths: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	unknownFields = unknown
+
+	group, version, err := parseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, err
+	}
+	if group == d.opts.Group && kind == d.opts.Kind {
+		s := d.opts.Schemas[version]
+		if !d.opts.PreserveUnknownFields {
+			unknownFields = append(unknownFields, Prune(obj, s, Options{IsResourceRoot: true})...)
+			PruneNulls(obj, s)
+		}
+		embeds := d.embeds[version]
+		if embeds == nil && s != nil {
+			embeds = embeddingNodes(s, false)
+		}
+		if s != nil && embeds[s] {
+			c := coercer{
+				opts:   CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true},
+				embeds: embeds,
+			}
+			if ferr := c.coerce(nil, obj, s, s.XEmbeddedResource); ferr != nil {
+				return nil, ferr
+			}
+			sortStrings(c.unknown)
+			unknownFields = append(unknownFields, c.unknown...)
+		}
+		if d.opts.Storage && m != nil && m.om.Generation == 0 {
+			m.om.Generation = 1
+		}
+	}
+
+	if foundKind {
+		obj["kind"] = kind
+	}
+	if foundAPIVersion {
+		obj["apiVersion"] = apiVersion
+	}
+	if foundMeta {
+		obj["metadata"] = metaToMap(&m.om, m.fields)
+	}
+	return unknownFields, nil
+}
+
+// nestedString returns the string obj[k], as the API server's accessor
+// does: a value that is not a string is an error.
+func nestedString(obj map[string]any, k string) (string, bool, error) {
+	v, ok := obj[k]
+	if !ok {
+		return "", false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, fmt.Errorf(".%s accessor error: %v is of the type %T, expected string", k, v, v)
+	}
+	return s, true, nil
+}
+
+// parseGroupVersion splits an apiVersion into group and version as the
+// API server does ("v1" has the empty group).
+func parseGroupVersion(gv string) (group, version string, err error) {
+	if gv == "" || gv == "/" {
+		return "", "", nil
+	}
+	switch strings.Count(gv, "/") {
+	case 0:
+		return "", gv, nil
+	case 1:
+		i := strings.IndexByte(gv, '/')
+		return gv[:i], gv[i+1:], nil
+	}
+	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
+}

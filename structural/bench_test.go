@@ -1,0 +1,81 @@
+package structural
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+)
+
+// gateway returns the schema of the Gateway API's Gateway CRD (v1), a large
+// real-world schema with rules, list maps and int-or-strings.
+func gateway(tb testing.TB) *crdschema.JSONSchemaProps {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/gateway.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var p crdschema.JSONSchemaProps
+	if err := json.Unmarshal(data, &p); err != nil {
+		tb.Fatal(err)
+	}
+	return &p
+}
+
+func TestGatewayIsAccepted(t *testing.T) {
+	p := gateway(t)
+	s, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := Validate(rootPath, s, nil); len(errs) != 0 {
+		t.Errorf("Validate: %v", errs)
+	}
+	if errs := ValidateProps(rootPath, p, CreatePropsOptions()); len(errs) != 0 {
+		t.Errorf("ValidateProps: %v", errs)
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	p := gateway(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	s, err := New(gateway(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Validate(rootPath, s, nil)
+	}
+}
+
+func BenchmarkValidateProps(b *testing.B) {
+	p := gateway(b)
+	opts := CreatePropsOptions()
+	b.ReportAllocs()
+	for b.Loop() {
+		ValidateProps(rootPath, p, opts)
+	}
+}
+
+func BenchmarkValidFieldPath(b *testing.B) {
+	s, err := New(gateway(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := ValidFieldPath(".spec.gatewayClassName", s, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,332 @@
+package structural
+
+import (
+	"errors"
+	"slices"
+	"sort"
+
+	"github.com/crdschema/crdschema"
+)
+
+// The conversion errors, with the API server's texts.
+var (
+	errItemsArray          = errors.New("OpenAPIV3Schema 'items' must be a schema, but is an array")
+	errID                  = errors.New("OpenAPIV3Schema 'id' is not supported")
+	errSchemaURL           = errors.New("OpenAPIV3Schema 'schema' is not supported")
+	errRef                 = errors.New("OpenAPIV3Schema '$ref' is not supported")
+	errPatternProperties   = errors.New("OpenAPIV3Schema 'patternProperties' is not supported")
+	errDependencies        = errors.New("OpenAPIV3Schema 'dependencies' is not supported")
+	errAdditionalItems     = errors.New("OpenAPIV3Schema 'additionalItems' is not supported")
+	errDefinitions         = errors.New("OpenAPIV3Schema 'definitions' is not supported")
+	errPreserveUnknownFals = errors.New("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined")
+)
+
+// New converts an OpenAPI v3 schema into its structural form. A nil schema
+// gives a nil Schema and no error.
+//
+// New fails, with the API server's error text, when the schema uses a
+// keyword that has no structural form: items given as a list, id, $schema,
+// $ref, patternProperties, dependencies, additionalItems, definitions, or
+// x-kubernetes-preserve-unknown-fields: false. It does not check the
+// structural rules; that is Validate's job.
+//
+// The result is a deep copy: it shares nothing mutable with p, and p is not
+// modified. An explicit null default or example is treated as absent, as
+// the API server decodes it.
+func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if err := checkSupported(p); err != nil {
+		return nil, err
+	}
+	vv, err := newValueValidation(p)
+	if err != nil {
+		return nil, err
+	}
+	x, err := newExtensions(p)
+	if err != nil {
+		return nil, err
+	}
+	s := &Schema{
+		Generic:      newGeneric(p),
+		Extensions:   x,
+		XValidations: copyRules(p.XValidations),
+	}
+	if !vv.isZero() {
+		s.ValueValidation = &vv
+	}
+	if p.Items != nil {
+		if len(p.Items.JSONSchemas) > 0 {
+			return nil, errItemsArray
+		}
+		if s.Items, err = New(p.Items.Schema); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.Properties) > 0 {
+		s.Properties = make(map[string]*Schema, len(p.Properties))
+		for _, k := range sortedKeys(p.Properties) {
+			v := p.Properties[k]
+			if s.Properties[k], err = New(&v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if ap := p.AdditionalProperties; ap != nil {
+		if ap.Schema != nil {
+			as, err := New(ap.Schema)
+			if err != nil {
+				return nil, err
+			}
+			s.AdditionalProperties = &SchemaOrBool{Schema: as, Bool: true}
+		} else {
+			s.AdditionalProperties = &SchemaOrBool{Bool: ap.Allows}
+		}
+	}
+	return s, nil
+}
+
+// checkSupported reports the first keyword of p that cannot be converted.
+func checkSupported(p *crdschema.JSONSchemaProps) error {
+	switch {
+	case p.ID != "":
+		return errID
+	case p.Schema != "":
+		return errSchemaURL
+	case p.Ref != nil && *p.Ref != "":
+		return errRef
+	case len(p.PatternProperties) > 0:
+		return errPatternProperties
+	case len(p.Dependencies) > 0:
+		return errDependencies
+	case p.AdditionalItems != nil:
+		return errAdditionalItems
+	case len(p.Definitions) > 0:
+		return errDefinitions
+	}
+	return nil
+}
+
+func newGeneric(p *crdschema.JSONSchemaProps) Generic {
+	g := Generic{
+		Description: p.Description,
+		Type:        p.Type,
+		Title:       p.Title,
+		Nullable:    p.Nullable,
+		Default:     copyJSON(p.Default),
+		Example:     copyJSON(p.Example),
+	}
+	if p.ExternalDocs != nil {
+		d := *p.ExternalDocs
+		g.ExternalDocs = &d
+	}
+	return g
+}
+
+func newExtensions(p *crdschema.JSONSchemaProps) (Extensions, error) {
+	x := Extensions{
+		XEmbeddedResource: p.XEmbeddedResource,
+		XIntOrString:      p.XIntOrString,
+		XListMapKeys:      slices.Clone(p.XListMapKeys),
+		XListType:         copyString(p.XListType),
+		XMapType:          copyString(p.XMapType),
+	}
+	if p.XPreserveUnknownFields != nil {
+		if !*p.XPreserveUnknownFields {
+			return Extensions{}, errPreserveUnknownFals
+		}
+		x.XPreserveUnknownFields = true
+	}
+	return x, nil
+}
+
+// newValueValidation converts the validating keywords of p, junctors
+// included, in the API server's order: not, allOf, anyOf, oneOf.
+func newValueValidation(p *crdschema.JSONSchemaProps) (ValueValidation, error) {
+	not, err := newNested(p.Not)
+	if err != nil {
+		return ValueValidation{}, err
+	}
+	v := ValueValidation{
+		Format:           p.Format,
+		Maximum:          copyFloat(p.Maximum),
+		ExclusiveMaximum: p.ExclusiveMaximum,
+		Minimum:          copyFloat(p.Minimum),
+		ExclusiveMinimum: p.ExclusiveMinimum,
+		MaxLength:        copyInt(p.MaxLength),
+		MinLength:        copyInt(p.MinLength),
+		Pattern:          p.Pattern,
+		MaxItems:         copyInt(p.MaxItems),
+		MinItems:         copyInt(p.MinItems),
+		UniqueItems:      p.UniqueItems,
+		MultipleOf:       copyFloat(p.MultipleOf),
+		MaxProperties:    copyInt(p.MaxProperties),
+		MinProperties:    copyInt(p.MinProperties),
+		Required:         slices.Clone(p.Required),
+		Not:              not,
+	}
+	if len(p.Enum) > 0 {
+		v.Enum = make([]crdschema.JSON, len(p.Enum))
+		for i, e := range p.Enum {
+			v.Enum[i] = crdschema.JSON{Value: copyValue(e.Value)}
+		}
+	}
+	if v.AllOf, err = newNestedList(p.AllOf); err != nil {
+		return ValueValidation{}, err
+	}
+	if v.AnyOf, err = newNestedList(p.AnyOf); err != nil {
+		return ValueValidation{}, err
+	}
+	if v.OneOf, err = newNestedList(p.OneOf); err != nil {
+		return ValueValidation{}, err
+	}
+	return v, nil
+}
+
+func newNestedList(ps []crdschema.JSONSchemaProps) ([]NestedValueValidation, error) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	out := make([]NestedValueValidation, len(ps))
+	for i := range ps {
+		n, err := newNested(&ps[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = *n
+	}
+	return out, nil
+}
+
+// newNested converts a schema found under a junctor. Its shaping keywords
+// are kept in the Forbidden fields.
+func newNested(p *crdschema.JSONSchemaProps) (*NestedValueValidation, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if err := checkSupported(p); err != nil {
+		return nil, err
+	}
+	vv, err := newValueValidation(p)
+	if err != nil {
+		return nil, err
+	}
+	x, err := newExtensions(p)
+	if err != nil {
+		return nil, err
+	}
+	n := &NestedValueValidation{
+		ValueValidation:     vv,
+		XValidations:        copyRules(p.XValidations),
+		ForbiddenGenerics:   newGeneric(p),
+		ForbiddenExtensions: x,
+	}
+	if p.Items != nil {
+		if len(p.Items.JSONSchemas) > 0 {
+			return nil, errItemsArray
+		}
+		if n.Items, err = newNested(p.Items.Schema); err != nil {
+			return nil, err
+		}
+	}
+	if p.Properties != nil {
+		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
+		for _, k := range sortedKeys(p.Properties) {
+			v := p.Properties[k]
+			if n.Properties[k], err = newNested(&v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if ap := p.AdditionalProperties; ap != nil {
+		if ap.Schema != nil {
+			if n.AdditionalProperties, err = newNested(ap.Schema); err != nil {
+				return nil, err
+			}
+		} else if ap.Allows {
+			n.AdditionalProperties = &NestedValueValidation{}
+		}
+	}
+	return n, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// copyJSON copies a default or example; an explicit null becomes absent,
+// as the API server decodes "default: null".
+func copyJSON(j *crdschema.JSON) *crdschema.JSON {
+	if j == nil || j.Value == nil {
+		return nil
+	}
+	return &crdschema.JSON{Value: copyValue(j.Value)}
+}
+
+// copyValue deep-copies a decoded JSON value.
+func copyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = copyValue(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, e := range t {
+			l[i] = copyValue(e)
+		}
+		return l
+	}
+	return v
+}
+
+func copyRules(r crdschema.ValidationRules) crdschema.ValidationRules {
+	if r == nil {
+		return nil
+	}
+	out := make(crdschema.ValidationRules, len(r))
+	for i, x := range r {
+		out[i] = x
+		if x.Reason != nil {
+			reason := *x.Reason
+			out[i].Reason = &reason
+		}
+		if x.OptionalOldSelf != nil {
+			b := *x.OptionalOldSelf
+			out[i].OptionalOldSelf = &b
+		}
+	}
+	return out
+}
+
+func copyString(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	s := *p
+	return &s
+}
+
+func copyInt(p *int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	i := *p
+	return &i
+}
+
+func copyFloat(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	f := *p
+	return &f
+}

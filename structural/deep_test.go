@@ -1,0 +1,48 @@
+package structural
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crdschema/crdschema"
+)
+
+// deepSchema nests depth objects, each with a rule whose fieldPath names
+// its child, and a junctor, so that every walk goes all the way down.
+func deepSchema(depth int) *crdschema.JSONSchemaProps {
+	leaf := crdschema.JSONSchemaProps{Type: "string"}
+	for i := 0; i < depth; i++ {
+		leaf = crdschema.JSONSchemaProps{
+			Type:         "object",
+			Properties:   map[string]crdschema.JSONSchemaProps{"a": leaf},
+			XValidations: crdschema.ValidationRules{{Rule: "true", FieldPath: ".a"}},
+			AllOf:        []crdschema.JSONSchemaProps{{Properties: map[string]crdschema.JSONSchemaProps{"a": {MinLength: new(int64)}}}},
+		}
+	}
+	return &leaf
+}
+
+func TestDeepSchema(t *testing.T) {
+	const depth = 3000
+	p := deepSchema(depth)
+	start := time.Now()
+	s, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := Validate(nil, s, nil); len(errs) != 0 {
+		t.Fatalf("Validate: %d errors, first %v", len(errs), errs[0])
+	}
+	if errs := ValidateProps(nil, p, CreatePropsOptions()); len(errs) != 0 {
+		t.Fatalf("ValidateProps: %d errors, first %v", len(errs), errs[0])
+	}
+	path := strings.Repeat(".a", depth)
+	if _, found, err := ValidFieldPath(path, s, true); err != nil || found.Type != "string" {
+		t.Fatalf("ValidFieldPath: %v", err)
+	}
+	s.Unfold().StripNullable().StripValueValidations().ToJSONSchemaProps()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a schema %d deep took %v", depth, d)
+	}
+}

@@ -1,0 +1,113 @@
+package structural
+
+import (
+	"slices"
+
+	"github.com/crdschema/crdschema"
+)
+
+// DeepCopy returns a copy of s that shares nothing mutable with it.
+func (s *Schema) DeepCopy() *Schema {
+	if s == nil {
+		return nil
+	}
+	c := &Schema{
+		Generic:      s.Generic.deepCopy(),
+		Extensions:   s.Extensions.deepCopy(),
+		Items:        s.Items.DeepCopy(),
+		XValidations: copyRules(s.XValidations),
+	}
+	if s.Properties != nil {
+		c.Properties = make(map[string]*Schema, len(s.Properties))
+		for k, v := range s.Properties {
+			c.Properties[k] = v.DeepCopy()
+		}
+	}
+	if s.AdditionalProperties != nil {
+		c.AdditionalProperties = &SchemaOrBool{Schema: s.AdditionalProperties.Schema.DeepCopy(), Bool: s.AdditionalProperties.Bool}
+	}
+	if s.ValueValidation != nil {
+		v := s.ValueValidation.deepCopy()
+		c.ValueValidation = &v
+	}
+	return c
+}
+
+// DeepCopy returns a copy of n that shares nothing mutable with it.
+func (n *NestedValueValidation) DeepCopy() *NestedValueValidation {
+	if n == nil {
+		return nil
+	}
+	c := &NestedValueValidation{
+		ValueValidation:      n.ValueValidation.deepCopy(),
+		XValidations:         copyRules(n.XValidations),
+		Items:                n.Items.DeepCopy(),
+		AdditionalProperties: n.AdditionalProperties.DeepCopy(),
+		ForbiddenGenerics:    n.ForbiddenGenerics.deepCopy(),
+		ForbiddenExtensions:  n.ForbiddenExtensions.deepCopy(),
+	}
+	if n.Properties != nil {
+		c.Properties = make(map[string]*NestedValueValidation, len(n.Properties))
+		for k, v := range n.Properties {
+			c.Properties[k] = v.DeepCopy()
+		}
+	}
+	return c
+}
+
+func (g Generic) deepCopy() Generic {
+	if g.Default != nil {
+		g.Default = &crdschema.JSON{Value: copyValue(g.Default.Value)}
+	}
+	if g.Example != nil {
+		g.Example = &crdschema.JSON{Value: copyValue(g.Example.Value)}
+	}
+	if g.ExternalDocs != nil {
+		d := *g.ExternalDocs
+		g.ExternalDocs = &d
+	}
+	return g
+}
+
+func (x Extensions) deepCopy() Extensions {
+	x.XListMapKeys = slices.Clone(x.XListMapKeys)
+	x.XListType = copyString(x.XListType)
+	x.XMapType = copyString(x.XMapType)
+	return x
+}
+
+func (v ValueValidation) deepCopy() ValueValidation {
+	v.Maximum = copyFloat(v.Maximum)
+	v.Minimum = copyFloat(v.Minimum)
+	v.MultipleOf = copyFloat(v.MultipleOf)
+	v.MaxLength = copyInt(v.MaxLength)
+	v.MinLength = copyInt(v.MinLength)
+	v.MaxItems = copyInt(v.MaxItems)
+	v.MinItems = copyInt(v.MinItems)
+	v.MaxProperties = copyInt(v.MaxProperties)
+	v.MinProperties = copyInt(v.MinProperties)
+	v.Required = slices.Clone(v.Required)
+	if v.Enum != nil {
+		e := make([]crdschema.JSON, len(v.Enum))
+		for i := range v.Enum {
+			e[i].Value = copyValue(v.Enum[i].Value)
+		}
+		v.Enum = e
+	}
+	v.AllOf = copyNestedList(v.AllOf)
+	v.AnyOf = copyNestedList(v.AnyOf)
+	v.OneOf = copyNestedList(v.OneOf)
+	v.Not = v.Not.DeepCopy()
+	return v
+}
+
+func copyNestedList(l []NestedValueValidation) []NestedValueValidation {
+	if l == nil {
+		return nil
+	}
+	out := make([]NestedValueValidation, len(l))
+	for i := range l {
+		out[i] = *l[i].DeepCopy()
+	}
+	return out
+}

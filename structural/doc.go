@@ -1,0 +1,31 @@
+// Package structural is the structural form of a CustomResourceDefinition
+// schema and the checks the Kubernetes API server runs on CRD schemas.
+//
+// A structural schema specifies the shape of every value (type,
+// properties, items, additionalProperties and the x-kubernetes extensions)
+// outside of the logical junctors allOf, anyOf, oneOf and not, which may
+// only validate. New converts a crdschema.JSONSchemaProps into a Schema;
+// Validate reports where it breaks the structural rules; ValidateProps
+// reports the other restrictions the API server applies to a CRD's
+// openAPIV3Schema. All three report errors with the API server's field
+// paths and texts, so that
+//
+//	s, err := structural.New(props)
+//	errs := structural.Validate(crdschema.NewPath("spec", "validation", "openAPIV3Schema"), s, nil)
+//
+// gives the errors that kubectl apply shows for the same CRD.
+// ValidateProps leaves the CEL step of CRD validation (compiling
+// x-kubernetes-validations and checking their cost) to a hook,
+// PropsOptions.CEL, which it calls where the API server compiles rules.
+// SchemaBadValue and RuleBadValue give the values the API server prints
+// for a schema or a rule inside an error message.
+//
+// ValidFieldPath resolves the field paths of x-kubernetes-validations
+// (fieldPath), selectable fields and the scale subresource against a
+// Schema. A Schema converts back with ToJSONSchemaProps; Unfold,
+// StripValueValidations and StripNullable derive the variants that
+// pruning, defaulting and publishing use; Walk and WalkNested visit it.
+//
+// A Schema is not modified by anything in this package once built, and is
+// safe for concurrent use; functions that derive a schema return a copy.
+package structural

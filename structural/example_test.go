@@ -1,0 +1,65 @@
+package structural_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+func Example() {
+	var props crdschema.JSONSchemaProps
+	err := json.Unmarshal([]byte(`{
+		"type": "object",
+		"properties": {
+			"spec": {
+				"type": "object",
+				"properties": {"replicas": {"type": "integer"}},
+				"anyOf": [{"properties": {"replicas": {"minimum": 1}}}, {"properties": {"paused": {"type": "boolean"}}}]
+			}
+		}
+	}`), &props)
+	if err != nil {
+		panic(err)
+	}
+	path := crdschema.NewPath("spec", "validation", "openAPIV3Schema")
+
+	s, err := structural.New(&props)
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range structural.Validate(path, s, nil) {
+		fmt.Println(e)
+	}
+	for _, e := range structural.ValidateProps(path, &props, structural.CreatePropsOptions()) {
+		fmt.Println(e)
+	}
+	// Output:
+	// spec.validation.openAPIV3Schema.properties[spec].anyOf[1].properties[paused].type: Forbidden: must be empty to be structural
+}
+
+func ExampleValidFieldPath() {
+	var props crdschema.JSONSchemaProps
+	err := json.Unmarshal([]byte(`{
+		"type": "object",
+		"properties": {
+			"metadata": {"type": "object"},
+			"spec": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}
+		}
+	}`), &props)
+	if err != nil {
+		panic(err)
+	}
+	s, err := structural.New(&props)
+	if err != nil {
+		panic(err)
+	}
+	p, found, err := structural.ValidFieldPath(".spec.labels['app.kubernetes.io/name']", s, true)
+	fmt.Println(p, found.Type, err)
+	_, _, err = structural.ValidFieldPath(".spec.replicas", s, true)
+	fmt.Println(err)
+	// Output:
+	// spec.labels[app.kubernetes.io/name] string <nil>
+	// does not refer to a valid field
+}

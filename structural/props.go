@@ -1,0 +1,488 @@
+package structural
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+)
+
+// PropsOptions select the CRD schema restrictions that ValidateProps
+// enforces. The API server relaxes some of them on update when the stored
+// CRD already violated them ("ratcheting"); CreatePropsOptions gives the
+// values for a new CRD.
+type PropsOptions struct {
+	// AllowDefaults permits default. When false, every default is
+	// reported as "must not be set", followed by DisallowDefaultsReason
+	// when that is not empty.
+	AllowDefaults          bool
+	DisallowDefaultsReason string
+	// RequireValidPropertyType refuses a type other than array, boolean,
+	// integer, number, object and string.
+	RequireValidPropertyType bool
+	// RequireAtomicSetType requires the items of an
+	// x-kubernetes-list-type: set list to be atomic.
+	RequireAtomicSetType bool
+	// RequireMapListKeysMapSetValidation refuses nullable items of set and
+	// map lists, and map keys that are nullable or neither required nor
+	// defaulted.
+	RequireMapListKeysMapSetValidation bool
+
+	// CEL, when set, is the CEL step of CRD validation (compilation and
+	// cost limits of x-kubernetes-validations), which this package does not
+	// do. ValidateProps calls it where the API server compiles rules: for
+	// every node with rules that is reached from the root through
+	// properties, additionalProperties and items only (never inside
+	// allOf, anyOf, oneOf, not, definitions or dependencies), after the
+	// node's subtree has been checked, and only when the node and its
+	// subtree have no schema errors. Children are visited before their
+	// parents. The errors it returns are reported after all schema errors.
+	//
+	// The API server runs this step only when the whole schema converts
+	// with New and passes Validate and default validation; a caller
+	// mirrors that by leaving CEL nil otherwise.
+	CEL func(n *CELNode) crdschema.ErrorList
+}
+
+// CreatePropsOptions returns the options the API server uses when a CRD
+// is created: defaults allowed and every restriction on.
+func CreatePropsOptions() PropsOptions {
+	return PropsOptions{
+		AllowDefaults:                      true,
+		RequireValidPropertyType:           true,
+		RequireAtomicSetType:               true,
+		RequireMapListKeysMapSetValidation: true,
+	}
+}
+
+// CELStep says how a CELNode is reached from its parent.
+type CELStep int
+
+// The steps from a node to its children that CEL rules follow.
+const (
+	CELRoot                 CELStep = iota // the root of the schema
+	CELProperty                            // a property, named by CELNode.Property
+	CELAdditionalProperties                // the additionalProperties schema
+	CELItems                               // the items schema
+)
+
+// CELNode is a schema node as ValidateProps hands it to the CEL step.
+// Nodes form a chain up to the root, so that the step can derive type
+// information and cardinalities (maxItems, maxProperties) top-down, as the
+// API server does.
+type CELNode struct {
+	// Path is the node's path, e.g.
+	// spec.validation.openAPIV3Schema.properties[spec].
+	Path *crdschema.Path
+	// Schema is the node; nil for a missing items or additionalProperties
+	// schema in the chain.
+	Schema *crdschema.JSONSchemaProps
+	// Parent is the node this one was reached from; nil at the root.
+	Parent *CELNode
+	// Step is how the node was reached; Property is the property's name
+	// when Step is CELProperty.
+	Step     CELStep
+	Property string
+	// Uncorrelatable, when not nil, is the path of the highest ancestor
+	// below which old and new values cannot be correlated (items of lists
+	// that are not list-type map, values of maps whose map-type is
+	// neither granular nor atomic): rules there may not use oldSelf
+	// ("oldSelf cannot be used on the uncorrelatable portion of the schema
+	// within <Uncorrelatable>").
+	Uncorrelatable *crdschema.Path
+}
+
+// ValidateProps reports every violation of the schema restrictions the API
+// server applies to a CRD's openAPIV3Schema p at fldPath (for example
+// spec.validation.openAPIV3Schema): unsupported keywords (id, $ref,
+// definitions, dependencies, patternProperties, additionalItems, items as
+// a list, type null, unknown types), defaults where they are not allowed
+// (in top-level metadata, kind and apiVersion and inside
+// additionalProperties below them), uniqueItems, additionalProperties
+// together with properties, x-kubernetes-preserve-unknown-fields: false,
+// the x-kubernetes-map-type, -list-type and -list-map-keys rules, and the
+// hygiene of x-kubernetes-validations (rule, message, messageExpression,
+// reason, fieldPath). p need not be structural.
+//
+// Errors come in the API server's order, except that sibling properties
+// (and definitions and dependencies) are visited by name where the API
+// server visits them in random order; the CEL step's errors follow all
+// others. p is not modified.
+func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
+	w := propsWalker{opts: opts}
+	var root *CELNode
+	if opts.CEL != nil && p != nil {
+		root = &CELNode{Path: fldPath, Schema: p, Step: CELRoot}
+	}
+	w.walk(p, fldPath, propsContext{allowDefaults: opts.AllowDefaults, defaultsReason: opts.DisallowDefaultsReason}, true, root)
+	return append(w.errs, w.celErrs...)
+}
+
+// propsContext is what a node inherits from its ancestors.
+type propsContext struct {
+	allowDefaults      bool
+	defaultsReason     string
+	insideResourceMeta bool
+	uncorrelatable     *crdschema.Path
+}
+
+func (c propsContext) forbidDefaults(reason string) propsContext {
+	c.allowDefaults = false
+	c.defaultsReason = reason
+	return c
+}
+
+func (c propsContext) forbidOldSelf(p *crdschema.Path) propsContext {
+	if c.uncorrelatable == nil {
+		c.uncorrelatable = p
+	}
+	return c
+}
+
+type propsWalker struct {
+	opts    PropsOptions
+	errs    crdschema.ErrorList
+	celErrs crdschema.ErrorList
+}
+
+var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
+
+var reasons = []string{
+	string(crdschema.FieldValueDuplicate),
+	string(crdschema.FieldValueForbidden),
+	string(crdschema.FieldValueInvalid),
+	string(crdschema.FieldValueRequired),
+}
+
+var newlines = regexp.MustCompile(`[\n\r]+`)
+
+func hasNewlines(s string) bool { return newlines.MatchString(s) }
+
+func childCEL(parent *CELNode, s *crdschema.JSONSchemaProps, path *crdschema.Path, step CELStep, name string) *CELNode {
+	if parent == nil {
+		return nil
+	}
+	return &CELNode{Path: path, Schema: s, Parent: parent, Step: step, Property: name}
+}
+
+// walk checks p and its subtree. It reports whether New would convert the
+// subtree, which decides whether fieldPath is checked.
+func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext, isRoot bool, cel *CELNode) bool {
+	if p == nil {
+		return true
+	}
+	start := len(w.errs)
+	if cel != nil {
+		cel.Uncorrelatable = ctx.uncorrelatable
+	}
+	convertible := checkSupported(p) == nil &&
+		(p.Items == nil || len(p.Items.JSONSchemas) == 0) &&
+		(p.XPreserveUnknownFields == nil || *p.XPreserveUnknownFields)
+
+	w.checkKeywords(p, fldPath, ctx)
+	if p.UniqueItems {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+	}
+	if ap := p.AdditionalProperties; ap != nil {
+		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
+			w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+		}
+		sub := ctx
+		if ctx.insideResourceMeta {
+			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
+		}
+		path := fldPath.Child("additionalProperties")
+		if !w.walk(ap.Schema, path, sub, false, childCEL(cel, ap.Schema, path, CELAdditionalProperties, "")) {
+			convertible = false
+		}
+	}
+	if len(p.Properties) != 0 {
+		for _, k := range sortedKeys(p.Properties) {
+			sub := ctx
+			if m := p.XMapType; m != nil && *m != "granular" && *m != "atomic" {
+				sub = sub.forbidOldSelf(fldPath)
+			}
+			if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
+				sub.insideResourceMeta = true
+				if isRoot {
+					sub = sub.forbidDefaults("in top-level " + k)
+				}
+			}
+			prop := p.Properties[k]
+			path := fldPath.Child("properties").Key(k)
+			if !w.walk(&prop, path, sub, false, childCEL(cel, &prop, path, CELProperty, k)) {
+				convertible = false
+			}
+		}
+	}
+	if !w.walk(p.Not, fldPath.Child("not"), ctx, false, nil) {
+		convertible = false
+	}
+	for _, j := range [...]struct {
+		name string
+		list []crdschema.JSONSchemaProps
+	}{{"allOf", p.AllOf}, {"oneOf", p.OneOf}, {"anyOf", p.AnyOf}} {
+		for i := range j.list {
+			if !w.walk(&j.list[i], fldPath.Child(j.name).Index(i), ctx, false, nil) {
+				convertible = false
+			}
+		}
+	}
+	for _, k := range sortedKeys(p.Definitions) {
+		d := p.Definitions[k]
+		w.walk(&d, fldPath.Child("definitions").Key(k), ctx, false, nil)
+	}
+	if p.Items != nil {
+		sub := ctx
+		if p.XListType == nil || *p.XListType != "map" {
+			sub = sub.forbidOldSelf(fldPath)
+		}
+		path := fldPath.Child("items")
+		if !w.walk(p.Items.Schema, path, sub, false, childCEL(cel, p.Items.Schema, path, CELItems, "")) {
+			convertible = false
+		}
+		for i := range p.Items.JSONSchemas {
+			s := &p.Items.JSONSchemas[i]
+			w.walk(s, path.Index(i), sub, false, childCEL(cel, s, path.Index(i), CELItems, ""))
+		}
+	}
+	for _, k := range sortedKeys(p.Dependencies) {
+		w.walk(p.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ctx, false, nil)
+	}
+
+	w.checkExtensions(p, fldPath)
+	if w.opts.RequireMapListKeysMapSetValidation {
+		w.checkMapListKeys(p, fldPath)
+	}
+	if len(p.XValidations) > 0 {
+		w.checkRules(p, fldPath, convertible)
+		if cel != nil && len(w.errs) == start {
+			w.celErrs = append(w.celErrs, w.opts.CEL(cel)...)
+		}
+	}
+	return convertible
+}
+
+// checkKeywords reports the keywords a CRD schema may not use.
+func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext) {
+	if w.opts.RequireValidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
+		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("type"), p.Type, openAPIV3Types))
+	}
+	if p.Default != nil && p.Default.Value != nil && !ctx.allowDefaults {
+		detail := "must not be set"
+		if ctx.defaultsReason != "" {
+			detail += " " + ctx.defaultsReason
+		}
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("default"), detail))
+	}
+	if p.ID != "" {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("id"), "id is not supported"))
+	}
+	if p.AdditionalItems != nil {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(p.PatternProperties) != 0 {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(p.Definitions) != 0 {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+	}
+	if p.Dependencies != nil {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+	}
+	if p.Ref != nil {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+	}
+	if p.Type == "null" {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if p.Items != nil && len(p.Items.JSONSchemas) != 0 {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+	}
+	if ctx.insideResourceMeta && p.XEmbeddedResource {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+	}
+}
+
+func isOpenAPIV3Type(t string) bool {
+	for _, v := range openAPIV3Types {
+		if v == t {
+			return true
+		}
+	}
+	return false
+}
+
+// checkExtensions checks x-kubernetes-preserve-unknown-fields, -map-type,
+// -list-type and -list-map-keys.
+func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path) {
+	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+	}
+	if p.XMapType != nil && p.Type != "object" {
+		const detail = "must be object if x-kubernetes-map-type is specified"
+		if p.Type == "" {
+			w.errs = append(w.errs, crdschema.Required(fldPath.Child("type"), detail))
+		} else {
+			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("type"), p.Type, detail))
+		}
+	}
+	if p.XMapType != nil && *p.XMapType != "atomic" && *p.XMapType != "granular" {
+		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
+	}
+
+	if p.XListType != nil && p.Type != "array" {
+		const detail = "must be array if x-kubernetes-list-type is specified"
+		if p.Type == "" {
+			w.errs = append(w.errs, crdschema.Required(fldPath.Child("type"), detail))
+		} else {
+			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("type"), p.Type, detail))
+		}
+	} else if w.opts.RequireAtomicSetType && p.XListType != nil && *p.XListType == "set" && p.Items != nil && p.Items.Schema != nil {
+		const detail = "must be atomic as item of a list with x-kubernetes-list-type=set"
+		is := p.Items.Schema
+		switch is.Type {
+		case "array":
+			if is.XListType != nil && *is.XListType != "atomic" {
+				// The value is the pointer, which prints as JSON.
+				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "x-kubernetes-list-type"), is.XListType, detail))
+			}
+		case "object":
+			if is.XMapType == nil || *is.XMapType != "atomic" {
+				// The API server reports the items' list type here.
+				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "x-kubernetes-map-type"), is.XListType, detail))
+			}
+		}
+	}
+	if p.XListType != nil && *p.XListType != "atomic" && *p.XListType != "set" && *p.XListType != "map" {
+		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("x-kubernetes-list-type"), *p.XListType, []string{"atomic", "set", "map"}))
+	}
+
+	if len(p.XListMapKeys) > 0 {
+		const detail = "must be map if x-kubernetes-list-map-keys is non-empty"
+		if p.XListType == nil {
+			w.errs = append(w.errs, crdschema.Required(fldPath.Child("x-kubernetes-list-type"), detail))
+		} else if *p.XListType != "map" {
+			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-type"), *p.XListType, detail))
+		}
+	}
+	if p.XListType == nil || *p.XListType != "map" {
+		return
+	}
+	if len(p.XListMapKeys) == 0 {
+		w.errs = append(w.errs, crdschema.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+	}
+	if p.Items == nil {
+		w.errs = append(w.errs, crdschema.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		return
+	}
+	is := p.Items.Schema
+	if is == nil {
+		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items"), &goNamedOrArray{Schema: nil, JSONSchemas: goPropsList(p.Items.JSONSchemas)}, "must only have a single schema if x-kubernetes-list-type is map"))
+		return
+	}
+	if is.Type != "object" {
+		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "type"), is.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		return
+	}
+	seen := make(map[string]bool, len(p.XListMapKeys))
+	for _, k := range p.XListMapKeys {
+		if s, ok := is.Properties[k]; ok {
+			if s.Type == "array" || s.Type == "object" {
+				// The API server reports the items' type here.
+				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "properties").Key(k).Child("type"), is.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+			}
+		} else {
+			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
+		}
+		if seen[k] {
+			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
+		}
+		seen[k] = true
+	}
+}
+
+// checkMapListKeys checks that items of set and map lists are not
+// nullable, and that map keys are not nullable and always present.
+func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path) {
+	if p.Items == nil || p.Items.Schema == nil || p.XListType == nil {
+		return
+	}
+	lt := *p.XListType
+	if lt != "set" && lt != "map" {
+		return
+	}
+	is := p.Items.Schema
+	if is.Nullable {
+		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
+	}
+	if lt != "map" {
+		return
+	}
+	for _, k := range p.XListMapKeys {
+		prop, ok := is.Properties[k]
+		if !ok {
+			continue
+		}
+		required := false
+		for _, r := range is.Required {
+			if r == k {
+				required = true
+				break
+			}
+		}
+		if !required && (prop.Default == nil || prop.Default.Value == nil) {
+			w.errs = append(w.errs, crdschema.Required(fldPath.Child("items", "properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+		}
+		if prop.Nullable {
+			w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items", "properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+		}
+	}
+}
+
+// checkRules checks the x-kubernetes-validations of p without compiling
+// them. convertible tells whether p converts with New; fieldPath is only
+// checked then, as the API server does.
+func (w *propsWalker) checkRules(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, convertible bool) {
+	for i, r := range p.XValidations {
+		path := fldPath.Child("x-kubernetes-validations").Index(i)
+		rule := strings.TrimSpace(r.Rule)
+		msg := strings.TrimSpace(r.Message)
+		switch {
+		case rule == "":
+			w.errs = append(w.errs, crdschema.Required(path.Child("rule"), "rule is not specified"))
+		case r.Message != "" && msg == "":
+			w.errs = append(w.errs, crdschema.Invalid(path.Child("message"), r.Message, "must be non-empty if specified"))
+		case hasNewlines(msg):
+			w.errs = append(w.errs, crdschema.Invalid(path.Child("message"), r.Message, "must not contain line breaks"))
+		case hasNewlines(rule) && msg == "":
+			w.errs = append(w.errs, crdschema.Required(path.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
+			w.errs = append(w.errs, crdschema.Required(path.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if r.Reason != nil && !isReason(string(*r.Reason)) {
+			w.errs = append(w.errs, crdschema.NotSupported(path.Child("reason"), *r.Reason, reasons))
+		}
+		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
+			w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+		}
+		if hasNewlines(r.FieldPath) {
+			w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+		}
+		if r.FieldPath != "" && convertible {
+			if _, _, err := walkFieldPath[*crdschema.JSONSchemaProps](r.FieldPath, p, propsNode{}, true); err != nil {
+				w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+			}
+		}
+	}
+}
+
+func isReason(r string) bool {
+	for _, v := range reasons {
+		if v == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,279 @@
+package structural
+
+import (
+	"regexp/syntax"
+	"sort"
+
+	"github.com/crdschema/crdschema"
+)
+
+// ValidateOptions widen the structural rules. The zero value (and a nil
+// *ValidateOptions) is what the API server applies to CRD schemas.
+type ValidateOptions struct {
+	// AllowNestedAdditionalProperties allows additionalProperties inside
+	// allOf, anyOf, oneOf and not.
+	AllowNestedAdditionalProperties bool
+	// AllowNestedXValidations allows x-kubernetes-validations inside allOf
+	// (never inside anyOf, oneOf or not).
+	AllowNestedXValidations bool
+	// AllowValidationPropertiesWithAdditionalProperties allows a junctor to
+	// validate a property that the structural part only specifies through
+	// an additionalProperties schema.
+	AllowValidationPropertiesWithAdditionalProperties bool
+}
+
+// level is where a node sits in its schema: it decides some texts.
+type level int
+
+const (
+	rootLevel level = iota
+	itemLevel
+	fieldLevel
+)
+
+// Validate reports every violation of the structural rules in s, with the
+// API server's paths (below fldPath) and texts, sorted by their Error()
+// text as the API server sorts them:
+//
+//   - every node specifies a type, except int-or-string and
+//     preserve-unknown-fields nodes; arrays specify items; the root is an
+//     object without additionalProperties;
+//   - allOf, anyOf, oneOf and not only validate: no type, default, title,
+//     description, nullable, additionalProperties or x-kubernetes
+//     extensions inside them, except the two int-or-string patterns;
+//   - whatever a junctor validates (properties, items) is also specified
+//     outside of it;
+//   - metadata at the root only restricts name and generateName; embedded
+//     resources are objects with properties or preserved fields; kind and
+//     apiVersion are strings;
+//   - every pattern is a valid regular expression.
+//
+// A nil s has no errors; a nil opts is the zero ValidateOptions.
+func Validate(fldPath *crdschema.Path, s *Schema, opts *ValidateOptions) crdschema.ErrorList {
+	var o ValidateOptions
+	if opts != nil {
+		o = *opts
+	}
+	errs := crdschema.ErrorList{}
+	errs = validateInvariants(errs, s, rootLevel, fldPath, o)
+	errs = validateCompleteness(errs, s, fldPath, o)
+	sortErrors(errs)
+	return errs
+}
+
+// sortErrors sorts errs by their text, rendering each text once.
+func sortErrors(errs crdschema.ErrorList) {
+	if len(errs) < 2 {
+		return
+	}
+	type keyed struct {
+		key string
+		err *crdschema.Error
+	}
+	ks := make([]keyed, len(errs))
+	for i, e := range errs {
+		ks[i] = keyed{e.Error(), e}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	for i := range ks {
+		errs[i] = ks[i].err
+	}
+}
+
+func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+	if s == nil {
+		return errs
+	}
+	if s.Type == "array" && s.Items == nil {
+		errs = append(errs, crdschema.Required(fldPath.Child("items"), "must be specified"))
+	}
+	errs = validateInvariants(errs, s.Items, itemLevel, fldPath.Child("items"), opts)
+	for _, k := range sortedKeys(s.Properties) {
+		errs = validateInvariants(errs, s.Properties[k], fieldLevel, fldPath.Child("properties").Key(k), opts)
+	}
+	if s.AdditionalProperties != nil {
+		if lvl == rootLevel {
+			errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+		}
+		errs = validateInvariants(errs, s.AdditionalProperties.Schema, fieldLevel, fldPath.Child("additionalProperties"), opts)
+	}
+
+	if s.XIntOrString && s.XPreserveUnknownFields {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+	if s.XIntOrString && s.XEmbeddedResource {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+
+	errs = validateValueValidation(errs, s.ValueValidation, s.hasIntOrStringAnyOf(), s.hasIntOrStringAllOf(), lvl, fldPath, opts)
+
+	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
+	if s.XEmbeddedResource && s.Type != "object" {
+		const detail = "must be object if x-kubernetes-embedded-resource is true"
+		if s.Type == "" {
+			errs = append(errs, crdschema.Required(fldPath.Child("type"), detail))
+		} else {
+			errs = append(errs, crdschema.Invalid(fldPath.Child("type"), s.Type, detail))
+		}
+	} else if s.Type == "" && !s.XIntOrString && !s.XPreserveUnknownFields {
+		switch lvl {
+		case rootLevel:
+			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty at the root"))
+		case itemLevel:
+			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty for specified array items"))
+		case fieldLevel:
+			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+		}
+	}
+	if s.XEmbeddedResource && s.AdditionalProperties != nil {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+	}
+	if lvl == rootLevel && s.Type != "" && s.Type != "object" {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+	}
+
+	if checkMetadata {
+		for _, name := range [...]string{"kind", "apiVersion"} {
+			if p, ok := s.Properties[name]; ok {
+				typ := ""
+				if p != nil {
+					typ = p.Type
+				}
+				if typ != "string" {
+					errs = append(errs, crdschema.Invalid(fldPath.Child("properties").Key(name).Child("type"), typ, "must be string"))
+				}
+			}
+		}
+	}
+	if m, ok := s.Properties["metadata"]; ok {
+		errs = validateMetadata(errs, m, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))
+	}
+	if s.XEmbeddedResource && !s.XPreserveUnknownFields && len(s.Properties) == 0 {
+		errs = append(errs, crdschema.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+	}
+	return errs
+}
+
+// validateMetadata checks the schema of a metadata property. At the root,
+// it may only restrict name and generateName (its type and default are
+// checked elsewhere).
+func validateMetadata(errs crdschema.ErrorList, m *Schema, checkMetadata bool, lvl level, fldPath *crdschema.Path) crdschema.ErrorList {
+	if m == nil {
+		m = &Schema{}
+	}
+	if checkMetadata && m.Type != "object" {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("type"), m.Type, "must be object"))
+	}
+	if lvl != rootLevel {
+		return errs
+	}
+	props := len(m.Properties)
+	_, name := m.Properties["name"]
+	_, generateName := m.Properties["generateName"]
+	onlyNames := (name && generateName && props == 2) || ((name || generateName) && props == 1)
+	g := m.Generic
+	g.Type = ""
+	g.Default = nil
+	restricted := !g.isZero() || !m.Extensions.isZero() || m.XValidations != nil ||
+		m.Items != nil || m.AdditionalProperties != nil ||
+		(m.ValueValidation != nil && !m.ValueValidation.isZero()) ||
+		(m.Properties != nil && !onlyNames)
+	if restricted {
+		errs = append(errs, crdschema.Forbidden(fldPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+	}
+	return errs
+}
+
+// validateValueValidation checks the junctors of v and its pattern.
+func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+	if v == nil {
+		return errs
+	}
+	// Rules are only ever allowed inside allOf.
+	noCEL := opts
+	noCEL.AllowNestedXValidations = false
+	if !skipAnyOf {
+		for i := range v.AnyOf {
+			errs = validateNested(errs, &v.AnyOf[i], false, lvl, fldPath.Child("anyOf").Index(i), noCEL)
+		}
+	}
+	for i := range v.AllOf {
+		errs = validateNested(errs, &v.AllOf[i], skipFirstAllOfAnyOf && i == 0, lvl, fldPath.Child("allOf").Index(i), opts)
+	}
+	for i := range v.OneOf {
+		errs = validateNested(errs, &v.OneOf[i], false, lvl, fldPath.Child("oneOf").Index(i), noCEL)
+	}
+	errs = validateNested(errs, v.Not, false, lvl, fldPath.Child("not"), noCEL)
+	if v.Pattern != "" {
+		// Parsing is all of regexp.Compile that can fail, and gives the
+		// same errors at a fraction of the cost.
+		if _, err := syntax.Parse(v.Pattern, syntax.Perl); err != nil {
+			errs = append(errs, crdschema.Invalid(fldPath.Child("pattern"), v.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
+		}
+	}
+	return errs
+}
+
+// validateNested reports the shaping keywords used under a junctor.
+func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyOf bool, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+	if v == nil {
+		return errs
+	}
+	errs = validateValueValidation(errs, &v.ValueValidation, skipAnyOf, false, lvl, fldPath, opts)
+	errs = validateNested(errs, v.Items, false, lvl, fldPath.Child("items"), opts)
+	for _, k := range sortedKeys(v.Properties) {
+		errs = validateNested(errs, v.Properties[k], false, fieldLevel, fldPath.Child("properties").Key(k), opts)
+	}
+
+	const (
+		mustBeEmpty     = "must be empty to be structural"
+		mustBeUndefined = "must be undefined to be structural"
+		mustBeFalse     = "must be false to be structural"
+	)
+	g, x := &v.ForbiddenGenerics, &v.ForbiddenExtensions
+	if g.Type != "" {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("type"), mustBeEmpty))
+	}
+	if v.AdditionalProperties != nil && !opts.AllowNestedAdditionalProperties {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), mustBeUndefined))
+	} else {
+		errs = validateNested(errs, v.AdditionalProperties, false, lvl, fldPath.Child("additionalProperties"), opts)
+	}
+	if g.Default != nil {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("default"), mustBeUndefined))
+	}
+	if g.Title != "" {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("title"), mustBeEmpty))
+	}
+	if g.Description != "" {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("description"), mustBeEmpty))
+	}
+	if g.Nullable {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("nullable"), mustBeFalse))
+	}
+	if x.XPreserveUnknownFields {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), mustBeFalse))
+	}
+	if x.XEmbeddedResource {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), mustBeFalse))
+	}
+	if x.XIntOrString {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), mustBeFalse))
+	}
+	if len(x.XListMapKeys) > 0 {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), mustBeEmpty))
+	}
+	if x.XListType != nil {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-list-type"), mustBeUndefined))
+	}
+	if x.XMapType != nil {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-map-type"), mustBeUndefined))
+	}
+	if len(v.XValidations) > 0 && !opts.AllowNestedXValidations {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-validations"), mustBeEmpty))
+	}
+	if _, ok := v.Properties["metadata"]; ok {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+	}
+	return errs
+}

@@ -1,0 +1,80 @@
+package validation
+
+import (
+	"os"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+)
+
+func loadHTTPRoute(t testing.TB) (*Validator, map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/httproute-v1.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(mustStructural(t, data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objData, err := os.ReadFile("testdata/httproute.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := crdschema.UnmarshalObject(objData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, obj
+}
+
+func TestHTTPRouteValid(t *testing.T) {
+	v, obj := loadHTTPRoute(t)
+	if errs := v.Validate(nil, obj); len(errs) != 0 {
+		t.Fatalf("valid HTTPRoute rejected: %v", errs)
+	}
+	spec := obj["spec"].(map[string]any)
+	spec["hostnames"] = []any{"Bad_Host"}
+	checkErrors(t, v.Validate(nil, obj), []string{
+		`spec.hostnames[0]: Invalid value: "Bad_Host": spec.hostnames[0] in body should match '^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'`,
+	})
+}
+
+func BenchmarkValidate(b *testing.B) {
+	v, obj := loadHTTPRoute(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if errs := v.Validate(nil, obj); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}
+
+func BenchmarkValidateInvalid(b *testing.B) {
+	v, obj := loadHTTPRoute(b)
+	spec := obj["spec"].(map[string]any)
+	spec["hostnames"] = []any{"Bad_Host", 7}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if errs := v.Validate(nil, obj); len(errs) == 0 {
+			b.Fatal("no errors")
+		}
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	data, err := os.ReadFile("testdata/httproute-v1.schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := mustStructural(b, data)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := New(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

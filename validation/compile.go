@@ -1,0 +1,331 @@
+package validation
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crdschema/crdschema/structural"
+)
+
+// node is one compiled schema node: every keyword resolved, every regular
+// expression compiled and every format looked up, so that validating a
+// value only reads it.
+type node struct {
+	// type
+	types      []string // nil when the schema has no type
+	typeList   string   // types joined by ","
+	nullable   bool
+	format     string // after unsupported formats were cleared
+	checkType  bool   // the type check applies (types or format set)
+	formatFunc func(string) bool
+
+	// string
+	maxLength, minLength *int64
+	pattern              string
+	re                   *regexp.Regexp
+	reErr                error
+
+	// number: numType/numFormat are the type and format the range checks
+	// use; the *OK flags say whether each bound passes its own range check.
+	numType, numFormat                 string
+	multipleOf                         *float64
+	maximum, minimum                   *float64
+	exclusiveMax, exclusiveMin         bool
+	multipleOfOK, maximumOK, minimumOK bool
+
+	// array
+	items              *node
+	maxItems, minItems *int64
+	uniqueItems        bool
+
+	// enum
+	enum          []any
+	enumText      string   // the values as the failure message prints them
+	enumSupported []string // the values as the field error lists them
+
+	// object
+	properties    map[string]*node
+	propertyNames []string // sorted, for a deterministic order
+	additional    *node
+	noAdditional  bool // additionalProperties: false
+	minProperties *int64
+	maxProperties *int64
+	required      []string
+
+	// junctors
+	allOf, anyOf, oneOf []*node
+	not                 *node
+}
+
+// compiler holds what compiling needs besides the schema.
+type compiler struct {
+	formats map[string]func(string) bool
+	regexps map[string]*regexp.Regexp // compiled patterns, shared between nodes
+}
+
+func (c *compiler) schema(s *structural.Schema) (*node, error) {
+	if s == nil {
+		return nil, nil
+	}
+	n := &node{nullable: s.Nullable}
+	setType(n, s.Type, s.XIntOrString)
+	if err := c.values(n, s.ValueValidation); err != nil {
+		return nil, err
+	}
+	if s.Items != nil {
+		it, err := c.schema(s.Items)
+		if err != nil {
+			return nil, err
+		}
+		n.items = it
+	}
+	if len(s.Properties) > 0 {
+		n.properties = make(map[string]*node, len(s.Properties))
+		for name, ps := range s.Properties {
+			pn, err := c.schema(ps)
+			if err != nil {
+				return nil, err
+			}
+			if pn == nil {
+				pn = &node{}
+			}
+			n.properties[name] = pn
+			n.propertyNames = append(n.propertyNames, name)
+		}
+		sort.Strings(n.propertyNames)
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		if ap.Schema != nil {
+			an, err := c.schema(ap.Schema)
+			if err != nil {
+				return nil, err
+			}
+			n.additional = an
+		} else if !ap.Bool {
+			n.noAdditional = true
+		}
+	}
+	c.finish(n)
+	return n, nil
+}
+
+// nested compiles a schema inside allOf, anyOf, oneOf or not. The shaping
+// keywords that structural schemas forbid there (type, nullable,
+// x-kubernetes-int-or-string) still count when present, as they do for the
+// API server, which validates with the schema as written.
+func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
+	if s == nil {
+		return nil, nil
+	}
+	n := &node{nullable: s.ForbiddenGenerics.Nullable}
+	setType(n, s.ForbiddenGenerics.Type, s.ForbiddenExtensions.XIntOrString)
+	if err := c.values(n, &s.ValueValidation); err != nil {
+		return nil, err
+	}
+	if s.Items != nil {
+		it, err := c.nested(s.Items)
+		if err != nil {
+			return nil, err
+		}
+		n.items = it
+	}
+	if len(s.Properties) > 0 {
+		n.properties = make(map[string]*node, len(s.Properties))
+		for name, ps := range s.Properties {
+			pn, err := c.nested(ps)
+			if err != nil {
+				return nil, err
+			}
+			if pn == nil {
+				pn = &node{}
+			}
+			n.properties[name] = pn
+			n.propertyNames = append(n.propertyNames, name)
+		}
+		sort.Strings(n.propertyNames)
+	}
+	if s.AdditionalProperties != nil {
+		an, err := c.nested(s.AdditionalProperties)
+		if err != nil {
+			return nil, err
+		}
+		n.additional = an
+	}
+	c.finish(n)
+	return n, nil
+}
+
+// setType records the schema's type list: x-kubernetes-int-or-string
+// makes it [integer, string].
+func setType(n *node, typ string, intOrString bool) {
+	switch {
+	case intOrString:
+		n.types = []string{"integer", "string"}
+	case typ != "":
+		n.types = []string{typ}
+	}
+	n.typeList = strings.Join(n.types, ",")
+}
+
+func (c *compiler) values(n *node, v *structural.ValueValidation) error {
+	if v == nil {
+		return nil
+	}
+	n.format = v.Format
+	n.maxLength, n.minLength = v.MaxLength, v.MinLength
+	n.pattern = v.Pattern
+	if v.Pattern != "" {
+		if re, ok := c.regexps[v.Pattern]; ok {
+			n.re = re
+		} else if n.re, n.reErr = regexp.Compile(v.Pattern); n.reErr == nil {
+			c.regexps[v.Pattern] = n.re
+		}
+	}
+	n.multipleOf, n.maximum, n.minimum = v.MultipleOf, v.Maximum, v.Minimum
+	n.exclusiveMax, n.exclusiveMin = v.ExclusiveMaximum, v.ExclusiveMinimum
+	n.maxItems, n.minItems, n.uniqueItems = v.MaxItems, v.MinItems, v.UniqueItems
+	n.maxProperties, n.minProperties = v.MaxProperties, v.MinProperties
+	n.required = v.Required
+	if len(v.Enum) > 0 {
+		n.enum = make([]any, len(v.Enum))
+		for i, e := range v.Enum {
+			n.enum[i] = normalize(e.Value)
+		}
+		n.enumText = fmt.Sprintf("%v", n.enum)
+		n.enumSupported = supportedValues(n.enum)
+	}
+	var err error
+	if n.allOf, err = c.nestedList(v.AllOf); err != nil {
+		return err
+	}
+	if n.anyOf, err = c.nestedList(v.AnyOf); err != nil {
+		return err
+	}
+	if n.oneOf, err = c.nestedList(v.OneOf); err != nil {
+		return err
+	}
+	if v.Not != nil {
+		if n.not, err = c.nested(v.Not); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *compiler) nestedList(l []structural.NestedValueValidation) ([]*node, error) {
+	if len(l) == 0 {
+		return nil, nil
+	}
+	out := make([]*node, len(l))
+	for i := range l {
+		n, err := c.nested(&l[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// finish resolves what depends on several keywords: the format that
+// survives, the type check and the number range checks.
+func (c *compiler) finish(n *node) {
+	schemaType := ""
+	if len(n.types) == 1 {
+		schemaType = n.types[0]
+	}
+	// Clear the formats the API server does not support for the type.
+	if n.format != "" {
+		switch schemaType {
+		case "", "string":
+			f := c.formats[strings.ReplaceAll(n.format, "-", "")]
+			if f == nil {
+				n.format = ""
+			}
+			n.formatFunc = f
+		case "integer":
+			if n.format != "int32" && n.format != "int64" {
+				n.format = ""
+			}
+		case "number":
+			if n.format != "float" && n.format != "double" {
+				n.format = ""
+			}
+		default:
+			n.format = ""
+		}
+	}
+	n.checkType = len(n.types) > 0 || n.format != ""
+	switch schemaType {
+	case "integer", "number":
+		n.numType = schemaType
+		n.numFormat = n.format
+	}
+	if n.multipleOf != nil {
+		n.multipleOfOK = floatInRange(*n.multipleOf, n.numType, n.numFormat)
+	}
+	if n.maximum != nil {
+		n.maximumOK = floatInRange(*n.maximum, n.numType, n.numFormat)
+	}
+	if n.minimum != nil {
+		n.minimumOK = floatInRange(*n.minimum, n.numType, n.numFormat)
+	}
+}
+
+// floatInRange says whether f, printed as a decimal, parses as the number
+// type and format (int32, int64, float) that a schema declares.
+func floatInRange(f float64, typ, format string) bool {
+	return textInRange(strconv.FormatFloat(f, 'f', -1, 64), typ, format)
+}
+
+func intInRange(i int64, typ, format string) bool {
+	if typ != "integer" || format != "int32" {
+		// An int64 fits int64 and, as a decimal, any float32.
+		return true
+	}
+	return i >= -1<<31 && i <= 1<<31-1
+}
+
+func textInRange(s, typ, format string) bool {
+	var err error
+	switch typ {
+	case "integer":
+		bits := 64
+		if format == "int32" {
+			bits = 32
+		}
+		_, err = strconv.ParseInt(s, 10, bits)
+	default:
+		if format == "float" {
+			_, err = strconv.ParseFloat(s, 32)
+		}
+	}
+	return err == nil
+}
+
+// normalize maps the numeric types that callers may pass to the int64 and
+// float64 that decoded JSON has.
+func normalize(v any) any {
+	switch t := v.(type) {
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	case int16:
+		return int64(t)
+	case int8:
+		return int64(t)
+	case uint8:
+		return int64(t)
+	case uint16:
+		return int64(t)
+	case uint32:
+		return int64(t)
+	case float32:
+		return float64(t)
+	}
+	return v
+}

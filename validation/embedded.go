@@ -1,0 +1,115 @@
+package validation
+
+import (
+	"encoding/json"
+	"strings"
+
+	kjson "sigs.k8s.io/json"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// ValidateEmbeddedMeta checks the embedded resources in obj, the objects
+// whose schema sets x-kubernetes-embedded-resource: each needs an
+// apiVersion and a kind (strings; the kind a DNS-1035 label once lower
+// cased), and its metadata must be valid ObjectMeta whose name and
+// generateName are usable as URL path segments. An embedded resource may
+// leave its name empty. With isResourceRoot, obj itself is checked as an
+// embedded resource too (the API server does that for defaults); request
+// validation passes false, the root's metadata being checked on its own.
+func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema, isResourceRoot bool) crdschema.ErrorList {
+	if isResourceRoot {
+		if s == nil {
+			s = &structural.Schema{}
+		}
+		if !s.XEmbeddedResource {
+			clone := *s
+			clone.XEmbeddedResource = true
+			s = &clone
+		}
+	}
+	return embedded(fldPath, obj, s)
+}
+
+func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
+	if s == nil {
+		return nil
+	}
+	var errs crdschema.ErrorList
+	switch x := v.(type) {
+	case map[string]any:
+		if s.XEmbeddedResource {
+			errs = append(errs, embeddedResource(p, x)...)
+		}
+		for _, k := range sortedMapKeys(x) {
+			if prop, ok := s.Properties[k]; ok {
+				errs = append(errs, embedded(p.Child(k), x[k], prop)...)
+			} else if s.AdditionalProperties != nil {
+				errs = append(errs, embedded(p.Key(k), x[k], s.AdditionalProperties.Schema)...)
+			}
+		}
+	case []any:
+		for i, item := range x {
+			errs = append(errs, embedded(p.Index(i), item, s.Items)...)
+		}
+	}
+	return errs
+}
+
+func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	if _, ok := x["apiVersion"]; !ok {
+		errs = append(errs, crdschema.Required(p.Child("apiVersion"), ""))
+	}
+	if _, ok := x["kind"]; !ok {
+		errs = append(errs, crdschema.Required(p.Child("kind"), ""))
+	}
+	if v, ok := x["apiVersion"]; ok {
+		ap := p.Child("apiVersion")
+		if s, isString := v.(string); !isString {
+			errs = append(errs, crdschema.Invalid(ap, v, "must be a string"))
+		} else if s == "" {
+			errs = append(errs, crdschema.Invalid(ap, s, "must not be empty"))
+		} else if _, _, err := parseGroupVersion(s); err != nil {
+			errs = append(errs, crdschema.Invalid(ap, s, err.Error()))
+		}
+	}
+	if v, ok := x["kind"]; ok {
+		kp := p.Child("kind")
+		if s, isString := v.(string); !isString {
+			errs = append(errs, crdschema.Invalid(kp, v, "must be a string"))
+		} else if s == "" {
+			errs = append(errs, crdschema.Invalid(kp, s, "must not be empty"))
+		} else if msgs := IsDNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
+			errs = append(errs, crdschema.Invalid(kp, s, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
+		}
+	}
+	if v, ok := x["metadata"]; ok {
+		mp := p.Child("metadata")
+		meta, err := decodeObjectMeta(v)
+		if err != nil {
+			errs = append(errs, crdschema.Invalid(mp, v, err.Error()))
+		} else {
+			if meta.Name == "" {
+				meta.Name = "fakename"
+			}
+			errs = append(errs, ValidateObjectMeta(meta, meta.Namespace != "", NameIsPathSegment, mp)...)
+		}
+	}
+	return errs
+}
+
+// decodeObjectMeta reads a metadata value into ObjectMeta the way the API
+// server does: through JSON, case-sensitively, ignoring unknown fields.
+func decodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	meta := &crdschema.ObjectMeta{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, meta); err != nil {
+		return nil, err
+	}
+	return meta, nil
+}

@@ -1,0 +1,189 @@
+package validation
+
+import (
+	"encoding/json"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// ValidateListSetsAndMaps checks the uniqueness rules of the lists in obj
+// whose schema sets x-kubernetes-list-type: in a "set" every item must be
+// unique, in a "map" every item must be an object with a unique
+// combination of the x-kubernetes-list-map-keys fields. Like the API
+// server, it reports only the second occurrence of a repeated value, and
+// compares scalars by type and value (1 and 1.0 differ) but objects and
+// lists by their JSON text.
+func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
+	if s == nil || obj == nil {
+		return nil
+	}
+	var errs crdschema.ErrorList
+	keys := sortedMapKeys(obj)
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		for _, k := range keys {
+			errs = append(errs, listTypes(fldPath.Key(k), s.AdditionalProperties.Schema, obj[k])...)
+		}
+	}
+	if s.Properties != nil {
+		for _, k := range keys {
+			if sub, ok := s.Properties[k]; ok && sub != nil {
+				errs = append(errs, listTypes(fldPath.Child(k), sub, obj[k])...)
+			}
+		}
+	}
+	return errs
+}
+
+func listTypes(fldPath *crdschema.Path, s *structural.Schema, v any) crdschema.ErrorList {
+	switch x := v.(type) {
+	case []any:
+		return listTypesArray(fldPath, s, x)
+	case map[string]any:
+		return ValidateListSetsAndMaps(fldPath, s, x)
+	}
+	return nil
+}
+
+func listTypesArray(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	if s.XListType != nil {
+		switch *s.XListType {
+		case "set":
+			dups, err := repeatedItems(fldPath, a)
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				for _, i := range dups {
+					errs = append(errs, crdschema.Duplicate(fldPath.Index(i), a[i]))
+				}
+			}
+		case "map":
+			errs = append(errs, listMap(fldPath, s, a)...)
+		}
+	}
+	if s.Items != nil {
+		for i, x := range a {
+			errs = append(errs, listTypes(fldPath.Index(i), s.Items, x)...)
+		}
+	}
+	return errs
+}
+
+// unspecifiedKey stands for a missing key field, or a null item, in a
+// single-key list map; such items collide with each other.
+type unspecifiedKey struct{}
+
+// repeatedItems returns the index of the second occurrence of every value
+// that occurs more than once.
+func repeatedItems(fldPath *crdschema.Path, a []any) ([]int, *crdschema.Error) {
+	if len(a) <= 1 {
+		return nil, nil
+	}
+	scalars := make(map[any]int, len(a))
+	var compounds map[string]int
+	var dups []int
+	for i, x := range a {
+		switch x.(type) {
+		case map[string]any, []any:
+			b, err := json.Marshal(x)
+			if err != nil {
+				return nil, crdschema.Invalid(fldPath.Index(i), x, "internal error")
+			}
+			if compounds == nil {
+				compounds = make(map[string]int, len(a))
+			}
+			seen := compounds[string(b)]
+			compounds[string(b)] = seen + 1
+			if seen == 1 {
+				dups = append(dups, i)
+			}
+		default:
+			if !hashable(x) {
+				return nil, crdschema.Invalid(fldPath.Index(i), x, "internal error")
+			}
+			seen := scalars[x]
+			scalars[x] = seen + 1
+			if seen == 1 {
+				dups = append(dups, i)
+			}
+		}
+	}
+	return dups, nil
+}
+
+// hashable guards the scalar map against values of unexpected Go types.
+func hashable(x any) bool {
+	switch x.(type) {
+	case nil, string, int64, float64, bool, unspecifiedKey, int, int32, float32:
+		return true
+	}
+	return false
+}
+
+func listMap(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.ErrorList {
+	for i, x := range a {
+		if _, ok := x.(map[string]any); x != nil && !ok {
+			return crdschema.ErrorList{crdschema.Invalid(fldPath.Index(i), x, "must be an object for an array of list-type map")}
+		}
+	}
+	if len(a) <= 1 {
+		return nil
+	}
+	if len(s.XListMapKeys) == 1 {
+		keyField := s.XListMapKeys[0]
+		keys := make([]any, 0, len(a))
+		for _, x := range a {
+			m, _ := x.(map[string]any)
+			k, ok := m[keyField]
+			if !ok {
+				keys = append(keys, unspecifiedKey{})
+				continue
+			}
+			keys = append(keys, k)
+		}
+		dups, err := repeatedItems(fldPath, keys)
+		if err != nil {
+			return crdschema.ErrorList{err}
+		}
+		var errs crdschema.ErrorList
+		for _, i := range dups {
+			if _, ok := keys[i].(unspecifiedKey); ok {
+				errs = append(errs, crdschema.Duplicate(fldPath.Index(i), map[string]any{}))
+			} else {
+				errs = append(errs, crdschema.Duplicate(fldPath.Index(i), map[string]any{keyField: keys[i]}))
+			}
+		}
+		return errs
+	}
+	keys := make([]any, 0, len(a))
+	for _, x := range a {
+		key := map[string]any{}
+		if m, ok := x.(map[string]any); ok {
+			for _, f := range s.XListMapKeys {
+				if k, ok := m[f]; ok {
+					key[f] = k
+				}
+			}
+		}
+		keys = append(keys, key)
+	}
+	dups, err := repeatedItems(fldPath, keys)
+	if err != nil {
+		return crdschema.ErrorList{err}
+	}
+	var errs crdschema.ErrorList
+	for _, i := range dups {
+		errs = append(errs, crdschema.Duplicate(fldPath.Index(i), keys[i]))
+	}
+	return errs
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}

@@ -1,0 +1,371 @@
+package validation
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/crdschema/crdschema"
+)
+
+// NameFunc checks an object name, or a generateName prefix when prefix is
+// true, and returns the problems found, as the name checks of this package
+// do.
+type NameFunc func(name string, prefix bool) []string
+
+// TotalAnnotationSizeLimit is the most bytes that an object's annotation
+// keys and values may hold together.
+const TotalAnnotationSizeLimit = 256 * (1 << 10)
+
+// The limits on managedFields entries.
+const (
+	fieldManagerMaxLength    = 128
+	subresourceNameMaxLength = 256
+)
+
+// Finalizers with a meaning to the garbage collector; an object may not
+// carry both.
+const (
+	finalizerOrphan     = "orphan"
+	finalizerForeground = "foregroundDeletion"
+)
+
+const fieldImmutable = "field is immutable"
+
+// maskTrailingDash makes a generateName prefix checkable as a name: a
+// trailing '-' (which the generated suffix will follow) may not end a name.
+// Like upstream, it replaces the last two bytes by "a".
+func maskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
+}
+
+// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
+// subdomains, the custom resources among them.
+func NameIsDNSSubdomain(name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return IsDNS1123Subdomain(name)
+}
+
+// NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123 DNS
+// labels, namespaces among them.
+func NameIsDNSLabel(name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return IsDNS1123Label(name)
+}
+
+// NameIsDNS1035Label is the NameFunc of objects whose names are RFC 1035
+// DNS labels.
+func NameIsDNS1035Label(name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return IsDNS1035Label(name)
+}
+
+// NameIsPathSegment is the NameFunc of embedded resources: a name need only
+// be usable as a URL path segment.
+func NameIsPathSegment(name string, prefix bool) []string {
+	if prefix {
+		return IsPathSegmentPrefix(name)
+	}
+	return IsPathSegmentName(name)
+}
+
+// ValidateObjectMeta checks the metadata of an object being created, as the
+// API server does: name or generateName (with nameFn), namespace (required
+// when requiresNamespace, forbidden otherwise), generation, labels,
+// annotations, owner references, finalizers and managed fields. A nil meta
+// is checked as empty metadata.
+//
+// Upstream visits labels and annotations in map order; here keys are
+// visited in sorted order.
+func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, nameFn NameFunc, fldPath *crdschema.Path) crdschema.ErrorList {
+	if meta == nil {
+		meta = &crdschema.ObjectMeta{}
+	}
+	var errs crdschema.ErrorList
+	if meta.GenerateName != "" && nameFn != nil {
+		for _, msg := range nameFn(meta.GenerateName, true) {
+			errs = append(errs, crdschema.Invalid(fldPath.Child("generateName"), meta.GenerateName, msg))
+		}
+	}
+	if meta.Name == "" {
+		errs = append(errs, crdschema.Required(fldPath.Child("name"), "name or generateName is required"))
+	} else if nameFn != nil {
+		for _, msg := range nameFn(meta.Name, false) {
+			errs = append(errs, crdschema.Invalid(fldPath.Child("name"), meta.Name, msg))
+		}
+	}
+	if requiresNamespace {
+		if meta.Namespace == "" {
+			errs = append(errs, crdschema.Required(fldPath.Child("namespace"), ""))
+		} else {
+			for _, msg := range NameIsDNSLabel(meta.Namespace, false) {
+				errs = append(errs, crdschema.Invalid(fldPath.Child("namespace"), meta.Namespace, msg))
+			}
+		}
+	} else if meta.Namespace != "" {
+		errs = append(errs, crdschema.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
+	}
+	errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
+	errs = append(errs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
+	errs = append(errs, ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
+	errs = append(errs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	errs = append(errs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
+	errs = append(errs, validateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"))...)
+	return errs
+}
+
+// ValidateObjectMetaUpdate checks the metadata of an updated object against
+// the stored one: a resourceVersion is required, generation may not go
+// down, name, namespace, uid, creationTimestamp, deletionTimestamp and
+// deletionGracePeriodSeconds may not change, no finalizer may be added to
+// an object being deleted, and labels, annotations, owner references and
+// managed fields must be valid. Nil metadata is checked as empty.
+func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *crdschema.Path) crdschema.ErrorList {
+	if newMeta == nil {
+		newMeta = &crdschema.ObjectMeta{}
+	}
+	if oldMeta == nil {
+		oldMeta = &crdschema.ObjectMeta{}
+	}
+	var errs crdschema.ErrorList
+	if oldMeta.DeletionTimestamp != nil {
+		errs = append(errs, validateNoNewFinalizers(newMeta.Finalizers, oldMeta.Finalizers, fldPath.Child("finalizers"))...)
+	}
+	if newMeta.ResourceVersion == "" {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("resourceVersion"), newMeta.ResourceVersion, "must be specified for an update"))
+	}
+	errs = append(errs, validateNonNegative(newMeta.Generation, fldPath.Child("generation"))...)
+	if newMeta.Generation < oldMeta.Generation {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("generation"), newMeta.Generation, "must not be decremented"))
+	}
+	if newMeta.Name != oldMeta.Name {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("name"), newMeta.Name, fieldImmutable))
+	}
+	if newMeta.Namespace != oldMeta.Namespace {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("namespace"), newMeta.Namespace, fieldImmutable))
+	}
+	if newMeta.UID != oldMeta.UID {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("uid"), newMeta.UID, fieldImmutable))
+	}
+	if !newMeta.CreationTimestamp.Equal(oldMeta.CreationTimestamp.Time) {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("creationTimestamp"), newMeta.CreationTimestamp, fieldImmutable))
+	}
+	if !timePtrEqual(newMeta.DeletionTimestamp, oldMeta.DeletionTimestamp) {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionTimestamp"), newMeta.DeletionTimestamp, fieldImmutable))
+	}
+	if !int64PtrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds) {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionGracePeriodSeconds"), newMeta.DeletionGracePeriodSeconds, fieldImmutable))
+	}
+	errs = append(errs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
+	errs = append(errs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
+	errs = append(errs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	errs = append(errs, validateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
+	return errs
+}
+
+func timePtrEqual(a, b *crdschema.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(b.Time)
+}
+
+func int64PtrEqual(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func validateNonNegative(v int64, fldPath *crdschema.Path) crdschema.ErrorList {
+	if v < 0 {
+		return crdschema.ErrorList{crdschema.Invalid(fldPath, v, "must be greater than or equal to 0")}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ValidateLabels checks label keys (qualified names) and values. Errors are
+// reported at fldPath itself, with the offending key or value.
+func ValidateLabels(labels map[string]string, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	for _, k := range sortedKeys(labels) {
+		for _, msg := range IsQualifiedName(k) {
+			errs = append(errs, crdschema.Invalid(fldPath, k, msg))
+		}
+		v := labels[k]
+		for _, msg := range IsValidLabelValue(v) {
+			errs = append(errs, crdschema.Invalid(fldPath, v, msg))
+		}
+	}
+	return errs
+}
+
+// ValidateAnnotations checks annotation keys (qualified names once lower
+// cased) and their total size.
+func ValidateAnnotations(annotations map[string]string, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	total := 0
+	for _, k := range sortedKeys(annotations) {
+		for _, msg := range IsQualifiedName(strings.ToLower(k)) {
+			errs = append(errs, crdschema.Invalid(fldPath, k, msg))
+		}
+		total += len(k) + len(annotations[k])
+	}
+	if total > TotalAnnotationSizeLimit {
+		errs = append(errs, crdschema.TooLong(fldPath, "", TotalAnnotationSizeLimit))
+	}
+	return errs
+}
+
+// parseGroupVersion splits an apiVersion as Kubernetes does: "" and "/"
+// are the empty version, "v" is a core version, "g/v" a group version, and
+// more slashes are an error.
+func parseGroupVersion(gv string) (group, version string, err error) {
+	if gv == "" || gv == "/" {
+		return "", "", nil
+	}
+	switch strings.Count(gv, "/") {
+	case 0:
+		return "", gv, nil
+	case 1:
+		i := strings.IndexByte(gv, '/')
+		return gv[:i], gv[i+1:], nil
+	}
+	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
+}
+
+// ValidateOwnerReferences checks each owner reference (apiVersion, kind,
+// name and uid set; no Event owners) and that at most one is the
+// controller.
+func ValidateOwnerReferences(refs []crdschema.OwnerReference, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	firstController := ""
+	for i, ref := range refs {
+		p := fldPath.Index(i)
+		group, version, err := parseGroupVersion(ref.APIVersion)
+		if ref.APIVersion == "" {
+			errs = append(errs, crdschema.Required(p.Child("apiVersion"), "must not be empty"))
+		} else if err != nil || version == "" {
+			errs = append(errs, crdschema.Invalid(p.Child("apiVersion"), ref.APIVersion, "must be <group>/<version> or <version>"))
+		}
+		if ref.Kind == "" {
+			errs = append(errs, crdschema.Required(p.Child("kind"), "must not be empty"))
+		}
+		if ref.Name == "" {
+			errs = append(errs, crdschema.Required(p.Child("name"), "must not be empty"))
+		}
+		if ref.UID == "" {
+			errs = append(errs, crdschema.Required(p.Child("uid"), "must not be empty"))
+		}
+		if group == "" && version == "v1" && ref.Kind == "Event" {
+			errs = append(errs, crdschema.Invalid(p, ref, "/v1, Kind=Event is disallowed from being an owner"))
+		}
+		if ref.Controller != nil && *ref.Controller {
+			name := ref.Kind + "/" + ref.Name
+			if firstController == "" {
+				firstController = name
+			} else {
+				errs = append(errs, crdschema.Invalid(fldPath, refs, fmt.Sprintf(
+					"Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", firstController, name)))
+			}
+		}
+	}
+	return errs
+}
+
+// ValidateFinalizers checks that every finalizer is a qualified name and
+// that "orphan" and "foregroundDeletion" are not both set.
+func ValidateFinalizers(finalizers []string, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	orphan, foreground := false, false
+	for _, f := range finalizers {
+		for _, msg := range IsQualifiedName(f) {
+			errs = append(errs, crdschema.Invalid(fldPath, f, msg))
+		}
+		switch f {
+		case finalizerOrphan:
+			orphan = true
+		case finalizerForeground:
+			foreground = true
+		}
+	}
+	if orphan && foreground {
+		errs = append(errs, crdschema.Invalid(fldPath, finalizers,
+			"finalizer "+finalizerOrphan+" and "+finalizerForeground+" cannot be both set"))
+	}
+	return errs
+}
+
+// validateNoNewFinalizers forbids finalizers that the old object lacks.
+func validateNoNewFinalizers(newF, oldF []string, fldPath *crdschema.Path) crdschema.ErrorList {
+	old := make(map[string]bool, len(oldF))
+	for _, f := range oldF {
+		old[f] = true
+	}
+	extra := map[string]bool{}
+	for _, f := range newF {
+		if !old[f] {
+			extra[f] = true
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	list := make([]string, 0, len(extra))
+	for f := range extra {
+		list = append(list, f)
+	}
+	sort.Strings(list)
+	return crdschema.ErrorList{crdschema.Forbidden(fldPath, fmt.Sprintf(
+		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", list))}
+}
+
+// validateManagedFields checks the server-side apply records.
+func validateManagedFields(entries []crdschema.ManagedFieldsEntry, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
+	for i, e := range entries {
+		p := fldPath.Index(i)
+		switch e.Operation {
+		case "":
+			errs = append(errs, crdschema.Required(p.Child("operation"), "must not be empty"))
+		case "Apply", "Update":
+		default:
+			errs = append(errs, crdschema.NotSupported(p.Child("operation"), e.Operation, []string{"Apply", "Update"}))
+		}
+		if e.FieldsType != "" && e.FieldsType != "FieldsV1" {
+			errs = append(errs, crdschema.Invalid(p.Child("fieldsType"), e.FieldsType, "must be `FieldsV1`"))
+		}
+		mp := p.Child("manager")
+		if len(e.Manager) > fieldManagerMaxLength {
+			errs = append(errs, crdschema.TooLong(mp, "", fieldManagerMaxLength))
+		}
+		for j, r := range e.Manager {
+			if !unicode.IsPrint(r) {
+				errs = append(errs, crdschema.Invalid(mp, e.Manager, fmt.Sprintf("invalid character %#U (at position %d)", r, j)))
+			}
+		}
+		if len(e.Subresource) > subresourceNameMaxLength {
+			errs = append(errs, crdschema.TooLong(p.Child("subresource"), "", subresourceNameMaxLength))
+		}
+	}
+	return errs
+}

@@ -1,0 +1,106 @@
+package validation
+
+import "github.com/crdschema/crdschema"
+
+// Correlation relates the value being validated in an update to the value
+// at the same place in the old object, for validation ratcheting: the
+// failures of a part of the object that the update left unchanged are
+// reported as warnings, not errors. The ratchet package implements it.
+type Correlation interface {
+	// Key returns the correlation of the property or map entry name, or
+	// nil when the old value has no counterpart.
+	Key(name string) Correlation
+	// Index returns the correlation of the i-th list item, or nil when the
+	// old list has no counterpart (only list-type map items correlate).
+	Index(i int) Correlation
+	// Unchanged reports whether the new value equals the old one.
+	Unchanged() bool
+}
+
+// ValidateUpdate validates obj like Validate, ratcheting with c, the
+// correlation of obj with the object it replaces. Where a node's value is
+// correlated and unchanged, its failures (those of its descendants
+// included) become warnings; a node without a correlation stays under its
+// nearest correlated ancestor. The root's kind and apiVersion never
+// ratchet on their own. With a nil c, it is Validate.
+func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c Correlation) (errs, warnings crdschema.ErrorList) {
+	if v == nil || v.root == nil {
+		return nil, nil
+	}
+	st := &state{corr: c, corrRoot: true}
+	st.stack = st.stackBuf[:0]
+	v.root.validate(obj, st)
+	if c != nil && st.errorsSince(0) && c.Unchanged() {
+		st.markWarnings(0)
+	}
+	if !st.warnings {
+		return toFieldErrors(fldPath, st.fails), nil
+	}
+	var e, w []failure
+	for _, f := range st.fails {
+		if f.warning {
+			w = append(w, f)
+		} else {
+			e = append(e, f)
+		}
+	}
+	return toFieldErrors(fldPath, e), toFieldErrors(fldPath, w)
+}
+
+// child validates the value of a property, map entry or item with n,
+// following the correlation when ratcheting.
+func (st *state) child(n *node, e pathElem, v any) int {
+	st.push(e)
+	var mc int
+	if st.corr == nil {
+		mc = n.validate(v, st)
+	} else {
+		mc = st.correlatedChild(n, e, v)
+	}
+	st.pop()
+	return mc
+}
+
+func (st *state) correlatedChild(n *node, e pathElem, v any) int {
+	parent, parentRoot := st.corr, st.corrRoot
+	var c Correlation
+	if e.kind == pathIndex {
+		c = parent.Index(e.index)
+	} else if !(parentRoot && (e.name == "kind" || e.name == "apiVersion")) {
+		c = parent.Key(e.name)
+	}
+	if c == nil {
+		// Uncorrelated: stay with the current correlation, as upstream
+		// does.
+		return n.validate(v, st)
+	}
+	st.corr, st.corrRoot = c, false
+	from := len(st.fails)
+	mc := n.validate(v, st)
+	if st.errorsSince(from) && c.Unchanged() {
+		st.markWarnings(from)
+	}
+	st.corr, st.corrRoot = parent, parentRoot
+	return mc
+}
+
+// errorsSince reports whether a failure from index from on is an error,
+// not a warning.
+func (st *state) errorsSince(from int) bool {
+	if !st.warnings {
+		return len(st.fails) > from
+	}
+	for i := from; i < len(st.fails); i++ {
+		if !st.fails[i].warning {
+			return true
+		}
+	}
+	return false
+}
+
+func (st *state) markWarnings(from int) {
+	for i := from; i < len(st.fails); i++ {
+		st.fails[i].warning = true
+	}
+	st.warnings = true
+}

@@ -1,0 +1,71 @@
+package validation
+
+import (
+	"regexp"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// DefaultCompatibilityMinor is the minor version of the Kubernetes
+// compatibility version (1.36) whose supported formats a Validator uses by
+// default. It is the one the API server of the reference version uses.
+const DefaultCompatibilityMinor = 36
+
+// Validator validates objects against one structural schema with the
+// OpenAPI v3 keywords that CustomResourceDefinitions allow, reporting the
+// field errors the API server reports. Build it with New; it is immutable
+// and safe for concurrent use.
+type Validator struct {
+	root *node
+}
+
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	minor int
+}
+
+// WithCompatibilityVersion selects the Kubernetes compatibility version
+// 1.minor whose format set applies: formats introduced later (for example
+// k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
+func WithCompatibilityVersion(minor int) Option {
+	return func(o *options) { o.minor = minor }
+}
+
+// New compiles s into a Validator: patterns are compiled, formats resolved
+// and unsupported formats cleared once, here. A nil schema gives a
+// Validator that accepts everything. An invalid pattern is not an error
+// here: like the API server, the Validator reports it on every value it
+// checks.
+func New(s *structural.Schema, opts ...Option) (*Validator, error) {
+	o := options{minor: DefaultCompatibilityMinor}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	c := compiler{formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
+	root, err := c.schema(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{root: root}, nil
+}
+
+// Validate checks obj against the schema and returns the problems found,
+// with paths below fldPath (nil for a whole custom resource). Like the API
+// server, it reports failed anyOf, oneOf, allOf and not keywords and
+// number format range failures at fldPath itself, which prints as "<nil>"
+// for a nil fldPath. obj is not modified.
+//
+// Upstream reports sibling properties in Go map order; here properties
+// and keys are visited in sorted order, so results are deterministic.
+func (v *Validator) Validate(fldPath *crdschema.Path, obj any) crdschema.ErrorList {
+	if v == nil || v.root == nil {
+		return nil
+	}
+	st := &state{}
+	st.stack = st.stackBuf[:0]
+	v.root.validate(obj, st)
+	return toFieldErrors(fldPath, st.fails)
+}
