@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/openapi"
 )
 
 // built lists the stages the library has; runCase skips cases that need
@@ -13,6 +14,7 @@ import (
 var built = map[stage]bool{
 	stageCRD:      true,
 	stageRequests: true,
+	stageOpenAPI:  true,
 }
 
 // goldenError is a field error in the goldens' form.
@@ -172,5 +174,31 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, e
 }
 
 func compareOpenAPI(c *testCase, out *crdOutcome, want any) string {
-	return "OpenAPI publishing: " + errNotBuilt.Error()
+	version := c.Version
+	if version == "" {
+		if sv := out.def.StorageVersion(); sv != nil {
+			version = sv.Name
+		}
+	}
+	w, _ := want.(map[string]any)
+	v2, err := openapi.V2(out.def, version, openapi.Options{})
+	if err != nil {
+		return "openapi.v2: " + err.Error()
+	}
+	g2, err := normalize(v2)
+	if err != nil {
+		return "openapi.v2: " + err.Error()
+	}
+	if d := firstDiff("openapi.v2", w["v2"], g2); d != "" {
+		return d
+	}
+	v3, err := openapi.V3(out.def, version, openapi.Options{})
+	if err != nil {
+		return "openapi.v3: " + err.Error()
+	}
+	g3, err := normalize(v3)
+	if err != nil {
+		return "openapi.v3: " + err.Error()
+	}
+	return firstDiff("openapi.v3", w["v3"], g3)
 }

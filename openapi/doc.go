@@ -1,0 +1,48 @@
+// Package openapi publishes a version of a CustomResourceDefinition as the
+// OpenAPI documents that the Kubernetes API server serves for it.
+//
+// V3 builds the OpenAPI v3.0 document the server serves at
+// /openapi/v3/apis/<group>/<version> (for that one custom resource), and V2
+// the OpenAPI v2 (Swagger 2.0) document that the server merges into
+// /openapi/v2. Both are equal, as JSON values, to what the API server
+// (k8s.io/apiextensions-apiserver) publishes:
+//
+//   - the kind's schema is published from the structural schema: defaults,
+//     value validations and x-kubernetes extensions are kept,
+//     x-kubernetes-int-or-string fields are unfolded to
+//     anyOf: [{type: integer}, {type: string}], metadata refers to
+//     ObjectMeta, apiVersion and kind are added, and so are apiVersion, kind
+//     and metadata of every embedded resource;
+//   - the schema carries x-kubernetes-group-version-kind and, when the
+//     version has selectable fields, x-kubernetes-selectable-fields;
+//   - a list kind (<Kind>List by default) is published beside the kind;
+//   - the paths and operations depend on the scope and on the status and
+//     scale subresources, with the server's operation IDs, tags, query
+//     parameters and responses;
+//   - the built-in definitions that the document refers to (ObjectMeta,
+//     ListMeta, Status, DeleteOptions, Patch, autoscaling/v1 Scale, ...)
+//     are included.
+//
+// V2 applies the server's lossy conversion to OpenAPI v2: allOf, anyOf,
+// oneOf and not are dropped; a nullable field loses its type, items and
+// properties and leaves its parent's required list; a field that preserves
+// unknown fields loses items and properties, and its type if it is object;
+// an array without items loses its type; a root that preserves unknown
+// fields is published as a bare object; defaults are removed. Its query
+// parameters are shared at document level under content-hash names, as the
+// server shares them.
+//
+// In V3, a $ref that has siblings (a description) is written as
+// allOf: [{$ref}] beside them, as the server writes it.
+//
+// The v2 document is a github.com/go-openapi/spec Swagger. The v3 document
+// is a Document: small v3 types of this package that hold
+// github.com/go-openapi/spec schemas, so that both documents share one
+// schema type and marshal to exactly the server's JSON.
+//
+// The built-in definitions and parameter descriptions are facts about the
+// Kubernetes API; zz_generated_static.go holds them and is written by
+// internal/gen from documents that a real API server published.
+package openapi
+
+//go:generate go run ./internal/gen -o zz_generated_static.go ../conformance/testdata/cases

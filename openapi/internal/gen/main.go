@@ -1,0 +1,567 @@
+// Command gen writes the static parts of the OpenAPI documents that the
+// Kubernetes API server publishes for a custom resource: the definitions of
+// the built-in types that every document references (ObjectMeta, ListMeta,
+// Status, DeleteOptions, Patch, autoscaling/v1 Scale, ...), the descriptions
+// of the TypeMeta fields, and the query parameters of each kind of request.
+//
+// These are facts about the Kubernetes API that do not depend on the custom
+// resource. gen reads them from documents published by a real API server
+// (the conformance goldens: files whose "openapi" member holds "v2" and "v3"
+// documents), checks that every document agrees, and writes Go source that
+// rebuilds them without parsing anything at run time.
+//
+// Usage:
+//
+//	go run ./internal/gen -o zz_generated_static.go DIR...
+//
+// Each DIR is searched recursively for *.golden.json files.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-openapi/spec"
+)
+
+const (
+	v2Prefix = "#/definitions/"
+	v3Prefix = "#/components/schemas/"
+	// builtinPrefix starts the names of all built-in definitions.
+	builtinPrefix = "io.k8s."
+)
+
+// The option kinds, keyed by the x-kubernetes-action of the operations that
+// take them.
+var optionsByAction = map[string]string{
+	"get":              "get",
+	"list":             "list",
+	"deletecollection": "list",
+	"post":             "create",
+	"put":              "update",
+	"patch":            "patch",
+	"delete":           "delete",
+}
+
+// param is a query parameter as the documents show it.
+type param struct {
+	Name, Description, Type string
+}
+
+type collected struct {
+	defsV2, defsV3 map[string]string // name -> canonical JSON
+	params         map[string]map[string]param
+	typeMeta       map[string]string // "apiVersion"/"kind" -> description
+	misc           map[string]string // fixed parameter descriptions
+}
+
+func main() {
+	out := flag.String("o", "zz_generated_static.go", "output file")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		log.Fatal("usage: gen -o FILE DIR...")
+	}
+	c := &collected{
+		defsV2:   map[string]string{},
+		defsV3:   map[string]string{},
+		params:   map[string]map[string]param{},
+		typeMeta: map[string]string{},
+		misc:     map[string]string{},
+	}
+	n := 0
+	for _, dir := range flag.Args() {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".golden.json") {
+				return err
+			}
+			ok, err := c.read(path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if ok {
+				n++
+			}
+			return nil
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	if n == 0 {
+		log.Fatal("no published documents found")
+	}
+	src, err := c.generate()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// agree records value under key, failing when an earlier document said
+// something else.
+func agree(m map[string]string, key, value, path string) error {
+	if old, ok := m[key]; ok && old != value {
+		return fmt.Errorf("%s: %s differs from an earlier document", path, key)
+	}
+	m[key] = value
+	return nil
+}
+
+func (c *collected) read(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	var golden struct {
+		OpenAPI *struct {
+			V2 struct {
+				Definitions map[string]json.RawMessage `json:"definitions"`
+				Parameters  map[string]json.RawMessage `json:"parameters"`
+				Paths       map[string]map[string]json.RawMessage
+			} `json:"v2"`
+			V3 struct {
+				Components struct {
+					Schemas map[string]json.RawMessage `json:"schemas"`
+				} `json:"components"`
+				Paths map[string]map[string]json.RawMessage `json:"paths"`
+			} `json:"v3"`
+		} `json:"openapi"`
+	}
+	if err := json.Unmarshal(data, &golden); err != nil {
+		return false, err
+	}
+	o := golden.OpenAPI
+	if o == nil {
+		return false, nil
+	}
+	group := ""
+	for p := range o.V3.Paths {
+		if parts := strings.Split(p, "/"); len(parts) > 2 && parts[1] == "apis" {
+			group = parts[2]
+		}
+	}
+	if group == "" {
+		return false, fmt.Errorf("no /apis/<group> path")
+	}
+	for name, raw := range o.V2.Definitions {
+		if isBuiltin(name, raw, group) {
+			if err := agree(c.defsV2, name, canonical(raw), path); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err := c.readTypeMeta(raw, path); err != nil {
+			return false, err
+		}
+	}
+	for name, raw := range o.V3.Components.Schemas {
+		if isBuiltin(name, raw, group) {
+			if err := agree(c.defsV3, name, canonical(raw), path); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, c.readParams(o.V3.Paths, path)
+}
+
+// isBuiltin reports whether a definition is a built-in type rather than
+// the custom resource's kind or list kind, which carry the custom
+// resource's group in x-kubernetes-group-version-kind.
+func isBuiltin(name string, raw json.RawMessage, group string) bool {
+	if !strings.HasPrefix(name, builtinPrefix) {
+		return false
+	}
+	var s struct {
+		GVK []struct {
+			Group string `json:"group"`
+		} `json:"x-kubernetes-group-version-kind"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return false
+	}
+	for _, g := range s.GVK {
+		if g.Group == group {
+			return false
+		}
+	}
+	return true
+}
+
+func canonical(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		panic(err)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// readTypeMeta takes the apiVersion and kind descriptions from a custom
+// resource's top-level schema.
+func (c *collected) readTypeMeta(raw json.RawMessage, path string) error {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+			Type        string `json:"type"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return err
+	}
+	for _, f := range []string{"apiVersion", "kind"} {
+		p, ok := s.Properties[f]
+		if !ok || p.Type != "string" {
+			continue
+		}
+		if err := agree(c.typeMeta, f, p.Description, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readParams collects the query parameters of every operation, by the kind
+// of options the operation takes, and the descriptions of pretty and
+// namespace.
+func (c *collected) readParams(paths map[string]map[string]json.RawMessage, path string) error {
+	type v3param struct {
+		Name        string `json:"name"`
+		In          string `json:"in"`
+		Description string `json:"description"`
+		Schema      struct {
+			Type        string `json:"type"`
+			UniqueItems bool   `json:"uniqueItems"`
+		} `json:"schema"`
+	}
+	for _, item := range paths {
+		var common []v3param
+		if raw, ok := item["parameters"]; ok {
+			if err := json.Unmarshal(raw, &common); err != nil {
+				return err
+			}
+		}
+		for method, raw := range item {
+			if method == "parameters" {
+				continue
+			}
+			var op struct {
+				Action     string    `json:"x-kubernetes-action"`
+				Parameters []v3param `json:"parameters"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				return err
+			}
+			kind, ok := optionsByAction[op.Action]
+			if !ok {
+				return fmt.Errorf("unknown action %q", op.Action)
+			}
+			if c.params[kind] == nil {
+				c.params[kind] = map[string]param{}
+			}
+			for _, p := range append(op.Parameters, common...) {
+				if !p.Schema.UniqueItems {
+					return fmt.Errorf("parameter %s allows multiple values", p.Name)
+				}
+				switch {
+				case p.Name == "pretty" && p.In == "query":
+					if err := agree(c.misc, "pretty", p.Description, path); err != nil {
+						return err
+					}
+				case p.Name == "namespace" && p.In == "path":
+					if err := agree(c.misc, "namespace", p.Description, path); err != nil {
+						return err
+					}
+				case p.Name == "name" && p.In == "path":
+				case p.In == "query":
+					q := param{p.Name, p.Description, p.Schema.Type}
+					if old, ok := c.params[kind][p.Name]; ok && old != q {
+						return fmt.Errorf("parameter %s of %s options differs", p.Name, kind)
+					}
+					c.params[kind][p.Name] = q
+				default:
+					return fmt.Errorf("unexpected parameter %s in %s", p.Name, p.In)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *collected) generate() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by openapi/internal/gen from published OpenAPI documents. DO NOT EDIT.\n\n")
+	b.WriteString("package openapi\n\nimport \"github.com/go-openapi/spec\"\n\n")
+
+	names := sortedKeys(c.defsV2)
+	if !reflect.DeepEqual(names, sortedKeys(c.defsV3)) {
+		return nil, fmt.Errorf("v2 and v3 documents define different built-in types")
+	}
+	for _, want := range []string{"apiVersion", "kind"} {
+		if _, ok := c.typeMeta[want]; !ok {
+			return nil, fmt.Errorf("no description of TypeMeta %s found", want)
+		}
+	}
+	fmt.Fprintf(&b, "// typeMetaAPIVersionDescription describes TypeMeta's apiVersion.\nconst typeMetaAPIVersionDescription = %s\n\n", strconv.Quote(c.typeMeta["apiVersion"]))
+	fmt.Fprintf(&b, "// typeMetaKindDescription describes TypeMeta's kind.\nconst typeMetaKindDescription = %s\n\n", strconv.Quote(c.typeMeta["kind"]))
+	fmt.Fprintf(&b, "// prettyDescription describes the pretty query parameter.\nconst prettyDescription = %s\n\n", strconv.Quote(c.misc["pretty"]))
+	fmt.Fprintf(&b, "// namespaceDescription describes the namespace path parameter.\nconst namespaceDescription = %s\n\n", strconv.Quote(c.misc["namespace"]))
+
+	b.WriteString("// builtinReferences returns the built-in definitions that the definition\n// name refers to directly.\n")
+	b.WriteString("func builtinReferences(name string) []string {\n\tswitch name {\n")
+	for _, n := range names {
+		var v any
+		_ = json.Unmarshal([]byte(c.defsV2[n]), &v)
+		refs := map[string]bool{}
+		collectRefs(v, refs)
+		delete(refs, n)
+		if len(refs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []string{", n)
+		for i, r := range sortedKeys(refs) {
+			if !strings.HasPrefix(r, v2Prefix+builtinPrefix) {
+				return nil, fmt.Errorf("%s refers to %s", n, r)
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", strings.TrimPrefix(r, v2Prefix))
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\t}\n\treturn nil\n}\n\n")
+
+	for _, v := range []struct {
+		fn   string
+		defs map[string]string
+		doc  string
+	}{
+		{"builtinDefinitionV2", c.defsV2, "OpenAPI v2 (defaults pruned)"},
+		{"builtinDefinitionV3", c.defsV3, "OpenAPI v3"},
+	} {
+		fmt.Fprintf(&b, "// %s returns a new copy of the %s schema of the built-in\n// definition name, and whether there is one.\n", v.fn, v.doc)
+		fmt.Fprintf(&b, "func %s(name string) (spec.Schema, bool) {\n\tswitch name {\n", v.fn)
+		for _, n := range names {
+			var s spec.Schema
+			if err := json.Unmarshal([]byte(v.defs[n]), &s); err != nil {
+				return nil, err
+			}
+			if err := checkCovered(&s, v.defs[n]); err != nil {
+				return nil, fmt.Errorf("%s: %w", n, err)
+			}
+			fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
+			writeSchema(&b, &s)
+			b.WriteString(", true\n")
+		}
+		b.WriteString("\t}\n\treturn spec.Schema{}, false\n}\n\n")
+	}
+
+	b.WriteString("// optionParameters returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n")
+	b.WriteString("func optionParameters(options string) []queryParameter {\n\tswitch options {\n")
+	for _, kind := range sortedKeys(c.params) {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []queryParameter{\n", kind)
+		for _, n := range sortedKeys(c.params[kind]) {
+			p := c.params[kind][n]
+			fmt.Fprintf(&b, "\t\t\t{name: %q, typ: %q, description: %s},\n", p.Name, p.Type, strconv.Quote(p.Description))
+		}
+		b.WriteString("\t\t}\n")
+	}
+	b.WriteString("\t}\n\treturn nil\n}\n")
+	return format.Source(b.Bytes())
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func collectRefs(v any, refs map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "$ref" {
+				refs[s] = true
+				continue
+			}
+			collectRefs(x, refs)
+		}
+	case []any:
+		for _, x := range v {
+			collectRefs(x, refs)
+		}
+	}
+}
+
+// checkCovered fails when the schema uses a keyword that writeSchema does
+// not write.
+func checkCovered(s *spec.Schema, want string) error {
+	var buf bytes.Buffer
+	writeSchema(&buf, s)
+	// Rebuild the schema from the keywords writeSchema handles and compare.
+	got, err := json.Marshal(covered(s))
+	if err != nil {
+		return err
+	}
+	if canonical(got) != want {
+		return fmt.Errorf("uses keywords the generator does not handle:\n got %s\nwant %s", canonical(got), want)
+	}
+	return nil
+}
+
+func covered(s *spec.Schema) *spec.Schema {
+	if s == nil {
+		return nil
+	}
+	c := &spec.Schema{}
+	c.Ref = s.Ref
+	c.Description = s.Description
+	c.Type = s.Type
+	c.Format = s.Format
+	c.Default = s.Default
+	c.Required = s.Required
+	c.Extensions = s.Extensions
+	if s.Items != nil {
+		c.Items = &spec.SchemaOrArray{Schema: covered(s.Items.Schema)}
+	}
+	if s.AdditionalProperties != nil {
+		c.AdditionalProperties = &spec.SchemaOrBool{Allows: s.AdditionalProperties.Allows, Schema: covered(s.AdditionalProperties.Schema)}
+	}
+	for _, a := range s.AllOf {
+		c.AllOf = append(c.AllOf, *covered(&a))
+	}
+	if s.Properties != nil {
+		c.Properties = spec.SchemaProperties{}
+		for k, p := range s.Properties {
+			c.Properties[k] = *covered(&p)
+		}
+	}
+	return c
+}
+
+// writeSchema writes a Go expression of type spec.Schema.
+func writeSchema(b *bytes.Buffer, s *spec.Schema) {
+	b.WriteString("spec.Schema{")
+	var ext []string
+	for k := range s.Extensions {
+		ext = append(ext, k)
+	}
+	sort.Strings(ext)
+	if len(ext) > 0 {
+		b.WriteString("VendorExtensible: spec.VendorExtensible{Extensions: spec.Extensions{")
+		for _, k := range ext {
+			fmt.Fprintf(b, "%q: ", k)
+			writeValue(b, s.Extensions[k])
+			b.WriteString(", ")
+		}
+		b.WriteString("}}, ")
+	}
+	b.WriteString("SchemaProps: spec.SchemaProps{")
+	if r := s.Ref.String(); r != "" {
+		fmt.Fprintf(b, "Ref: spec.MustCreateRef(%q), ", r)
+	}
+	if s.Description != "" {
+		fmt.Fprintf(b, "Description: %s, ", strconv.Quote(s.Description))
+	}
+	if len(s.Type) > 0 {
+		b.WriteString("Type: spec.StringOrArray{")
+		for _, t := range s.Type {
+			fmt.Fprintf(b, "%q, ", t)
+		}
+		b.WriteString("}, ")
+	}
+	if s.Format != "" {
+		fmt.Fprintf(b, "Format: %q, ", s.Format)
+	}
+	if s.Default != nil {
+		b.WriteString("Default: ")
+		writeValue(b, s.Default)
+		b.WriteString(", ")
+	}
+	if len(s.Required) > 0 {
+		b.WriteString("Required: []string{")
+		for _, r := range s.Required {
+			fmt.Fprintf(b, "%q, ", r)
+		}
+		b.WriteString("}, ")
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		b.WriteString("Items: &spec.SchemaOrArray{Schema: &")
+		writeSchema(b, s.Items.Schema)
+		b.WriteString("}, ")
+	}
+	if len(s.AllOf) > 0 {
+		b.WriteString("AllOf: []spec.Schema{")
+		for i := range s.AllOf {
+			writeSchema(b, &s.AllOf[i])
+			b.WriteString(", ")
+		}
+		b.WriteString("}, ")
+	}
+	if len(s.Properties) > 0 {
+		b.WriteString("Properties: spec.SchemaProperties{\n")
+		for _, k := range sortedKeys(s.Properties) {
+			p := s.Properties[k]
+			fmt.Fprintf(b, "%q: ", k)
+			writeSchema(b, &p)
+			b.WriteString(",\n")
+		}
+		b.WriteString("}, ")
+	}
+	if a := s.AdditionalProperties; a != nil {
+		fmt.Fprintf(b, "AdditionalProperties: &spec.SchemaOrBool{Allows: %v", a.Allows)
+		if a.Schema != nil {
+			b.WriteString(", Schema: &")
+			writeSchema(b, a.Schema)
+		}
+		b.WriteString("}, ")
+	}
+	b.WriteString("}}")
+}
+
+// writeValue writes a Go expression for a decoded JSON value.
+func writeValue(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("nil")
+	case bool:
+		fmt.Fprintf(b, "%v", v)
+	case string:
+		b.WriteString(strconv.Quote(v))
+	case float64:
+		fmt.Fprintf(b, "float64(%s)", strconv.FormatFloat(v, 'g', -1, 64))
+	case []any:
+		b.WriteString("[]any{")
+		for _, x := range v {
+			writeValue(b, x)
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
+	case map[string]any:
+		b.WriteString("map[string]any{")
+		for _, k := range sortedKeys(v) {
+			fmt.Fprintf(b, "%q: ", k)
+			writeValue(b, v[k])
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
+	default:
+		panic(fmt.Sprintf("unexpected JSON value %T", v))
+	}
+}

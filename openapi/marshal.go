@@ -1,0 +1,294 @@
+package openapi
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-openapi/spec"
+)
+
+// MarshalJSON encodes the document. It gives the same JSON value as
+// encoding/json would through go-openapi's own marshalling, but writes
+// each schema in one pass: go-openapi re-encodes every nested schema once
+// per level of nesting, which is slow for the deep schemas of real CRDs.
+func (d Document) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		OpenAPI string               `json:"openapi"`
+		Info    *spec.Info           `json:"info"`
+		Paths   map[string]*PathItem `json:"paths"`
+	}
+	head, err := json.Marshal(plain{d.OpenAPI, d.Info, d.Paths})
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(head)+64*1024)
+	b = append(b, head[:len(head)-1]...) // without the closing brace
+	b = append(b, `,"components":{"schemas":`...)
+	if d.Components.Schemas == nil {
+		b = append(b, "null"...)
+	} else {
+		names := make([]string, 0, len(d.Components.Schemas))
+		for n := range d.Components.Schemas {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b = append(b, '{')
+		for i, n := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, n)
+			b = append(b, ':')
+			if s := d.Components.Schemas[n]; s == nil {
+				b = append(b, "null"...)
+			} else if b, err = appendSchema(b, s); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, '}')
+	}
+	return append(b, "}}"...), nil
+}
+
+// fastPath reports whether appendSchema can write s itself: s uses none of
+// the keywords that a published CRD schema never has.
+func fastPath(s *spec.Schema) bool {
+	return s.ID == "" && s.Schema == "" && s.Discriminator == "" && !s.ReadOnly && s.XML == nil &&
+		len(s.ExtraProps) == 0 && len(s.PatternProperties) == 0 && len(s.Dependencies) == 0 &&
+		s.AdditionalItems == nil && len(s.Definitions) == 0 &&
+		(s.Items == nil || (len(s.Items.Schemas) == 0 && s.Items.Schema != nil))
+}
+
+// appendSchema appends the JSON of s, with the keywords go-openapi writes
+// and in its order.
+func appendSchema(b []byte, s *spec.Schema) ([]byte, error) {
+	if !fastPath(s) {
+		j, err := json.Marshal(s)
+		return append(b, j...), err
+	}
+	start := len(b)
+	b = append(b, '{')
+	sep := func() {
+		if len(b) > start+1 {
+			b = append(b, ',')
+		}
+	}
+	// key writes a keyword; keywords need no escaping.
+	key := func(k string) {
+		sep()
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+	}
+	var err error
+	value := func(v any) {
+		if err != nil {
+			return
+		}
+		var j []byte
+		j, err = json.Marshal(v)
+		b = append(b, j...)
+	}
+	str := func(k, v string) {
+		if v != "" {
+			key(k)
+			b = appendString(b, v)
+		}
+	}
+	flag := func(k string, v bool) {
+		if v {
+			key(k)
+			b = append(b, "true"...)
+		}
+	}
+	num := func(k string, v *float64) {
+		if v != nil {
+			key(k)
+			value(*v)
+		}
+	}
+	integer := func(k string, v *int64) {
+		if v != nil {
+			key(k)
+			b = strconv.AppendInt(b, *v, 10)
+		}
+	}
+	schemas := func(k string, list []spec.Schema) {
+		if len(list) == 0 || err != nil {
+			return
+		}
+		key(k)
+		b = append(b, '[')
+		for i := range list {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendSchema(b, &list[i]); err != nil {
+				return
+			}
+		}
+		b = append(b, ']')
+	}
+
+	str("description", s.Description)
+	switch len(s.Type) {
+	case 0:
+	case 1:
+		str("type", s.Type[0])
+	default:
+		key("type")
+		value([]string(s.Type))
+	}
+	flag("nullable", s.Nullable)
+	str("format", s.Format)
+	str("title", s.Title)
+	if s.Default != nil {
+		key("default")
+		value(s.Default)
+	}
+	num("maximum", s.Maximum)
+	flag("exclusiveMaximum", s.ExclusiveMaximum)
+	num("minimum", s.Minimum)
+	flag("exclusiveMinimum", s.ExclusiveMinimum)
+	integer("maxLength", s.MaxLength)
+	integer("minLength", s.MinLength)
+	str("pattern", s.Pattern)
+	integer("maxItems", s.MaxItems)
+	integer("minItems", s.MinItems)
+	flag("uniqueItems", s.UniqueItems)
+	num("multipleOf", s.MultipleOf)
+	if len(s.Enum) > 0 {
+		key("enum")
+		value(s.Enum)
+	}
+	integer("maxProperties", s.MaxProperties)
+	integer("minProperties", s.MinProperties)
+	if len(s.Required) > 0 {
+		key("required")
+		value(s.Required)
+	}
+	if s.Items != nil && err == nil {
+		key("items")
+		b, err = appendSchema(b, s.Items.Schema)
+	}
+	schemas("allOf", s.AllOf)
+	schemas("oneOf", s.OneOf)
+	schemas("anyOf", s.AnyOf)
+	if s.Not != nil && err == nil {
+		key("not")
+		b, err = appendSchema(b, s.Not)
+	}
+	if len(s.Properties) > 0 && err == nil {
+		key("properties")
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b = append(b, '{')
+		for i, n := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, n)
+			b = append(b, ':')
+			p := s.Properties[n]
+			if b, err = appendSchema(b, &p); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, '}')
+	}
+	if ap := s.AdditionalProperties; ap != nil && err == nil {
+		key("additionalProperties")
+		switch {
+		case ap.Schema != nil:
+			b, err = appendSchema(b, ap.Schema)
+		case ap.Allows:
+			b = append(b, "true"...)
+		default:
+			b = append(b, "false"...)
+		}
+	}
+	if len(s.Extensions) > 0 {
+		names := make([]string, 0, len(s.Extensions))
+		for n := range s.Extensions {
+			if len(n) >= 2 && (n[0] == 'x' || n[0] == 'X') && n[1] == '-' {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			sep()
+			b = appendString(b, n)
+			b = append(b, ':')
+			value(s.Extensions[n])
+		}
+	}
+	str("$ref", s.Ref.String())
+	if d := s.ExternalDocs; d != nil {
+		key("externalDocs")
+		value(d)
+	}
+	if s.Example != nil {
+		key("example")
+		value(s.Example)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json
+// escapes it.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,97 @@
+package openapi
+
+import (
+	"sort"
+
+	"github.com/go-openapi/spec"
+)
+
+// v2Paths builds the v2 path items of r.
+func (r *resource) v2Paths() map[string]spec.PathItem {
+	groups := groupRoutes(r.routes())
+	paths := make(map[string]spec.PathItem, len(groups))
+	for gi := range groups {
+		g := &groups[gi]
+		var item spec.PathItem
+		for _, p := range g.common {
+			item.Parameters = append(item.Parameters, v2Parameter(p))
+		}
+		for i := range g.routes {
+			rt := &g.routes[i]
+			op := r.v2Operation(g, rt)
+			switch rt.method {
+			case "GET":
+				item.Get = op
+			case "PUT":
+				item.Put = op
+			case "POST":
+				item.Post = op
+			case "DELETE":
+				item.Delete = op
+			case "PATCH":
+				item.Patch = op
+			}
+		}
+		paths[g.path] = item
+	}
+	return paths
+}
+
+func v2Parameter(p param) spec.Parameter {
+	var out spec.Parameter
+	out.Name = p.name
+	out.In = p.in
+	out.Description = p.description
+	out.Required = p.required
+	out.Type = p.typ
+	out.UniqueItems = true
+	return out
+}
+
+func (r *resource) v2Operation(g *pathGroup, rt *route) *spec.Operation {
+	op := &spec.Operation{}
+	op.Description = rt.description
+	op.Consumes = append([]string(nil), rt.consumes...)
+	op.Produces = append([]string(nil), jsonYAML...)
+	op.Schemes = []string{"https"}
+	op.ID, op.Tags = operationIDAndTags(rt.operation, rt.path)
+	op.AddExtension("x-kubernetes-action", rt.action)
+	op.AddExtension(extGroupVersionKind, map[string]any{"group": r.group, "version": r.version, "kind": r.kind})
+
+	resp := func(text string) spec.Response {
+		return spec.Response{ResponseProps: spec.ResponseProps{
+			Description: text,
+			Schema:      spec.RefSchema(v2RefPrefix + rt.response),
+		}}
+	}
+	codes := map[int]spec.Response{200: resp("OK"), 401: {ResponseProps: spec.ResponseProps{Description: "Unauthorized"}}}
+	for _, c := range responseCodes(rt.action) {
+		switch c[0] {
+		case "201":
+			codes[201] = resp(c[1])
+		case "202":
+			codes[202] = resp(c[1])
+		}
+	}
+	op.Responses = &spec.Responses{ResponsesProps: spec.ResponsesProps{StatusCodeResponses: codes}}
+
+	for _, p := range g.ownParams(rt) {
+		op.Parameters = append(op.Parameters, v2Parameter(p))
+	}
+	if rt.body != "" {
+		var body spec.Parameter
+		body.Name = "body"
+		body.In = "body"
+		body.Required = rt.bodyRequired
+		body.Schema = spec.RefSchema(v2RefPrefix + rt.body)
+		op.Parameters = append(op.Parameters, body)
+	}
+	sort.SliceStable(op.Parameters, func(i, j int) bool {
+		a, b := &op.Parameters[i], &op.Parameters[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.In < b.In
+	})
+	return op
+}

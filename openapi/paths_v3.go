@@ -1,0 +1,79 @@
+package openapi
+
+import "github.com/go-openapi/spec"
+
+// v3Paths builds the v3 path items of r.
+func (r *resource) v3Paths() map[string]*PathItem {
+	groups := groupRoutes(r.routes())
+	paths := make(map[string]*PathItem, len(groups))
+	for gi := range groups {
+		g := &groups[gi]
+		item := &PathItem{}
+		for _, p := range g.common {
+			item.Parameters = append(item.Parameters, v3Parameter(p))
+		}
+		for i := range g.routes {
+			rt := &g.routes[i]
+			op := r.v3Operation(g, rt)
+			switch rt.method {
+			case "GET":
+				item.Get = op
+			case "PUT":
+				item.Put = op
+			case "POST":
+				item.Post = op
+			case "DELETE":
+				item.Delete = op
+			case "PATCH":
+				item.Patch = op
+			}
+		}
+		paths[g.path] = item
+	}
+	return paths
+}
+
+func v3Parameter(p param) *Parameter {
+	return &Parameter{
+		Name:        p.name,
+		In:          p.in,
+		Description: p.description,
+		Required:    p.required,
+		Schema: &spec.Schema{SchemaProps: spec.SchemaProps{
+			Type:        spec.StringOrArray{p.typ},
+			UniqueItems: true,
+		}},
+	}
+}
+
+// content is a body of the definition name in each media type.
+func content(name string, mediaTypes []string) map[string]*MediaType {
+	out := make(map[string]*MediaType, len(mediaTypes))
+	for _, m := range mediaTypes {
+		out[m] = &MediaType{Schema: spec.RefSchema(v3RefPrefix + name)}
+	}
+	return out
+}
+
+func (r *resource) v3Operation(g *pathGroup, rt *route) *Operation {
+	op := &Operation{
+		Description:      rt.description,
+		Action:           rt.action,
+		GroupVersionKind: &GroupVersionKind{Group: r.group, Version: r.version, Kind: r.kind},
+		Responses: map[string]*Response{
+			"200": {Description: "OK", Content: content(rt.response, jsonYAML)},
+			"401": {Description: "Unauthorized"},
+		},
+	}
+	op.OperationID, op.Tags = operationIDAndTags(rt.operation, rt.path)
+	for _, c := range responseCodes(rt.action) {
+		op.Responses[c[0]] = &Response{Description: c[1], Content: content(rt.response, jsonYAML)}
+	}
+	for _, p := range g.ownParams(rt) {
+		op.Parameters = append(op.Parameters, v3Parameter(p))
+	}
+	if rt.body != "" {
+		op.RequestBody = &RequestBody{Content: content(rt.body, rt.consumes), Required: rt.bodyRequired}
+	}
+	return op
+}

@@ -1,0 +1,470 @@
+package openapi
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+	"github.com/go-openapi/spec"
+)
+
+// The descriptions the API server gives to the fields it adds.
+const (
+	objectMetaDescription         = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+	listMetaDescription           = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+	embeddedAPIVersionDescription = "apiVersion defines the versioned schema of this representation of an object. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"
+	embeddedKindDescription       = "kind is a string value representing the type of this object. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+)
+
+// The extensions a published schema carries.
+const (
+	extPreserveUnknownFields = "x-kubernetes-preserve-unknown-fields"
+	extEmbeddedResource      = "x-kubernetes-embedded-resource"
+	extIntOrString           = "x-kubernetes-int-or-string"
+	extListMapKeys           = "x-kubernetes-list-map-keys"
+	extListType              = "x-kubernetes-list-type"
+	extMapType               = "x-kubernetes-map-type"
+	extValidations           = "x-kubernetes-validations"
+	extGroupVersionKind      = "x-kubernetes-group-version-kind"
+	extSelectableFields      = "x-kubernetes-selectable-fields"
+)
+
+// openAPIV3Types are the types a schema may name.
+var openAPIV3Types = [...]string{"string", "number", "integer", "boolean", "array", "object"}
+
+// structuralSchema returns the structural form of the schema of a version,
+// or nil when the API server would publish no schema for it: there is
+// none, a type is unknown, or the schema is not structural.
+func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
+	if p == nil || hasInvalidType(p, 0) {
+		return nil
+	}
+	s, err := structural.New(p)
+	if err != nil || s == nil {
+		return nil
+	}
+	if len(structural.Validate(nil, s, nil)) > 0 {
+		return nil
+	}
+	return s
+}
+
+// maxDepth bounds the recursion over schemas; deeper schemas are treated
+// as having an invalid type, so that they are published without a schema
+// instead of exhausting the stack.
+const maxDepth = 10000
+
+// hasInvalidType reports whether any node of p names a type that OpenAPI
+// v3 does not have.
+func hasInvalidType(p *crdschema.JSONSchemaProps, depth int) bool {
+	if p == nil {
+		return false
+	}
+	if depth > maxDepth {
+		return true
+	}
+	if p.Type != "" && !slices.Contains(openAPIV3Types[:], p.Type) {
+		return true
+	}
+	d := depth + 1
+	if p.Items != nil {
+		if hasInvalidType(p.Items.Schema, d) {
+			return true
+		}
+		for i := range p.Items.JSONSchemas {
+			if hasInvalidType(&p.Items.JSONSchemas[i], d) {
+				return true
+			}
+		}
+	}
+	for _, list := range [][]crdschema.JSONSchemaProps{p.AllOf, p.AnyOf, p.OneOf} {
+		for i := range list {
+			if hasInvalidType(&list[i], d) {
+				return true
+			}
+		}
+	}
+	if hasInvalidType(p.Not, d) {
+		return true
+	}
+	for _, m := range []map[string]crdschema.JSONSchemaProps{p.Properties, p.PatternProperties, p.Definitions} {
+		for k := range m {
+			v := m[k]
+			if hasInvalidType(&v, d) {
+				return true
+			}
+		}
+	}
+	if p.AdditionalProperties != nil && hasInvalidType(p.AdditionalProperties.Schema, d) {
+		return true
+	}
+	if p.AdditionalItems != nil && hasInvalidType(p.AdditionalItems.Schema, d) {
+		return true
+	}
+	for _, dep := range p.Dependencies {
+		if hasInvalidType(dep.Schema, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// converter turns a structural schema into the schema the API server
+// publishes, in one pass: int-or-string unfolding, the optional stripping
+// of value validations and nullable, the v2 conversion and the v2 pruning
+// of defaults, and the properties of embedded resources.
+type converter struct {
+	v2                   bool
+	stripValueValidation bool
+	stripNullable        bool
+	refPrefix            string
+}
+
+// nullable reports whether s counts as nullable after stripping.
+func (c *converter) nullable(s *structural.Schema) bool {
+	return s != nil && s.Nullable && !c.stripNullable
+}
+
+// schema publishes the node s.
+func (c *converter) schema(s *structural.Schema) spec.Schema {
+	var out spec.Schema
+	typ := s.Type
+	nullable := c.nullable(s)
+	items, properties := s.Items, s.Properties
+	var vv *structural.ValueValidation
+	if !c.stripValueValidation {
+		vv = s.ValueValidation
+	}
+	required := []string(nil)
+	if vv != nil {
+		required = vv.Required
+	}
+	if c.v2 {
+		if nullable {
+			typ, nullable = "", false
+			items, properties = nil, nil
+		}
+		if s.XPreserveUnknownFields {
+			items, properties = nil, nil
+		}
+		if items == nil && typ == "array" {
+			typ = ""
+		}
+		if s.XPreserveUnknownFields && typ == "object" {
+			typ = ""
+		}
+		// The API server filters the parent's required list only where
+		// it has value validations to filter.
+		if vv != nil {
+			for name, p := range properties {
+				if c.nullable(p) {
+					required = without(required, name)
+				}
+			}
+			if ap := s.AdditionalProperties; ap != nil && c.nullable(ap.Schema) {
+				required = nil
+			}
+		}
+	}
+
+	if items != nil {
+		is := c.schema(items)
+		out.Items = &spec.SchemaOrArray{Schema: &is}
+	}
+	if len(properties) > 0 {
+		out.Properties = make(spec.SchemaProperties, len(properties))
+		for k, p := range properties {
+			out.Properties[k] = c.schema(p)
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		out.AdditionalProperties = &spec.SchemaOrBool{Allows: ap.Bool}
+		if ap.Schema != nil {
+			as := c.schema(ap.Schema)
+			out.AdditionalProperties.Schema = &as
+		}
+	}
+
+	// Generic keywords.
+	if typ != "" {
+		out.Type = spec.StringOrArray{typ}
+	}
+	out.Nullable = nullable
+	out.Description = s.Description
+	out.Title = s.Title
+	if !c.v2 {
+		out.Default = jsonValue(s.Default)
+	}
+	if d := s.ExternalDocs; d != nil {
+		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
+	}
+	out.Example = jsonValue(s.Example)
+
+	c.extensions(&out, &s.Extensions)
+	if len(s.XValidations) > 0 {
+		out.AddExtension(extValidations, rulesValue(s.XValidations))
+	}
+
+	if vv != nil {
+		c.valueValidation(&out, vv, !c.v2)
+		out.Required = slices.Clone(required)
+		if len(out.Required) == 0 {
+			out.Required = nil
+		}
+	}
+	if s.XIntOrString && !c.stripValueValidation && !c.v2 {
+		unfoldIntOrString(&out, vv)
+	}
+	if s.XEmbeddedResource && !(c.v2 && s.XPreserveUnknownFields) {
+		c.addEmbeddedFields(&out)
+	}
+	return out
+}
+
+// without returns list without name, sharing nothing with list when it
+// changes; an empty result is nil.
+func without(list []string, name string) []string {
+	if !slices.Contains(list, name) {
+		return list
+	}
+	var out []string
+	for _, x := range list {
+		if x != name {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// extensions publishes the x-kubernetes extensions that shape an object.
+func (c *converter) extensions(out *spec.Schema, x *structural.Extensions) {
+	if x.XPreserveUnknownFields {
+		out.AddExtension(extPreserveUnknownFields, true)
+	}
+	if x.XEmbeddedResource {
+		out.AddExtension(extEmbeddedResource, true)
+	}
+	if x.XIntOrString {
+		out.AddExtension(extIntOrString, true)
+	}
+	if len(x.XListMapKeys) > 0 {
+		out.AddExtension(extListMapKeys, slices.Clone(x.XListMapKeys))
+	}
+	if x.XListType != nil {
+		out.AddExtension(extListType, *x.XListType)
+	}
+	if x.XMapType != nil {
+		out.AddExtension(extMapType, *x.XMapType)
+	}
+}
+
+// valueValidation publishes the validating keywords of v, and its
+// junctors when junctors is set. Required is left to the caller.
+func (c *converter) valueValidation(out *spec.Schema, v *structural.ValueValidation, junctors bool) {
+	out.Format = v.Format
+	out.Maximum = clonePtr(v.Maximum)
+	out.ExclusiveMaximum = v.ExclusiveMaximum
+	out.Minimum = clonePtr(v.Minimum)
+	out.ExclusiveMinimum = v.ExclusiveMinimum
+	out.MaxLength = clonePtr(v.MaxLength)
+	out.MinLength = clonePtr(v.MinLength)
+	out.Pattern = v.Pattern
+	out.MaxItems = clonePtr(v.MaxItems)
+	out.MinItems = clonePtr(v.MinItems)
+	out.UniqueItems = v.UniqueItems
+	out.MultipleOf = clonePtr(v.MultipleOf)
+	if len(v.Enum) > 0 {
+		out.Enum = make([]any, len(v.Enum))
+		for i := range v.Enum {
+			out.Enum[i] = copyValue(v.Enum[i].Value)
+		}
+	}
+	out.MaxProperties = clonePtr(v.MaxProperties)
+	out.MinProperties = clonePtr(v.MinProperties)
+	if !junctors {
+		return
+	}
+	out.AllOf = c.nestedList(v.AllOf)
+	out.AnyOf = c.nestedList(v.AnyOf)
+	out.OneOf = c.nestedList(v.OneOf)
+	if v.Not != nil {
+		n := c.nested(v.Not)
+		out.Not = &n
+	}
+}
+
+func (c *converter) nestedList(list []structural.NestedValueValidation) []spec.Schema {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]spec.Schema, len(list))
+	for i := range list {
+		out[i] = c.nested(&list[i])
+	}
+	return out
+}
+
+// nested publishes a schema found under a junctor. Like the API server, it
+// publishes whatever shaping keywords the schema sets, but not its
+// additionalProperties.
+func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
+	var out spec.Schema
+	c.valueValidation(&out, &n.ValueValidation, true)
+	out.Required = slices.Clone(n.Required)
+	if len(n.XValidations) > 0 {
+		out.AddExtension(extValidations, rulesValue(n.XValidations))
+	}
+	if n.Items != nil {
+		is := c.nested(n.Items)
+		out.Items = &spec.SchemaOrArray{Schema: &is}
+	}
+	if len(n.Properties) > 0 {
+		out.Properties = make(spec.SchemaProperties, len(n.Properties))
+		for k, p := range n.Properties {
+			out.Properties[k] = c.nested(p)
+		}
+	}
+	g := &n.ForbiddenGenerics
+	if g.Type != "" {
+		out.Type = spec.StringOrArray{g.Type}
+	}
+	out.Nullable = g.Nullable
+	out.Description = g.Description
+	out.Title = g.Title
+	out.Default = jsonValue(g.Default)
+	if d := g.ExternalDocs; d != nil {
+		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
+	}
+	out.Example = jsonValue(g.Example)
+	c.extensions(&out, &n.ForbiddenExtensions)
+	return out
+}
+
+// intOrStringNested is the nested schema {type: t} as the int-or-string
+// patterns write it.
+func intOrStringNested(t string) structural.NestedValueValidation {
+	return structural.NestedValueValidation{ForbiddenGenerics: structural.Generic{Type: t}}
+}
+
+// isIntOrStringPair reports whether list is exactly
+// [{type: integer}, {type: string}].
+func isIntOrStringPair(list []structural.NestedValueValidation) bool {
+	return len(list) == 2 &&
+		reflect.DeepEqual(list[0], intOrStringNested("integer")) &&
+		reflect.DeepEqual(list[1], intOrStringNested("string"))
+}
+
+// unfoldIntOrString adds anyOf: [{type: integer}, {type: string}] to an
+// int-or-string node, as the API server does before publishing, unless the
+// schema already spells out one of the two int-or-string patterns: that
+// anyOf, or an allOf whose first member is that anyOf. When the node has an
+// anyOf of its own, the pair goes into a new first member of allOf.
+func unfoldIntOrString(out *spec.Schema, vv *structural.ValueValidation) {
+	if vv != nil && (isIntOrStringPair(vv.AnyOf) || len(vv.AllOf) > 0 && isIntOrStringPair(vv.AllOf[0].AnyOf)) {
+		return
+	}
+	pair := []spec.Schema{
+		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"integer"}}},
+		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"string"}}},
+	}
+	if vv == nil || len(vv.AnyOf) == 0 {
+		out.AnyOf = pair
+		return
+	}
+	out.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: pair}}}, out.AllOf...)
+}
+
+// addEmbeddedFields adds apiVersion, kind and metadata to an embedded
+// resource, and requires kind and apiVersion.
+func (c *converter) addEmbeddedFields(out *spec.Schema) {
+	out.SetProperty("apiVersion", stringSchema(embeddedAPIVersionDescription))
+	out.SetProperty("kind", stringSchema(embeddedKindDescription))
+	out.SetProperty("metadata", c.ref(objectMetaName, objectMetaDescription))
+	hasKind, hasAPIVersion := slices.Contains(out.Required, "kind"), slices.Contains(out.Required, "apiVersion")
+	if !hasKind || !hasAPIVersion {
+		out.Required = slices.Clip(out.Required)
+		if !hasKind {
+			out.Required = append(out.Required, "kind")
+		}
+		if !hasAPIVersion {
+			out.Required = append(out.Required, "apiVersion")
+		}
+	}
+}
+
+// ref is a reference to the definition name with a description: in v2 a
+// $ref beside the description, in v3 an allOf holding the $ref, as the API
+// server writes a $ref that has siblings.
+func (c *converter) ref(name, description string) spec.Schema {
+	r := spec.Schema{SchemaProps: spec.SchemaProps{Ref: spec.MustCreateRef(c.refPrefix + name)}}
+	if c.v2 {
+		r.Description = description
+		return r
+	}
+	return spec.Schema{SchemaProps: spec.SchemaProps{Description: description, AllOf: []spec.Schema{r}}}
+}
+
+func stringSchema(description string) spec.Schema {
+	return spec.Schema{SchemaProps: spec.SchemaProps{Description: description, Type: spec.StringOrArray{"string"}}}
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// jsonValue is a copy of the value of j; nil when j is absent or null.
+func jsonValue(j *crdschema.JSON) any {
+	if j == nil {
+		return nil
+	}
+	return copyValue(j.Value)
+}
+
+// copyValue deep-copies a decoded JSON value.
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = copyValue(x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, x := range v {
+			l[i] = copyValue(x)
+		}
+		return l
+	}
+	return v
+}
+
+// rulesValue is the JSON value of x-kubernetes-validations.
+func rulesValue(rules crdschema.ValidationRules) []any {
+	out := make([]any, len(rules))
+	for i, r := range rules {
+		m := map[string]any{"rule": r.Rule}
+		if r.Message != "" {
+			m["message"] = r.Message
+		}
+		if r.MessageExpression != "" {
+			m["messageExpression"] = r.MessageExpression
+		}
+		if r.Reason != nil {
+			m["reason"] = string(*r.Reason)
+		}
+		if r.FieldPath != "" {
+			m["fieldPath"] = r.FieldPath
+		}
+		if r.OptionalOldSelf != nil {
+			m["optionalOldSelf"] = *r.OptionalOldSelf
+		}
+		out[i] = m
+	}
+	return out
+}
