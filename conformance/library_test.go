@@ -2,11 +2,13 @@ package conformance
 
 import (
 	"errors"
+	"regexp"
 	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/openapi"
+	"github.com/crdschema/crdschema/printer"
 )
 
 // built lists the stages the library has; runCase skips cases that need
@@ -15,6 +17,7 @@ var built = map[stage]bool{
 	stageCRD:      true,
 	stageRequests: true,
 	stageOpenAPI:  true,
+	stageTable:    true,
 }
 
 // goldenError is a field error in the goldens' form.
@@ -25,10 +28,19 @@ type goldenError struct {
 	Message string `json:"message"`
 }
 
+// selfType matches the CEL type names upstream derives from the clock; the
+// goldens write them selfType<N>.
+var selfType = regexp.MustCompile(`selfType[0-9]+`)
+
 func toGolden(l crdschema.ErrorList) []goldenError {
 	out := make([]goldenError, 0, len(l))
 	for _, e := range l {
-		out = append(out, goldenError{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+		out = append(out, goldenError{
+			Type:    string(e.Type),
+			Field:   e.Field,
+			Detail:  selfType.ReplaceAllString(e.Detail, "selfType<N>"),
+			Message: selfType.ReplaceAllString(e.Error(), "selfType<N>"),
+		})
 	}
 	return out
 }
@@ -63,6 +75,19 @@ func runCRD(c *testCase) (*crdOutcome, error) {
 		errs = crd.Validate(def)
 	}
 	out.errors = toGolden(errs)
+	version := c.Version
+	if version == "" {
+		if sv := def.StorageVersion(); sv != nil {
+			version = sv.Name
+		}
+	}
+	if costs, err := crd.RuleCosts(def, version); err == nil {
+		for _, cost := range costs {
+			out.celCosts = append(out.celCosts, map[string]any{
+				"field": cost.Field, "rule": cost.Rule, "cost": cost.Cost, "cardinality": cost.Cardinality,
+			})
+		}
+	}
 	return out, nil
 }
 
@@ -170,7 +195,32 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, e
 		unknownFields: result.UnknownFields,
 		object:        result.Object,
 		errors:        toGolden(result.Errors),
+		table:         tableOf(out.def, version, result.Object),
 	}, nil
+}
+
+// tableOf renders the printer columns of version and obj's row in the
+// goldens' form: a date cell holding an age is written "<age>".
+func tableOf(def *crdschema.CustomResourceDefinition, version string, obj map[string]any) any {
+	var cols []crdschema.CustomResourceColumnDefinition
+	if v := def.Version(version); v != nil {
+		cols = v.AdditionalPrinterColumns
+	}
+	p, _ := printer.New(cols) // a bad column leaves the columns before it, as upstream
+	columns := []any{}
+	for _, c := range p.Columns() {
+		columns = append(columns, map[string]any{
+			"name": c.Name, "type": c.Type, "format": c.Format, "description": c.Description, "priority": c.Priority,
+		})
+	}
+	cells := []any{}
+	for i, cell := range p.Row(obj) {
+		if s, ok := cell.(string); ok && p.Columns()[i].Type == "date" && s != "<unknown>" && s != "<invalid>" {
+			cell = "<age>"
+		}
+		cells = append(cells, cell)
+	}
+	return map[string]any{"columns": columns, "cells": cells}
 }
 
 func compareOpenAPI(c *testCase, out *crdOutcome, want any) string {

@@ -7,7 +7,8 @@
 // k8s.io/apiextensions-apiserver v0.37.2), so that a test can match what
 // kubectl apply would print: the CRD's name and metadata, group, names,
 // scope, versions, deprecation warnings, schemas (the structural rules of
-// package structural and the CRD schema restrictions), the status and
+// package structural, the CRD schema restrictions, and defaults, which
+// must be pruned and valid against their schema), the status and
 // scale subresources, additional printer columns, selectable fields,
 // conversion webhooks, stored versions, the API approval annotation of
 // Kubernetes-owned groups, and the update rules (immutable group, names

@@ -19,6 +19,15 @@ type hooks struct {
 	// itself.
 	defaults func(path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error)
 
+	// defaultRules evaluates the CEL rules of s on the default value
+	// (reported at path, the default's path) within the remaining runtime
+	// cost budget, as the API server does when it validates defaults
+	// (with the default as old value, then, if that passes, without old
+	// value). It returns the errors and the budget left; a negative
+	// budget stops default validation. Nil: rules are not evaluated on
+	// defaults.
+	defaultRules func(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64)
+
 	// unprunedDefaults reports whether pruning would change a default of
 	// ss (to relax requirePrunedDefaults on update).
 	unprunedDefaults func(ss *structural.Schema) bool
@@ -30,7 +39,9 @@ type hooks struct {
 // builtinHooks returns the hooks Validate uses unless an Option changes
 // them.
 func builtinHooks() hooks {
-	return hooks{unprunedDefaults: hasUnprunedDefault}
+	h := hooks{unprunedDefaults: hasUnprunedDefault}
+	h.defaults = defaultsCheck(h.defaultRules)
+	return h
 }
 
 // hasUnprunedDefault reports whether pruning the defaults of ss changes

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -49,7 +50,7 @@ type Resource struct {
 // ruleValidator is the CEL step of validation: it returns the errors of
 // the x-kubernetes-validations rules for obj (and old on updates).
 type ruleValidator interface {
-	validate(obj, old map[string]any) crdschema.ErrorList
+	validate(obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList
 }
 
 // A ResourceOption configures New.
@@ -112,8 +113,11 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		if err != nil {
 			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
-		if s, err = defaulting.PruneDefaults(s); err != nil {
-			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		// The API server prunes defaults only when it prunes objects.
+		if !d.Spec.PreserveUnknownFields {
+			if s, err = defaulting.PruneDefaults(s); err != nil {
+				return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			}
 		}
 		r.schemas[v.Name] = s
 	}

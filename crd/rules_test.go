@@ -464,3 +464,31 @@ func TestWithoutNulls(t *testing.T) {
 		t.Error("schema without nulls copied")
 	}
 }
+
+// TestDefaultRulesHook: CEL rules are evaluated on valid defaults only,
+// top-down, until the budget is spent.
+func TestDefaultRulesHook(t *testing.T) {
+	var seen []string
+	rules := func(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64) {
+		seen = append(seen, path.String())
+		return crdschema.ErrorList{crdschema.Invalid(path, value, "rule")}, budget - 6000000
+	}
+	def := hookCRD(crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
+		"a": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}},
+		"b": {Type: "integer", Default: &crdschema.JSON{Value: "x"}},
+		"c": {Type: "integer", Default: &crdschema.JSON{Value: int64(2)}},
+		"d": {Type: "integer", Default: &crdschema.JSON{Value: int64(3)}},
+	}})
+	errs := Validate(def, withHooks(hooks{defaults: defaultsCheck(rules)}))
+	want := []string{
+		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[a].default: rule",
+		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[c].default: rule",
+		"FieldValueTypeInvalid spec.validation.openAPIV3Schema.properties[spec].properties[b].default:  in body must be of type integer: \"string\"",
+	}
+	if !sameErrors(errs, want) {
+		t.Errorf("got %q, want %q", errorKeys(errs), want)
+	}
+	if len(seen) != 2 {
+		t.Errorf("rules evaluated on %q, want a and c only (the budget is spent after c)", seen)
+	}
+}

@@ -41,8 +41,8 @@ const generatedSuffix = "xxxxx"
 // Validate reports every reason why the API server would refuse to create
 // def, with the API server's errors (type, field path, detail): the CRD's
 // metadata and name, group, names, scope, versions, schemas (structural
-// rules and CRD restrictions), subresources, printer columns, selectable
-// fields, conversion, stored versions, API approval and
+// rules, CRD restrictions and defaults), subresources, printer columns,
+// selectable fields, conversion, stored versions, API approval and
 // preserveUnknownFields. It returns nil when def would be accepted.
 //
 // def is read as a user writes it (apiextensions.k8s.io/v1, before

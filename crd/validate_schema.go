@@ -36,7 +36,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 			newErrs = crdschema.ErrorList{crdschema.Invalid(schemaPath, "", err.Error())}
 		} else if e := structural.Validate(schemaPath, ss, nil); len(e) > 0 {
 			errs = append(errs, e...)
-		} else if e, err := validateDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
+		} else if e, err := checkDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
 			errs = append(errs, crdschema.Invalid(schemaPath, "", err.Error()))
 		} else if len(e) > 0 {
 			errs = append(errs, e...)
@@ -69,7 +69,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	return errs
 }
 
-func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
+func checkDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
 	if c.hooks.defaults == nil {
 		return nil, nil
 	}

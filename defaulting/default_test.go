@@ -130,3 +130,20 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// Values nested 10,000 levels deep below preserve-unknown-fields are left
+// alone without exhausting the stack.
+func TestDefaultDeep(t *testing.T) {
+	var deep any = map[string]any{}
+	for i := 0; i < 10000; i++ {
+		deep = map[string]any{"x": []any{deep, nil}}
+	}
+	unknown := &node{Extensions: structural.Extensions{XPreserveUnknownFields: true}}
+	s := object("spec", unknown, "d", withDefault(t, typ("string"), `"v"`))
+	o := map[string]any{"spec": deep}
+	defaulting.PruneNulls(o, s)
+	defaulting.Default(o, s)
+	if o["d"] != "v" || o["spec"] == nil {
+		t.Errorf("got %v", o["d"])
+	}
+}

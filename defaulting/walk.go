@@ -18,7 +18,9 @@ type Site struct {
 	// Schema is the node. Its default is Schema.Default.Value.
 	Schema *structural.Schema
 	// Root is the resource the node belongs to: the closest enclosing
-	// embedded resource, or the walk's root.
+	// embedded resource, or the walk's root. The object built by
+	// Surrounding is an instance of Root, to be coerced as a resource root
+	// (prune.Coerce with isResourceRoot true).
 	Root *structural.Schema
 	// IsResourceRoot is true when Schema is Root.
 	IsResourceRoot bool

@@ -109,8 +109,6 @@ func (c *coercer) coerce(pth *crdschema.Path, x any, s *structural.Schema, embed
 		var old [3]any
 		if embedded {
 			old = [3]any{x["apiVersion"], x["kind"], x["metadata"]}
-		}
-		if embedded {
 			if err := c.coerceTypeMeta(pth, x, "apiVersion"); err != nil {
 				return err
 			}

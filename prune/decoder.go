@@ -13,9 +13,11 @@ type DecoderOptions struct {
 	// group or kind only get their metadata cleaned.
 	Group, Kind string
 	// Schemas are the structural schemas of the CRD's versions, by
-	// version name. The object's apiVersion picks one; an unknown version
-	// means a nil schema (everything but apiVersion, kind and metadata is
-	// pruned).
+	// version name, as the API server serves them: after
+	// defaulting.PruneDefaults, since whether a field has a default decides
+	// whether its null is dropped. The object's apiVersion picks one; an
+	// unknown version means a nil schema (everything but apiVersion, kind
+	// and metadata is pruned).
 	Schemas map[string]*structural.Schema
 	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields: when
 	// true nothing is pruned (metadata is still cleaned).
@@ -94,11 +96,7 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 			unknownFields = append(unknownFields, Prune(obj, s, Options{IsResourceRoot: true})...)
 			PruneNulls(obj, s)
 		}
-		embeds := d.embeds[version]
-		if embeds == nil && s != nil {
-			embeds = embeddingNodes(s, false)
-		}
-		if s != nil && embeds[s] {
+		if embeds := d.embeds[version]; s != nil && embeds[s] {
 			c := coercer{
 				opts:   CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true},
 				embeds: embeds,

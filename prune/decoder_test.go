@@ -115,3 +115,26 @@ func TestDecoder(t *testing.T) {
 		})
 	}
 }
+
+// A Decoder is shared by concurrent requests (run with -race).
+func TestDecoderConcurrent(t *testing.T) {
+	s := object("spec", object("a", str(), "tmpl", embedded(object())))
+	d := prune.NewDecoder(prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}})
+	done := make(chan []string)
+	for i := 0; i < 4; i++ {
+		go func() {
+			var unknown []string
+			for j := 0; j < 50; j++ {
+				o := map[string]any{"apiVersion": "g/v1", "kind": "K", "metadata": map[string]any{"name": "x"},
+					"spec": map[string]any{"a": "b", "c": int64(1), "tmpl": map[string]any{"metadata": map[string]any{"x": int64(1)}}}}
+				unknown, _ = d.Decode(o)
+			}
+			done <- unknown
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got, want := <-done, []string{"spec.c", "spec.tmpl.metadata.x"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("unknown %q, want %q", got, want)
+		}
+	}
+}

@@ -78,3 +78,50 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+func TestValidateConcurrent(t *testing.T) {
+	v, obj := loadHTTPRoute(t)
+	bad := map[string]any{"spec": map[string]any{"hostnames": []any{"Bad_Host"}}}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 50; i++ {
+				if len(v.Validate(nil, obj)) != 0 || len(v.Validate(nil, bad)) != 1 {
+					t.Error("unexpected result")
+				}
+			}
+			done <- true
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
+
+func BenchmarkValidateListSetsAndMaps(b *testing.B) {
+	data, err := os.ReadFile("testdata/httproute-v1.schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := mustStructural(b, data)
+	_, obj := loadHTTPRoute(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if errs := ValidateListSetsAndMaps(nil, s, obj); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}
+
+func BenchmarkValidateEmbeddedMeta(b *testing.B) {
+	s := mustStructural(b, []byte(specSchema(`{"tmpl":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}`)))
+	obj := mustObject(b, `{"spec":{"tmpl":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"app":"web"}}}}}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if errs := ValidateEmbeddedMeta(nil, obj, s, false); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}

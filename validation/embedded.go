@@ -29,7 +29,9 @@ func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema
 			s = &clone
 		}
 	}
-	return embedded(fldPath, obj, s)
+	errs := embedded(fldPath, obj, s)
+	sortErrors(errs)
+	return errs
 }
 
 func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
@@ -42,16 +44,21 @@ func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorLis
 		if s.XEmbeddedResource {
 			errs = append(errs, embeddedResource(p, x)...)
 		}
-		for _, k := range sortedMapKeys(x) {
+		for k, v := range x {
+			if !isContainer(v) {
+				continue
+			}
 			if prop, ok := s.Properties[k]; ok {
-				errs = append(errs, embedded(p.Child(k), x[k], prop)...)
+				errs = append(errs, embedded(p.Child(k), v, prop)...)
 			} else if s.AdditionalProperties != nil {
-				errs = append(errs, embedded(p.Key(k), x[k], s.AdditionalProperties.Schema)...)
+				errs = append(errs, embedded(p.Key(k), v, s.AdditionalProperties.Schema)...)
 			}
 		}
 	case []any:
 		for i, item := range x {
-			errs = append(errs, embedded(p.Index(i), item, s.Items)...)
+			if isContainer(item) {
+				errs = append(errs, embedded(p.Index(i), item, s.Items)...)
+			}
 		}
 	}
 	return errs
@@ -87,7 +94,7 @@ func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
 	}
 	if v, ok := x["metadata"]; ok {
 		mp := p.Child("metadata")
-		meta, err := decodeObjectMeta(v)
+		meta, err := DecodeObjectMeta(v)
 		if err != nil {
 			errs = append(errs, crdschema.Invalid(mp, v, err.Error()))
 		} else {
@@ -100,9 +107,11 @@ func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
 	return errs
 }
 
-// decodeObjectMeta reads a metadata value into ObjectMeta the way the API
-// server does: through JSON, case-sensitively, ignoring unknown fields.
-func decodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
+// DecodeObjectMeta reads the value of an object's metadata field into
+// ObjectMeta the way the API server does: through JSON, case-sensitively,
+// ignoring unknown fields. Its errors are Go's JSON decoding errors, which
+// the API server reports as they are.
+func DecodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err

@@ -67,3 +67,29 @@ func TestFormats(t *testing.T) {
 		t.Error("k8s-short-name and k8s-long-name must be new in 1.34")
 	}
 }
+
+func TestFormatSupported(t *testing.T) {
+	tests := []struct {
+		typ, format string
+		minor       int
+		want        bool
+	}{
+		{"string", "date-time", 36, true},
+		{"", "datetime", 36, true},
+		{"string", "k8s-short-name", 36, true},
+		{"string", "k8s-short-name", 33, false},
+		{"string", "int32", 36, false},
+		{"string", "Email", 36, false},
+		{"integer", "int32", 36, true},
+		{"integer", "uint32", 36, false},
+		{"number", "double", 36, true},
+		{"number", "int64", 36, false},
+		{"boolean", "byte", 36, false},
+		{"object", "", 36, false},
+	}
+	for _, tt := range tests {
+		if got := FormatSupported(tt.typ, tt.format, tt.minor); got != tt.want {
+			t.Errorf("FormatSupported(%q, %q, %d) = %v", tt.typ, tt.format, tt.minor, got)
+		}
+	}
+}

@@ -10,7 +10,7 @@ func (n *node) validateJunctors(v any, st *state) int {
 	mc := 0
 	if len(n.anyOf) > 0 {
 		start := len(st.fails)
-		best, bestMC := -1, 0
+		haveBest, bestMC := false, 0
 		bestStart, bestEnd := 0, 0
 		passed := false
 		passMC, passFrom := 0, 0
@@ -21,8 +21,8 @@ func (n *node) validateJunctors(v any, st *state) int {
 				passed, passMC, passFrom = true, bmc, from
 				break
 			}
-			if best < 0 || bmc > bestMC {
-				best, bestMC, bestStart, bestEnd = 1, bmc, from, len(st.fails)
+			if !haveBest || bmc > bestMC {
+				haveBest, bestMC, bestStart, bestEnd = true, bmc, from, len(st.fails)
 			}
 		}
 		if passed {
@@ -41,7 +41,7 @@ func (n *node) validateJunctors(v any, st *state) int {
 	if len(n.oneOf) > 0 {
 		start := len(st.fails)
 		validated := 0
-		best, bestMC := -1, 0
+		haveBest, bestMC := false, 0
 		bestStart, bestEnd := 0, 0
 		firstPassMC := 0
 		passFrom, passTo := 0, 0
@@ -55,8 +55,8 @@ func (n *node) validateJunctors(v any, st *state) int {
 				validated++
 				continue
 			}
-			if validated == 0 && (best < 0 || bmc > bestMC) {
-				best, bestMC, bestStart, bestEnd = 1, bmc, from, len(st.fails)
+			if validated == 0 && (!haveBest || bmc > bestMC) {
+				haveBest, bestMC, bestStart, bestEnd = true, bmc, from, len(st.fails)
 			}
 		}
 		switch {

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"encoding/json"
+	"sort"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/structural"
@@ -15,38 +16,53 @@ import (
 // compares scalars by type and value (1 and 1.0 differ) but objects and
 // lists by their JSON text.
 func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
+	errs := listTypesObject(fldPath, s, obj, nil)
+	sortErrors(errs)
+	return errs
+}
+
+func listTypesObject(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any, errs crdschema.ErrorList) crdschema.ErrorList {
 	if s == nil || obj == nil {
-		return nil
+		return errs
 	}
-	var errs crdschema.ErrorList
-	keys := sortedMapKeys(obj)
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		for _, k := range keys {
-			errs = append(errs, listTypes(fldPath.Key(k), s.AdditionalProperties.Schema, obj[k])...)
+		for k, v := range obj {
+			if isContainer(v) {
+				errs = listTypes(fldPath.Key(k), s.AdditionalProperties.Schema, v, errs)
+			}
 		}
 	}
 	if s.Properties != nil {
-		for _, k := range keys {
-			if sub, ok := s.Properties[k]; ok && sub != nil {
-				errs = append(errs, listTypes(fldPath.Child(k), sub, obj[k])...)
+		for k, v := range obj {
+			if sub, ok := s.Properties[k]; ok && sub != nil && isContainer(v) {
+				errs = listTypes(fldPath.Child(k), sub, v, errs)
 			}
 		}
 	}
 	return errs
 }
 
-func listTypes(fldPath *crdschema.Path, s *structural.Schema, v any) crdschema.ErrorList {
-	switch x := v.(type) {
-	case []any:
-		return listTypesArray(fldPath, s, x)
-	case map[string]any:
-		return ValidateListSetsAndMaps(fldPath, s, x)
+// isContainer says whether v is an object or a list, the only values with
+// something below them to check.
+func isContainer(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
 	}
-	return nil
+	return false
 }
 
-func listTypesArray(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.ErrorList {
-	var errs crdschema.ErrorList
+func listTypes(fldPath *crdschema.Path, s *structural.Schema, v any, errs crdschema.ErrorList) crdschema.ErrorList {
+	switch x := v.(type) {
+	case []any:
+		return listTypesArray(fldPath, s, x, errs)
+	case map[string]any:
+		return listTypesObject(fldPath, s, x, errs)
+	}
+	return errs
+}
+
+func listTypesArray(fldPath *crdschema.Path, s *structural.Schema, a []any, errs crdschema.ErrorList) crdschema.ErrorList {
 	if s.XListType != nil {
 		switch *s.XListType {
 		case "set":
@@ -64,7 +80,9 @@ func listTypesArray(fldPath *crdschema.Path, s *structural.Schema, a []any) crds
 	}
 	if s.Items != nil {
 		for i, x := range a {
-			errs = append(errs, listTypes(fldPath.Index(i), s.Items, x)...)
+			if isContainer(x) {
+				errs = listTypes(fldPath.Index(i), s.Items, x, errs)
+			}
 		}
 	}
 	return errs
@@ -179,11 +197,16 @@ func listMap(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.E
 	return errs
 }
 
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// sortErrors puts errors in a deterministic order, by field and then
+// text, where upstream's order follows Go map iteration.
+func sortErrors(errs crdschema.ErrorList) {
+	if len(errs) < 2 {
+		return
 	}
-	sortStrings(keys)
-	return keys
+	sort.SliceStable(errs, func(i, j int) bool {
+		if errs[i].Field != errs[j].Field {
+			return errs[i].Field < errs[j].Field
+		}
+		return errs[i].Error() < errs[j].Error()
+	})
 }

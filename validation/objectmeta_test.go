@@ -200,8 +200,8 @@ func FuzzObjectMeta(f *testing.F) {
 		if err1 != nil || err2 != nil {
 			return
 		}
-		newMeta, err1 := decodeObjectMeta(newObj)
-		oldMeta, err2 := decodeObjectMeta(oldObj)
+		newMeta, err1 := DecodeObjectMeta(newObj)
+		oldMeta, err2 := DecodeObjectMeta(oldObj)
 		if err1 != nil || err2 != nil {
 			return
 		}

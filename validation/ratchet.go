@@ -27,8 +27,9 @@ func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c Correlati
 	if v == nil || v.root == nil {
 		return nil, nil
 	}
-	st := &state{corr: c, corrRoot: true}
-	st.stack = st.stackBuf[:0]
+	st := v.getState()
+	defer v.putState(st)
+	st.corr, st.corrRoot = c, true
 	v.root.validate(obj, st)
 	if c != nil && st.errorsSince(0) && c.Unchanged() {
 		st.markWarnings(0)

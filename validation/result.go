@@ -2,7 +2,6 @@ package validation
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -65,13 +64,7 @@ func toFieldErrors(fldPath *crdschema.Path, fs []failure) crdschema.ErrorList {
 		}
 		errs = append(errs, f.fieldError(fldPath))
 	}
-	// The API server's order follows Go map iteration; sort for a stable one.
-	sort.SliceStable(errs, func(i, j int) bool {
-		if errs[i].Field != errs[j].Field {
-			return errs[i].Field < errs[j].Field
-		}
-		return errs[i].Detail < errs[j].Detail
-	})
+	sortErrors(errs)
 	return errs
 }
 

@@ -51,7 +51,7 @@ func validateRequest(v *Validator, s *structural.Schema, obj map[string]any, nam
 	errs = append(errs, ValidateListSetsAndMaps(nil, s, obj)...)
 	errs = append(errs, ValidateEmbeddedMeta(nil, obj, s, false)...)
 	if md, ok := obj["metadata"]; ok {
-		meta, err := decodeObjectMeta(md)
+		meta, err := DecodeObjectMeta(md)
 		if err == nil {
 			errs = append(errs, ValidateObjectMeta(meta, namespaced, NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
 		}
@@ -69,17 +69,25 @@ func errorKeys(l crdschema.ErrorList) []string {
 }
 
 func TestUpstreamCases(t *testing.T) {
-	file := "testdata/upstream_cases.json"
+	// upstream_cases.json: the conformance cases of the validation and
+	// pipeline areas; random_cases.json: random schemas and objects, run
+	// through upstream by the conformance oracle. VALIDATION_CASES names
+	// another file in the same format.
+	files := []string{"testdata/upstream_cases.json", "testdata/random_cases.json"}
 	if f := os.Getenv("VALIDATION_CASES"); f != "" {
-		file = f // more cases in the same format, such as ones extracted from other goldens
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+		files = []string{f}
 	}
 	var cases []upstreamCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var more []upstreamCase
+		if err := json.Unmarshal(data, &more); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, more...)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/structural"
@@ -17,7 +18,8 @@ const DefaultCompatibilityMinor = 36
 // field errors the API server reports. Build it with New; it is immutable
 // and safe for concurrent use.
 type Validator struct {
-	root *node
+	root   *node
+	states sync.Pool // of *state, reused between validations
 }
 
 // Option configures New.
@@ -64,8 +66,33 @@ func (v *Validator) Validate(fldPath *crdschema.Path, obj any) crdschema.ErrorLi
 	if v == nil || v.root == nil {
 		return nil
 	}
+	st := v.getState()
+	v.root.validate(obj, st)
+	errs := toFieldErrors(fldPath, st.fails)
+	v.putState(st)
+	return errs
+}
+
+// getState returns an empty validation state, reusing a released one when
+// there is one.
+func (v *Validator) getState() *state {
+	if st, ok := v.states.Get().(*state); ok {
+		return st
+	}
 	st := &state{}
 	st.stack = st.stackBuf[:0]
-	v.root.validate(obj, st)
-	return toFieldErrors(fldPath, st.fails)
+	return st
+}
+
+// putState releases st for reuse. The failures were converted already, so
+// only their memory is kept; large lists are dropped.
+func (v *Validator) putState(st *state) {
+	if cap(st.fails) > 256 || cap(st.stack) > 256 {
+		return
+	}
+	clear(st.fails)
+	st.fails = st.fails[:0]
+	st.stack = st.stack[:0]
+	st.corr, st.corrRoot, st.warnings = nil, false, false
+	v.states.Put(st)
 }

@@ -1,0 +1,310 @@
+package celrules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The names under which rules see the value of their node.
+const (
+	selfVar    = "self"
+	oldSelfVar = "oldSelf"
+)
+
+// maxCardinalityFor is the number of values of serialized size minSize
+// that fit in the largest request: the API server's worst case for how
+// often a rule under an unbounded list or map runs.
+func maxCardinalityFor(minSize int64) uint64 {
+	return uint64(maxRequestSize / (minSize + 1))
+}
+
+// ruleError is why a rule or messageExpression did not compile.
+type ruleError struct {
+	internal bool
+	detail   string
+}
+
+func (e *ruleError) Error() string { return e.detail }
+
+// compiledRule is one x-kubernetes-validations rule, compiled.
+type compiledRule struct {
+	src         crdschema.ValidationRule
+	program     cel.Program
+	err         *ruleError
+	usesOldSelf bool
+	// maxCost is the estimated cost of one evaluation; maxCardinality the
+	// worst-case number of evaluations per request when the rule's node
+	// lies under an unbounded list or map.
+	maxCost        uint64
+	maxCardinality uint64
+
+	message        cel.Program
+	messageErr     *ruleError
+	messageMaxCost uint64
+	// fieldPath is the rule's fieldPath normalised ("a.b"), or "".
+	fieldPath string
+
+	// unbounded and messageUnbounded are the schema paths, relative to
+	// the node, of the lists, maps and strings without a declared limit
+	// that the cost estimates of the rule and the messageExpression
+	// depend on ("" is the node itself).
+	unbounded, messageUnbounded []string
+}
+
+// schemaPathOf renders a path of the cost estimator (field names,
+// @items, @values, @keys) as a schema path relative to the node:
+// "properties[a].items".
+func schemaPathOf(path []string) string {
+	var b strings.Builder
+	for _, name := range path {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		switch name {
+		case "@items":
+			b.WriteString("items")
+		case "@values", "@keys":
+			b.WriteString("additionalProperties")
+		default:
+			if n, ok := Unescape(name); ok {
+				name = n
+			}
+			b.WriteString("properties[" + name + "]")
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sizeEstimator bounds the sizes of values reached from self through the
+// node's type declaration. With used set, it records the schema paths
+// (relative to the node) of the values it bounded only by the request
+// size.
+type sizeEstimator struct {
+	root *declType
+	used map[string]bool
+}
+
+func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	path := n.Path()
+	if len(path) == 0 {
+		return nil
+	}
+	t := e.root
+	for _, name := range path[1:] {
+		switch name {
+		case "@items", "@values":
+			if t.elem == nil {
+				return nil
+			}
+			t = t.elem
+		case "@keys":
+			if t.key == nil {
+				return nil
+			}
+			t = t.key
+		default:
+			f, ok := t.fields[name]
+			if !ok || f.typ == nil {
+				return nil
+			}
+			t = f.typ
+		}
+	}
+	if e.used != nil && t.unbounded {
+		e.used[schemaPathOf(path[1:])] = true
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(t.maxElements)}
+}
+
+func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// nodeCompiler compiles the rules of one schema node.
+type nodeCompiler struct {
+	cfg       *config
+	dt        *declType
+	scoped    *declType
+	estimator *library.CostEstimator
+	// envs by [stored][optionalOldSelf].
+	envs [2][2]*cel.Env
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// env returns the environment with self and oldSelf declared.
+func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
+	if e := nc.envs[b2i(stored)][b2i(optional)]; e != nil {
+		return e, nil
+	}
+	base, err := baseEnv(nc.cfg.minor, stored)
+	if err != nil {
+		return nil, err
+	}
+	keywords := stored || nc.cfg.minor >= 31
+	provider := newTypeProvider(base.CELTypeProvider(), nc.scoped, keywords)
+	lib := &envLib{env: []cel.EnvOption{cel.Variable(selfVar, nc.scoped.celType)}}
+	if stored || nc.cfg.minor >= 24 {
+		oldType := nc.scoped.celType
+		if optional {
+			oldType = types.NewOptionalType(oldType)
+		}
+		lib.env = append(lib.env, cel.Variable(oldSelfVar, oldType))
+	}
+	lib.env = append(lib.env, cel.CustomTypeProvider(provider), cel.CustomTypeAdapter(provider))
+	e, err := base.Extend(cel.Lib(lib))
+	if err != nil {
+		return nil, err
+	}
+	nc.envs[b2i(stored)][b2i(optional)] = e
+	return e, nil
+}
+
+// compileRules compiles the rules of the node whose schema is s and whose
+// CEL type is dt. An error means no rule of the node could be compiled.
+func compileRules(s *structural.Schema, rules crdschema.ValidationRules, dt *declType, cfg *config) ([]*compiledRule, error) {
+	if len(rules) == 0 {
+		return nil, nil
+	}
+	if dt == nil {
+		return nil, fmt.Errorf("failed to convert to declType for CEL validation rules")
+	}
+	nc := &nodeCompiler{
+		cfg:       cfg,
+		dt:        dt,
+		scoped:    dt.withTypeNames(fmt.Sprintf("selfType%d", time.Now().Nanosecond())),
+		estimator: &library.CostEstimator{SizeEstimator: &sizeEstimator{root: dt}},
+	}
+	// Build every environment the rules need first: a failure is the
+	// node's, as in the API server.
+	for _, r := range rules {
+		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
+		if _, err := nc.env(cfg.storedFor(r.Rule, false), optional); err != nil {
+			return nil, err
+		}
+		if r.MessageExpression != "" {
+			if _, err := nc.env(cfg.storedFor(r.MessageExpression, true), optional); err != nil {
+				return nil, err
+			}
+		}
+	}
+	card := maxCardinalityFor(dt.minSize)
+	out := make([]*compiledRule, len(rules))
+	for i, r := range rules {
+		out[i] = nc.compile(s, r, card)
+	}
+	return out, nil
+}
+
+func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {
+	return env.Program(ast,
+		cel.CostLimit(PerCallLimit),
+		cel.CostTracking(nc.estimator),
+		cel.InterruptCheckFrequency(checkFrequency),
+	)
+}
+
+// compile compiles one rule; the result carries its errors.
+func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule, card uint64) (cr *compiledRule) {
+	cr = &compiledRule{src: r}
+	defer func() {
+		if p := recover(); p != nil {
+			cr.program, cr.message = nil, nil
+			cr.err = &ruleError{internal: true, detail: fmt.Sprintf("unexpected compilation error: %v", p)}
+		}
+	}()
+	if strings.TrimSpace(r.Rule) == "" {
+		return cr
+	}
+	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
+	env, _ := nc.env(nc.cfg.storedFor(r.Rule, false), optional)
+	ast, iss := env.Compile(r.Rule)
+	if iss != nil || ast == nil {
+		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
+		return cr
+	}
+	if ast.OutputType() != cel.BoolType {
+		cr.err = &ruleError{detail: "cel expression must evaluate to a bool"}
+		return cr
+	}
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if ref.Name == oldSelfVar {
+			cr.usesOldSelf = true
+			break
+		}
+	}
+	prog, err := nc.program(env, ast)
+	if err != nil {
+		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
+		return cr
+	}
+	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
+	est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: rec})
+	if err != nil {
+		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
+		return cr
+	}
+	cr.maxCost = est.Max
+	cr.unbounded = sortedKeys(rec.used)
+	cr.maxCardinality = card
+	cr.program = prog
+	if r.MessageExpression != "" {
+		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
+		mast, iss := menv.Compile(r.MessageExpression)
+		if iss != nil || mast == nil {
+			cr.messageErr = &ruleError{detail: "messageExpression compilation failed: " + iss.String()}
+			return cr
+		}
+		if mast.OutputType() != cel.StringType {
+			cr.messageErr = &ruleError{detail: "messageExpression must evaluate to a string"}
+			return cr
+		}
+		mprog, err := nc.program(menv, mast)
+		if err != nil {
+			cr.messageErr = &ruleError{detail: "messageExpression instantiation failed: " + err.Error()}
+			return cr
+		}
+		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
+		mest, err := menv.EstimateCost(mast, &library.CostEstimator{SizeEstimator: mrec})
+		if err != nil {
+			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}
+			return cr
+		}
+		cr.message = mprog
+		cr.messageMaxCost = mest.Max
+		cr.messageUnbounded = sortedKeys(mrec.used)
+	}
+	if r.FieldPath != "" {
+		if p, _, err := structural.ValidFieldPath(r.FieldPath, s, true); err == nil {
+			cr.fieldPath = p.String()
+		}
+	}
+	return cr
+}

@@ -1,0 +1,170 @@
+package celrules
+
+import (
+	"github.com/crdschema/crdschema/structural"
+)
+
+// Compiled holds every x-kubernetes-validations rule of a schema,
+// compiled, ready to validate any number of objects. It is immutable and
+// safe for concurrent use. The zero of *Compiled (nil) validates nothing.
+type Compiled struct {
+	root *node
+}
+
+// node mirrors a schema node that has rules at or below it.
+type node struct {
+	// schema is the node's schema, with apiVersion, kind and metadata for
+	// resource roots.
+	schema *structural.Schema
+	vs     *valueSchema
+	rules  []*compiledRule
+	// compileErr means none of the node's rules could be compiled.
+	compileErr error
+	// usesOldSelf tells whether any rule reads oldSelf; only then is the
+	// old value converted.
+	usesOldSelf bool
+
+	items      *node
+	additional *node
+	props      map[string]*node
+	allOf      []*node
+}
+
+// Compile compiles every x-kubernetes-validations rule and
+// messageExpression of s (allOf included) once. isResourceRoot tells
+// whether s is the schema of a whole custom resource, whose rules see
+// apiVersion, kind and metadata.name/generateName. Rules that do not
+// compile are reported by Validate (and by CheckSchema), not here; the
+// error is for options that make no sense.
+//
+// Without options, rules compile in the environment the API server uses for
+// stored expressions, the one it validates objects with.
+func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compiled, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if !hasRules(s, 0) {
+		return &Compiled{}, nil
+	}
+	vs := newValueSchema(s, isResourceRoot)
+	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclType(s, isResourceRoot), vs, cfg, 0)}, nil
+}
+
+// hasRules reports whether s or a node below it (outside the junctors)
+// has rules.
+func hasRules(s *structural.Schema, depth int) bool {
+	if s == nil || depth > maxSchemaDepth {
+		return false
+	}
+	if len(s.XValidations) > 0 || hasRules(s.Items, depth+1) {
+		return true
+	}
+	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Schema, depth+1) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasRules(p, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildNode compiles the rules that validation (the node's schema, or one
+// of its allOf schemas) sets on the node whose schema is nodeSchema.
+func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, dt *declType, vs *valueSchema, cfg *config, depth int) *node {
+	if validation == nil || nodeSchema == nil || vs == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	compilation := *nodeSchema
+	compilation.XValidations = validation.XValidations
+	rules, err := compileRules(&compilation, validation.XValidations, dt, cfg)
+
+	var elem *declType
+	if dt != nil {
+		elem = dt.elem
+	}
+	n := &node{schema: vs.s, vs: vs, rules: rules, compileErr: err}
+	if validation.Items != nil && nodeSchema.Items != nil {
+		n.items = buildNode(validation.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elem, vs.items, cfg, depth+1)
+	}
+	for k, vp := range validation.Properties {
+		np, ok := nodeSchema.Properties[k]
+		if !ok || np == nil {
+			continue
+		}
+		var ft *declType
+		if escaped, ok := Escape(k); ok {
+			if dt == nil {
+				continue
+			}
+			f, ok := dt.fields[escaped]
+			if !ok {
+				continue
+			}
+			ft = f.typ
+		} else if ft = newDeclType(np, np.XEmbeddedResource); ft == nil {
+			continue
+		}
+		// A property's own rules see its value as its schema describes it,
+		// even where the resource root replaces the schema (metadata).
+		cvs := vs.props[k]
+		if cvs == nil || (cvs.s != np && !np.XEmbeddedResource) {
+			cvs = newValueSchema(np, false)
+		}
+		if c := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); c != nil {
+			if n.props == nil {
+				n.props = map[string]*node{}
+			}
+			n.props[k] = c
+		}
+	}
+	if validation.AdditionalProperties != nil && validation.AdditionalProperties.Schema != nil &&
+		nodeSchema.AdditionalProperties != nil && nodeSchema.AdditionalProperties.Schema != nil {
+		ap := nodeSchema.AdditionalProperties.Schema
+		n.additional = buildNode(validation.AdditionalProperties.Schema, ap, ap.XEmbeddedResource, elem, vs.additional, cfg, depth+1)
+	}
+	if validation.ValueValidation != nil {
+		for i := range validation.ValueValidation.AllOf {
+			if c := buildNode(nestedToSchema(&validation.ValueValidation.AllOf[i], 0), nodeSchema, isResourceRoot, dt, vs, cfg, depth+1); c != nil {
+				n.allOf = append(n.allOf, c)
+			}
+		}
+	}
+	if len(rules) == 0 && err == nil && n.items == nil && n.additional == nil && len(n.props) == 0 && len(n.allOf) == 0 {
+		return nil
+	}
+	for _, r := range rules {
+		if r.usesOldSelf {
+			n.usesOldSelf = true
+		}
+	}
+	return n
+}
+
+// nestedToSchema turns a junctor's schema into a structural node so that
+// its rules compile like any other node's.
+func nestedToSchema(v *structural.NestedValueValidation, depth int) *structural.Schema {
+	if v == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	vv := v.ValueValidation
+	s := &structural.Schema{
+		Generic:         v.ForbiddenGenerics,
+		Extensions:      v.ForbiddenExtensions,
+		ValueValidation: &vv,
+		XValidations:    v.XValidations,
+		Items:           nestedToSchema(v.Items, depth+1),
+	}
+	if len(v.Properties) > 0 {
+		s.Properties = make(map[string]*structural.Schema, len(v.Properties))
+		for k, p := range v.Properties {
+			s.Properties[k] = nestedToSchema(p, depth+1)
+		}
+	}
+	if v.AdditionalProperties != nil {
+		s.AdditionalProperties = &structural.SchemaOrBool{Schema: nestedToSchema(v.AdditionalProperties, depth+1), Bool: true}
+	}
+	return s
+}

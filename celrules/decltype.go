@@ -1,0 +1,364 @@
+package celrules
+
+import (
+	"fmt"
+
+	"github.com/google/cel-go/cel"
+
+	"github.com/crdschema/crdschema/structural"
+)
+
+// Size limits that shape the type declarations and therefore the cost
+// estimates. They are the API server's.
+const (
+	// maxRequestSize is the largest request body the API server accepts; it
+	// bounds the size of every value a rule can see.
+	maxRequestSize = 3 * 1024 * 1024
+
+	minStringSize       = 2  // ""
+	minBoolSize         = 4  // true
+	minNumberSize       = 1  // 0
+	minDurationSize     = 3  // "0s"... quoted
+	maxDurationSize     = 32 // longest serialized duration
+	dateSize            = 12 // "2006-01-02" quoted
+	minDateTimeSize     = 21 // shortest serialized RFC 3339 date-time, quoted
+	maxDateTimeSize     = 32 // longest serialized RFC 3339 date-time, quoted
+	resourceNameMaxSize = 253
+)
+
+// typeKind tells what a declType describes.
+type typeKind uint8
+
+const (
+	kindScalar typeKind = iota
+	kindList
+	kindMap
+	kindObject
+)
+
+// declType is the CEL view of one schema node: its CEL type and the size
+// bounds the cost estimator uses.
+type declType struct {
+	kind typeKind
+	// name is the type name: "object" (or the assigned selfType name) for
+	// objects, "list", "map", or the scalar's name.
+	name   string
+	fields map[string]*declField // objects, by escaped name
+	key    *declType             // maps
+	elem   *declType             // lists and maps
+
+	// maxElements bounds the number of items, properties or bytes (strings
+	// count 4 bytes per declared character) a value of this type may hold.
+	maxElements int64
+	// minSize is the smallest serialized size of a value of this type.
+	minSize int64
+	// unbounded tells that maxElements is the request-size worst case:
+	// the schema sets no maxItems, maxProperties or maxLength.
+	unbounded bool
+
+	celType *cel.Type
+}
+
+// declField is one property of an object declType.
+type declField struct {
+	name     string
+	typ      *declType
+	required bool
+}
+
+func newScalarType(name string, t *cel.Type, minSize int64) *declType {
+	return &declType{kind: kindScalar, name: name, celType: t, minSize: minSize}
+}
+
+func newListType(elem *declType, maxItems int64) *declType {
+	return &declType{kind: kindList, name: "list", elem: elem, maxElements: maxItems,
+		minSize: 2, celType: cel.ListType(elem.celType)}
+}
+
+func newMapType(key, elem *declType, maxProps int64) *declType {
+	return &declType{kind: kindMap, name: "map", key: key, elem: elem, maxElements: maxProps,
+		minSize: 2, celType: cel.MapType(key.celType, elem.celType)}
+}
+
+func newObjectType(name string, fields map[string]*declField) *declType {
+	return &declType{kind: kindObject, name: name, fields: fields, minSize: 2,
+		celType: cel.ObjectType(name)}
+}
+
+var (
+	boolDecl   = newScalarType("bool", cel.BoolType, minBoolSize)
+	intDecl    = newScalarType("int", cel.IntType, minNumberSize)
+	doubleDecl = newScalarType("double", cel.DoubleType, minNumberSize)
+)
+
+// stringKeyDecl is the key type of maps; it is never size-estimated.
+func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, minStringSize) }
+
+// newDeclType returns the CEL type declaration of the schema node s, or nil
+// when CEL cannot see values of that node (no type, or an array without
+// items). isResourceRoot adds apiVersion, kind and metadata as the API
+// server does for the root and embedded resources.
+func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
+	return newDeclTypeDepth(s, isResourceRoot, 0)
+}
+
+// maxSchemaDepth bounds the recursion over pathological schemas.
+const maxSchemaDepth = 1000
+
+func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *declType {
+	if s == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	vv := s.ValueValidation
+	if s.XIntOrString {
+		t := newScalarType("dyn", cel.DynType, 1)
+		if vv != nil && vv.MaxLength != nil {
+			t.maxElements = nonNegative(*vv.MaxLength) * 4
+		} else {
+			t.maxElements = maxRequestSize - 2
+			t.unbounded = true
+		}
+		return t
+	}
+	if isResourceRoot {
+		s = withTypeAndObjectMeta(s)
+		vv = s.ValueValidation
+	}
+	switch s.Type {
+	case "array":
+		if s.Items == nil {
+			return nil
+		}
+		elem := newDeclTypeDepth(s.Items, s.Items.XEmbeddedResource, depth+1)
+		if elem == nil {
+			return nil
+		}
+		if vv != nil && vv.MaxItems != nil {
+			return newListType(elem, nonNegative(*vv.MaxItems))
+		}
+		t := newListType(elem, (maxRequestSize-2)/(elem.minSize+1))
+		t.unbounded = true
+		return t
+	case "object":
+		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+			ap := s.AdditionalProperties.Schema
+			elem := newDeclTypeDepth(ap, ap.XEmbeddedResource, depth+1)
+			if elem == nil {
+				return nil
+			}
+			if vv != nil && vv.MaxProperties != nil {
+				return newMapType(stringKeyDecl(), elem, nonNegative(*vv.MaxProperties))
+			}
+			t := newMapType(stringKeyDecl(), elem, (maxRequestSize-2)/(elem.minSize+6))
+			t.unbounded = true
+			return t
+		}
+		required := map[string]bool{}
+		if vv != nil {
+			for _, r := range vv.Required {
+				required[r] = true
+			}
+		}
+		fields := make(map[string]*declField, len(s.Properties))
+		minSize := int64(2)
+		for name, prop := range s.Properties {
+			ft := newDeclTypeDepth(prop, prop != nil && prop.XEmbeddedResource, depth+1)
+			if ft == nil {
+				continue
+			}
+			if escaped, ok := Escape(name); ok {
+				fields[escaped] = &declField{name: escaped, typ: ft, required: required[name]}
+			}
+			if required[name] && prop.Default == nil {
+				minSize += int64(len(name)) + ft.minSize + 4
+			}
+		}
+		t := newObjectType("object", fields)
+		t.minSize = minSize
+		return t
+	case "string":
+		format := ""
+		if vv != nil {
+			format = vv.Format
+		}
+		switch format {
+		case "byte":
+			t := newScalarType("bytes", cel.BytesType, minStringSize)
+			if vv.MaxLength != nil {
+				t.maxElements = nonNegative(*vv.MaxLength)
+			} else {
+				t.maxElements = maxRequestSize - 2
+				t.unbounded = true
+			}
+			return t
+		case "duration":
+			t := newScalarType("duration", cel.DurationType, minDurationSize)
+			t.maxElements = maxDurationSize
+			return t
+		case "date":
+			t := newScalarType("timestamp", cel.TimestampType, dateSize)
+			t.maxElements = dateSize
+			return t
+		case "date-time":
+			t := newScalarType("timestamp", cel.TimestampType, minDateTimeSize)
+			t.maxElements = maxDateTimeSize
+			return t
+		}
+		t := newScalarType("string", cel.StringType, minStringSize)
+		switch {
+		case vv != nil && vv.MaxLength != nil:
+			t.maxElements = nonNegative(*vv.MaxLength) * 4
+		case vv != nil && len(vv.Enum) > 0:
+			for _, e := range vv.Enum {
+				if str, ok := e.Value.(string); ok && int64(len(str)) > t.maxElements {
+					t.maxElements = int64(len(str))
+				}
+			}
+		default:
+			t.maxElements = maxRequestSize - 2
+			t.unbounded = true
+		}
+		return t
+	case "boolean":
+		return boolDecl
+	case "number":
+		return doubleDecl
+	case "integer":
+		return intDecl
+	}
+	return nil
+}
+
+func nonNegative(v int64) int64 {
+	if v < 0 {
+		return 0
+	}
+	return v
+}
+
+// withTypeAndObjectMeta returns s with the properties every resource has
+// as CEL sees them: apiVersion and kind strings, and metadata reduced to
+// name and generateName with their length limits. s is returned unchanged
+// when it already declares all of them as strings.
+func withTypeAndObjectMeta(s *structural.Schema) *structural.Schema {
+	if hasTypeAndObjectMeta(s) {
+		return s
+	}
+	out := &structural.Schema{
+		Generic:              s.Generic,
+		Extensions:           s.Extensions,
+		AdditionalProperties: s.AdditionalProperties,
+		ValueValidation:      s.ValueValidation,
+		XValidations:         s.XValidations,
+	}
+	props := make(map[string]*structural.Schema, len(s.Properties)+3)
+	for k, p := range s.Properties {
+		props[k] = p
+	}
+	props["kind"] = &structural.Schema{Generic: structural.Generic{Type: "string"}}
+	props["apiVersion"] = &structural.Schema{Generic: structural.Generic{Type: "string"}}
+	var metaProps map[string]*structural.Schema
+	if m := s.Properties["metadata"]; m != nil {
+		metaProps = m.Properties
+	}
+	props["metadata"] = &structural.Schema{
+		Generic: structural.Generic{Type: "object"},
+		Properties: map[string]*structural.Schema{
+			"name":         cappedString(metaProps["name"], resourceNameMaxSize),
+			"generateName": cappedString(metaProps["generateName"], resourceNameMaxSize-1),
+		},
+	}
+	out.Properties = props
+	return out
+}
+
+func hasTypeAndObjectMeta(s *structural.Schema) bool {
+	typ := func(p *structural.Schema) string {
+		if p == nil {
+			return ""
+		}
+		return p.Type
+	}
+	if s.Properties == nil || typ(s.Properties["kind"]) != "string" ||
+		typ(s.Properties["apiVersion"]) != "string" || typ(s.Properties["metadata"]) != "object" {
+		return false
+	}
+	mp := s.Properties["metadata"].Properties
+	return mp != nil && typ(mp["name"]) == "string" && typ(mp["generateName"]) == "string"
+}
+
+func cappedString(existing *structural.Schema, limit int64) *structural.Schema {
+	if existing != nil && existing.ValueValidation != nil && existing.ValueValidation.MaxLength != nil &&
+		*existing.ValueValidation.MaxLength < limit {
+		limit = *existing.ValueValidation.MaxLength
+	}
+	return &structural.Schema{
+		Generic:         structural.Generic{Type: "string"},
+		ValueValidation: &structural.ValueValidation{MaxLength: &limit},
+	}
+}
+
+// withTypeNames returns t with object types named after their position
+// under name (name, name.field, name.list.@idx, name.map.@elem), as CEL
+// needs distinct names for distinct object types. Types that contain no
+// object are returned as they are.
+func (t *declType) withTypeNames(name string) *declType {
+	switch t.kind {
+	case kindObject:
+		changed := false
+		if t.name != "object" {
+			name = t.name
+		} else {
+			changed = true
+		}
+		fields := make(map[string]*declField, len(t.fields))
+		for fn, f := range t.fields {
+			nt := f.typ.withTypeNames(name + "." + fn)
+			if nt == f.typ {
+				fields[fn] = f
+				continue
+			}
+			changed = true
+			fields[fn] = &declField{name: fn, typ: nt, required: f.required}
+		}
+		if !changed {
+			return t
+		}
+		out := newObjectType(name, fields)
+		out.minSize = t.minSize
+		out.maxElements = t.maxElements
+		return out
+	case kindMap:
+		ne := t.elem.withTypeNames(name + ".@elem")
+		if ne == t.elem {
+			return t
+		}
+		out := newMapType(t.key, ne, t.maxElements)
+		out.unbounded = t.unbounded
+		return out
+	case kindList:
+		ne := t.elem.withTypeNames(name + ".@idx")
+		if ne == t.elem {
+			return t
+		}
+		out := newListType(ne, t.maxElements)
+		out.unbounded = t.unbounded
+		return out
+	}
+	return t
+}
+
+// collectObjectTypes records every object type reachable from t by name.
+func collectObjectTypes(t *declType, into map[string]*declType) {
+	switch t.kind {
+	case kindObject:
+		into[t.name] = t
+		for _, f := range t.fields {
+			collectObjectTypes(f.typ, into)
+		}
+	case kindList, kindMap:
+		collectObjectTypes(t.elem, into)
+	}
+}
+
+func (t *declType) String() string { return fmt.Sprintf("%s(%s)", t.name, t.celType) }

@@ -1,0 +1,39 @@
+// Package celrules compiles and evaluates the CEL validation rules of a
+// CustomResourceDefinition schema (x-kubernetes-validations) exactly as the
+// Kubernetes API server does: the same CEL types derived from the
+// structural schema, the same environment and libraries per compatibility
+// version, the same compile errors, the same static cost estimates and
+// runtime cost accounting, and the same error types, paths and texts.
+//
+// # Types
+//
+// Every schema node becomes a CEL type: objects with properties are
+// message-like types whose fields are the escaped property names (see
+// Escape: "a-b" is a__dash__b, "namespace" is __namespace__ and, from
+// compatibility version 1.31, also plain namespace); additionalProperties
+// give maps, arrays lists, x-kubernetes-int-or-string dyn, and the string
+// formats byte, duration, date and date-time give bytes, durations and
+// timestamps. Lists with x-kubernetes-list-type set or map compare without
+// regard to order, and + unions them (sets) or merges them by key (maps).
+// The resource root and embedded resources see apiVersion, kind and
+// metadata.name/generateName only. Nodes without a type (preserved unknown
+// fields) are not visible.
+//
+// # Compiling and validating
+//
+// Compile compiles every rule of a schema once; the result validates any
+// number of objects, concurrently. Validate binds self (and oldSelf for
+// transition rules on updates, correlated through object properties and
+// list-type=map keys), evaluates every rule at every value of its node
+// within the per-call limit (PerCallLimit) and the caller's budget
+// (RuntimeBudget per object in the API server), and reports failures with
+// message, messageExpression, reason and fieldPath applied.
+//
+// # CRD validation
+//
+// CheckSchema reports what the API server refuses when a CRD is created or
+// updated: rule defects, compile errors, oldSelf where values cannot be
+// correlated, and rules whose estimated cost, multiplied by how often they
+// can run, exceeds StaticCostLimit (or together StaticCRDCostLimit). It
+// also returns each expression's cost figures.
+package celrules

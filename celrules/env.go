@@ -1,0 +1,166 @@
+package celrules
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/interpreter"
+
+	"github.com/crdschema/crdschema/celrules/library"
+)
+
+// Evaluation limits of the API server.
+const (
+	// PerCallLimit is the largest cost one evaluation of a rule or
+	// messageExpression may reach.
+	PerCallLimit = 1000000
+	// RuntimeBudget is the cost all rules of one object may spend together.
+	RuntimeBudget = 10000000
+	// StaticCostLimit is the largest estimated cost of one expression,
+	// multiplied by its cardinality, that CRD validation accepts.
+	StaticCostLimit = 10000000
+	// StaticCRDCostLimit is the largest estimated total cost of all
+	// expressions of one schema that CRD validation accepts.
+	StaticCRDCostLimit = 100000000
+	// MaxMessageExpressionSize is the largest evaluated messageExpression,
+	// in bytes, that is used as an error detail.
+	MaxMessageExpressionSize = 5120
+	// checkFrequency is how many comprehension steps pass between checks
+	// of the context.
+	checkFrequency = 100
+)
+
+// defaultMinor is the default compatibility version's minor number: a
+// 1.37 API server's minimum compatibility version.
+const defaultMinor = 36
+
+// maxMinor bounds the compatibility versions this package knows; later
+// minors get the environment of maxMinor.
+const maxMinor = 99
+
+// versionedOptions is one row of the API server's base environment table:
+// options introduced in 1.introduced and, when removed is non-zero, gone
+// from 1.removed on.
+type versionedOptions struct {
+	introduced, removed uint
+	env                 func() []cel.EnvOption
+	program             []cel.ProgramOption
+}
+
+// baseTable lists the base environment's options in the API server's
+// order.
+var baseTable = []versionedOptions{
+	{introduced: 0, env: func() []cel.EnvOption {
+		return []cel.EnvOption{
+			cel.HomogeneousAggregateLiterals(),
+			cel.EagerlyValidateDeclarations(true),
+			cel.DefaultUTCTimeZone(true),
+			library.URLs(),
+			library.Regex(),
+			cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
+		}
+	}, program: []cel.ProgramOption{
+		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
+		cel.CostLimit(PerCallLimit),
+		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
+	}},
+	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{library.Lists(0)} }},
+	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{library.Authz()} }},
+	{introduced: 28, env: func() []cel.EnvOption {
+		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), library.Quantity()}
+	}},
+	{introduced: 29, env: func() []cel.EnvOption {
+		return []cel.EnvOption{cel.ASTValidators(
+			cel.ValidateDurationLiterals(),
+			cel.ValidateTimestampLiterals(),
+			cel.ValidateRegexLiterals(),
+			cel.ValidateHomogeneousAggregateLiterals(),
+		)}
+	}},
+	{introduced: 0, removed: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(0))} }},
+	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(2))} }},
+	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Sets()} }},
+	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{library.IP(), library.CIDR()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{library.Format()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{library.AuthzSelectors()} }},
+	{introduced: 32, env: func() []cel.EnvOption { return []cel.EnvOption{ext.TwoVarComprehensions()} }},
+	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{library.Semver(1)} }},
+	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
+	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{library.Lists(1)} }},
+	{introduced: 0, program: []cel.ProgramOption{cel.CostTracking(&library.CostEstimator{})}},
+}
+
+// storedMinor stands for "every version": the environment of stored
+// expressions has every option that was never removed.
+const storedMinor = math.MaxUint
+
+// envLib carries a set of compile and program options as one cel.Lib.
+type envLib struct {
+	env     []cel.EnvOption
+	program []cel.ProgramOption
+}
+
+func (l *envLib) CompileOptions() []cel.EnvOption     { return l.env }
+func (l *envLib) ProgramOptions() []cel.ProgramOption { return l.program }
+
+// buildBaseEnv builds the base environment for compatibility version
+// 1.minor (storedMinor for stored expressions).
+func buildBaseEnv(minor uint) (*cel.Env, error) {
+	lib := &envLib{}
+	for _, row := range baseTable {
+		if minor < row.introduced || (row.removed != 0 && minor >= row.removed) {
+			continue
+		}
+		if row.env != nil {
+			lib.env = append(lib.env, row.env()...)
+		}
+		lib.program = append(lib.program, row.program...)
+	}
+	e, err := cel.NewEnv()
+	if err != nil {
+		return nil, err
+	}
+	return e.Extend(cel.Lib(lib))
+}
+
+// lazyEnv is a base environment built on first use.
+type lazyEnv struct {
+	once sync.Once
+	env  *cel.Env
+	err  error
+}
+
+func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
+	l.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				l.err = fmt.Errorf("building the CEL environment: %v", r)
+			}
+		}()
+		l.env, l.err = buildBaseEnv(minor)
+	})
+	return l.env, l.err
+}
+
+// The base environments never change once built; building them is
+// expensive, so each is built once, on first use, and shared.
+var (
+	newExprEnvs [maxMinor + 1]lazyEnv
+	storedEnv   lazyEnv
+)
+
+// baseEnv returns the base environment for new expressions at
+// compatibility version 1.minor, or for stored expressions.
+func baseEnv(minor uint, stored bool) (*cel.Env, error) {
+	if stored {
+		return storedEnv.get(storedMinor)
+	}
+	if minor > maxMinor {
+		minor = maxMinor
+	}
+	return newExprEnvs[minor].get(minor)
+}

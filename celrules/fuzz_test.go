@@ -1,0 +1,100 @@
+package celrules
+
+import (
+	"context"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// fuzzSchema has a bit of every kind of node.
+func fuzzSchema(rules ...crdschema.ValidationRule) *structural.Schema {
+	item := obj(map[string]*structural.Schema{"k": str("string"), "v": str("integer")})
+	s := calibrationSchema()
+	s.Properties["ml"] = listOf(item, "map", "k")
+	s.Properties["set"] = listOf(str("string"), "set")
+	s.Properties["ios"] = &structural.Schema{Extensions: structural.Extensions{XIntOrString: true}}
+	s.Properties["any"] = &structural.Schema{Extensions: structural.Extensions{XPreserveUnknownFields: true}}
+	s.Properties["d"] = &structural.Schema{Generic: structural.Generic{Type: "string"}, ValueValidation: &structural.ValueValidation{Format: "duration"}}
+	s.Properties["emb"] = &structural.Schema{Generic: structural.Generic{Type: "object"}, Extensions: structural.Extensions{XEmbeddedResource: true, XPreserveUnknownFields: true}}
+	s.XValidations = rules
+	return s
+}
+
+var fuzzRules = []string{
+	"self.a < self.b",
+	"self.ls.all(x, x.size() < 5)",
+	"self.m.all(k, self.m[k] > 0)",
+	"self.ml == oldSelf.ml",
+	"self.set + ['x'] == ['x']",
+	"quantity('1Gi').isGreaterThan(quantity('1Mi'))",
+	"self.?s.orValue('') == ''",
+	"has(self.emb.metadata) && self.emb.kind == 'X'",
+	"self.d > duration('1s')",
+	"self.ios == 1 || self.ios == 'a'",
+	"self.any == self.any",
+	"self.ls.exists_one(x, x == 'a')",
+	"self.s.matches('^[a-z]+$')",
+	"isURL(self.s) && url(self.s).getHost() == ''",
+	"self.lb.map(x, x + x).size() >= 0",
+}
+
+func FuzzCompile(f *testing.F) {
+	for _, r := range fuzzRules {
+		f.Add(r, "", "")
+	}
+	f.Add("self.", "'", ".a")
+	f.Add("oldSelf.a", "self.s", "['a']")
+	f.Fuzz(func(t *testing.T, rule, msgExpr, fieldPath string) {
+		opt := len(rule)%2 == 0
+		s := fuzzSchema(crdschema.ValidationRule{Rule: rule, MessageExpression: msgExpr, FieldPath: fieldPath, OptionalOldSelf: &opt})
+		c, err := Compile(s, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := map[string]any{"a": int64(1), "b": int64(2), "s": "x", "ls": []any{"a"}, "m": map[string]any{"k": int64(1)}}
+		errs, left := c.Validate(context.Background(), nil, o, o, RuntimeBudget)
+		if left > RuntimeBudget {
+			t.Fatalf("budget grew: %d", left)
+		}
+		for _, e := range errs {
+			_ = e.Error()
+		}
+		if _, _, err := CheckSchema(s, crdschema.NewPath("s")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzValidate(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":2,"s":"abc","ls":["a","b"],"lb":["x"],"m":{"k":1},"ml":[{"k":"a","v":1}],"set":["x"],"ios":"a","d":"1h","emb":{"kind":"X","metadata":{"name":"n"}}}`),
+		[]byte(`{"a":2,"ml":[{"k":"a","v":2}]}`))
+	f.Add([]byte(`{"a":"x","ls":[1,null],"m":[],"ml":[{"k":1},{"v":2},3],"set":[[1]],"ios":1.5,"d":"nope","emb":5}`), []byte(`null`))
+	f.Add([]byte(`{"ls":null,"m":null,"ml":null,"any":{"x":[1,{"y":null}]}}`), []byte(`{"any":{"x":[1]}}`))
+	var rules crdschema.ValidationRules
+	for _, r := range fuzzRules {
+		rules = append(rules, crdschema.ValidationRule{Rule: r, MessageExpression: "'bad: ' + string(self.a)"})
+	}
+	c, err := Compile(fuzzSchema(rules...), true)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, cur, old []byte) {
+		o, err := crdschema.DecodeJSON(cur)
+		if err != nil {
+			return
+		}
+		prev, err := crdschema.DecodeJSON(old)
+		if err != nil {
+			prev = nil
+		}
+		errs, left := c.Validate(context.Background(), crdschema.NewPath("x"), o, prev, RuntimeBudget)
+		if left > RuntimeBudget {
+			t.Fatalf("budget grew: %d", left)
+		}
+		for _, e := range errs {
+			_ = e.Error()
+		}
+	})
+}

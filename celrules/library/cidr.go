@@ -1,0 +1,159 @@
+package library
+
+import (
+	"fmt"
+	"net/netip"
+	"reflect"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// CIDRType is the CEL type of the values returned by cidr().
+var CIDRType = cel.OpaqueType("net.CIDR")
+
+// cidrVal is an IP prefix (address and prefix length) as a CEL value.
+type cidrVal struct{ prefix netip.Prefix }
+
+func (v cidrVal) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(v.prefix).AssignableTo(t) {
+		return v.prefix, nil
+	}
+	if reflect.TypeOf("").AssignableTo(t) {
+		return v.prefix.String(), nil
+	}
+	return nil, fmt.Errorf("type conversion error from 'CIDR' to '%v'", t)
+}
+
+func (v cidrVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case CIDRType:
+		return v
+	case types.TypeType:
+		return CIDRType
+	case types.StringType:
+		return types.String(v.prefix.String())
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", CIDRType, t)
+}
+
+func (v cidrVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(cidrVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return types.Bool(v.prefix == o.prefix)
+}
+
+func (v cidrVal) Type() ref.Type { return CIDRType }
+func (v cidrVal) Value() any     { return v.prefix }
+
+// Size is the prefix length in whole bytes; runtime costs use it.
+func (v cidrVal) Size() ref.Val { return types.Int((v.prefix.Bits() + 7) / 8) }
+
+// cidrLib is the kubernetes.net.cidr library.
+type cidrLib struct{}
+
+func (cidrLib) LibraryName() string                 { return "kubernetes.net.cidr" }
+func (cidrLib) ProgramOptions() []cel.ProgramOption { return nil }
+
+func (cidrLib) CompileOptions() []cel.EnvOption {
+	member := func(fn, id string, result *cel.Type, f func(cidrVal) ref.Val) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{CIDRType}, result, cel.UnaryBinding(func(a ref.Val) ref.Val {
+			c, ok := a.(cidrVal)
+			if !ok {
+				return types.MaybeNoSuchOverloadErr(a)
+			}
+			return f(c)
+		}))}}
+	}
+	return envOptions([]funcDecl{
+		{"cidr", []cel.FunctionOpt{cel.Overload("string_to_cidr", []*cel.Type{cel.StringType}, CIDRType, cel.UnaryBinding(stringToCIDR))}},
+		{"containsIP", []cel.FunctionOpt{
+			cel.MemberOverload("cidr_contains_ip_string", []*cel.Type{CIDRType, cel.StringType}, cel.BoolType,
+				cel.BinaryBinding(func(c, s ref.Val) ref.Val { return cidrContainsIP(c, stringToIP(s)) })),
+			cel.MemberOverload("cidr_contains_ip_ip", []*cel.Type{CIDRType, IPType}, cel.BoolType, cel.BinaryBinding(cidrContainsIP)),
+		}},
+		{"containsCIDR", []cel.FunctionOpt{
+			cel.MemberOverload("cidr_contains_cidr_string", []*cel.Type{CIDRType, cel.StringType}, cel.BoolType,
+				cel.BinaryBinding(func(c, s ref.Val) ref.Val { return cidrContainsCIDR(c, stringToCIDR(s)) })),
+			cel.MemberOverload("cidr_contains_cidr", []*cel.Type{CIDRType, CIDRType}, cel.BoolType, cel.BinaryBinding(cidrContainsCIDR)),
+		}},
+		member("ip", "cidr_ip", IPType, func(c cidrVal) ref.Val { return ipVal{c.prefix.Addr()} }),
+		member("prefixLength", "cidr_prefix_length", cel.IntType, func(c cidrVal) ref.Val { return types.Int(c.prefix.Bits()) }),
+		member("masked", "cidr_masked", CIDRType, func(c cidrVal) ref.Val { return cidrVal{c.prefix.Masked()} }),
+		{"isCIDR", []cel.FunctionOpt{cel.Overload("is_cidr", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isCIDR))}},
+		{"string", []cel.FunctionOpt{cel.Overload("cidr_to_string", []*cel.Type{CIDRType}, cel.StringType, cel.UnaryBinding(func(a ref.Val) ref.Val {
+			c, ok := a.(cidrVal)
+			if !ok {
+				return types.MaybeNoSuchOverloadErr(a)
+			}
+			return types.String(c.prefix.String())
+		}))}},
+	}, cel.Types(CIDRType))
+}
+
+// parseCIDR parses an address/prefix-length pair, rejecting IPv4-mapped
+// IPv6 addresses. The address need not be the masked network address.
+func parseCIDR(s string) (netip.Prefix, error) {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("network address parse error during conversion from string: %v", err)
+	}
+	if p.Addr().Is4In6() {
+		return netip.Prefix{}, fmt.Errorf("IPv4-mapped IPv6 address %q is not allowed", s)
+	}
+	return p, nil
+}
+
+func stringToCIDR(a ref.Val) ref.Val {
+	s, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	p, err := parseCIDR(s)
+	if err != nil {
+		// Kubernetes prefixes the already prefixed parse error once more.
+		return types.NewErr("network address parse error during conversion from string: %v", err)
+	}
+	return cidrVal{p}
+}
+
+func isCIDR(a ref.Val) ref.Val {
+	s, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	_, err := parseCIDR(s)
+	return types.Bool(err == nil)
+}
+
+// cidrContainsIP reports whether the prefix contains the address. As in
+// Kubernetes, an address argument that failed to parse yields "no such
+// overload" rather than the parse error.
+func cidrContainsIP(c, i ref.Val) ref.Val {
+	cv, ok := c.(cidrVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(i)
+	}
+	iv, ok := i.(ipVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(c)
+	}
+	return types.Bool(cv.prefix.Contains(iv.addr))
+}
+
+// cidrContainsCIDR reports whether the first prefix contains the whole of
+// the second.
+func cidrContainsCIDR(c, o ref.Val) ref.Val {
+	cv, ok := c.(cidrVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(c)
+	}
+	ov, ok := o.(cidrVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(o)
+	}
+	return types.Bool(cv.prefix.Overlaps(ov.prefix) && cv.prefix.Bits() <= ov.prefix.Bits())
+}

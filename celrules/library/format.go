@@ -1,0 +1,200 @@
+package library
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// FormatType is the CEL type of the named formats.
+var FormatType = cel.ObjectType("kubernetes.NamedFormat")
+
+// Cost constants of the format library.
+const (
+	// maxFormatNameSize bounds the size of a format value; equality of two
+	// formats is priced from it.
+	maxFormatNameSize = 64
+	// maxFormatRegexSize is the regular-expression size that the static
+	// cost of validate assumes for every format.
+	maxFormatRegexSize = 128
+)
+
+// formatVal is a named string format as a CEL value.
+type formatVal struct {
+	name     string
+	validate func(string) []string
+	// regexSize is the size of the regular expression (or an estimate of
+	// an equivalent one) that prices a validation at runtime.
+	regexSize int
+}
+
+func (v formatVal) ConvertToNative(t reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion error from 'Format' to '%v'", t)
+}
+
+func (v formatVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case FormatType:
+		return v
+	case types.TypeType:
+		return FormatType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", FormatType, t)
+}
+
+// Equal compares formats by name.
+func (v formatVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(formatVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return types.Bool(v.name == o.name)
+}
+
+func (v formatVal) Type() ref.Type { return FormatType }
+func (v formatVal) Value() any     { return v }
+
+// Sizes of the regular expressions the formats stand for.
+const (
+	uuidPattern     = `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`
+	timePattern     = `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`
+	base64Pattern   = `^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`
+	base64RegexSize = 84   // the regex size Kubernetes assumes for base64
+	urlRegexSize    = 1103 // the regex size Kubernetes assumes for URLs
+)
+
+var (
+	uuidRegexp   = regexp.MustCompile(uuidPattern)
+	timeRegexp   = regexp.MustCompile(timePattern)
+	base64Regexp = regexp.MustCompile(base64Pattern)
+)
+
+// namedFormats are the formats, by the name format.named() takes.
+var namedFormats = map[string]formatVal{
+	"dns1123Label":           {"DNS1123Label", func(s string) []string { return dns1123Label(s) }, 30},
+	"dns1123Subdomain":       {"DNS1123Subdomain", func(s string) []string { return dns1123Subdomain(s, maxLenChars) }, 60},
+	"dns1035Label":           {"DNS1035Label", func(s string) []string { return dns1035Label(s) }, 30},
+	"qualifiedName":          {"QualifiedName", qualifiedName, 60},
+	"dns1123LabelPrefix":     {"DNS1123LabelPrefix", func(s string) []string { return dns1123Label(maskTrailingDash(s)) }, 30},
+	"dns1123SubdomainPrefix": {"DNS1123SubdomainPrefix", func(s string) []string { return dns1123Subdomain(maskTrailingDash(s), maxLenChars) }, 60},
+	"dns1035LabelPrefix":     {"DNS1035LabelPrefix", func(s string) []string { return dns1035Label(maskTrailingDash(s)) }, 30},
+	"labelValue":             {"LabelValue", labelValue, 40},
+	"uri": {"URI", func(s string) []string {
+		if _, err := url.ParseRequestURI(s); err != nil {
+			return []string{err.Error()}
+		}
+		return nil
+	}, urlRegexSize},
+	"uuid": {"uuid", func(s string) []string {
+		if !uuidRegexp.MatchString(s) {
+			return []string{"does not match the UUID format"}
+		}
+		return nil
+	}, len(uuidPattern)},
+	"byte": {"byte", func(s string) []string {
+		if !base64Regexp.MatchString(s) {
+			return []string{"invalid base64"}
+		}
+		return nil
+	}, base64RegexSize},
+	"date": {"date", func(s string) []string {
+		if !isDate(s) {
+			return []string{"invalid date"}
+		}
+		return nil
+	}, len(timePattern)},
+	"datetime": {"datetime", func(s string) []string {
+		if !isDateTime(s) {
+			return []string{"invalid datetime"}
+		}
+		return nil
+	}, len(timePattern)},
+}
+
+// namedFormatOrder fixes the order in which the constants are declared.
+var namedFormatOrder = []string{
+	"dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName",
+	"dns1123LabelPrefix", "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue",
+	"uri", "uuid", "byte", "date", "datetime",
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+// isDateTime accepts a date, a "t" or "T" and a time of day with
+// fraction and zone, as the OpenAPI date-time format check does.
+func isDateTime(s string) bool {
+	if len(s) < 4 {
+		return false
+	}
+	parts := strings.Split(strings.ToLower(s), "t")
+	if len(parts) < 2 || !isDate(parts[0]) {
+		return false
+	}
+	m := timeRegexp.FindStringSubmatch(parts[1])
+	if m == nil {
+		return false
+	}
+	return m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
+}
+
+// formatLib is the kubernetes.format library.
+type formatLib struct{}
+
+func (formatLib) LibraryName() string                 { return "kubernetes.format" }
+func (formatLib) ProgramOptions() []cel.ProgramOption { return nil }
+
+func (formatLib) CompileOptions() []cel.EnvOption {
+	decls := []funcDecl{
+		{"validate", []cel.FunctionOpt{cel.MemberOverload("format-validate", []*cel.Type{FormatType, cel.StringType},
+			cel.OptionalType(cel.ListType(cel.StringType)), cel.BinaryBinding(formatValidate))}},
+		{"format.named", []cel.FunctionOpt{cel.Overload("format-named", []*cel.Type{cel.StringType},
+			cel.OptionalType(FormatType), cel.UnaryBinding(formatNamed))}},
+	}
+	for _, name := range namedFormatOrder {
+		f := namedFormats[name]
+		fn := "format." + name
+		decls = append(decls, funcDecl{fn, []cel.FunctionOpt{cel.Overload(fn, nil, FormatType,
+			cel.FunctionBinding(func(...ref.Val) ref.Val { return f }))}})
+	}
+	return envOptions(decls)
+}
+
+func formatNamed(a ref.Val) ref.Val {
+	name, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	f, ok := namedFormats[name]
+	if !ok {
+		return types.OptionalNone
+	}
+	return types.OptionalOf(f)
+}
+
+// formatValidate returns none when s has the format, else the reasons it
+// has not.
+func formatValidate(a, b ref.Val) ref.Val {
+	f, ok := a.(formatVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	s, ok := b.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(b)
+	}
+	errs := f.validate(s)
+	if len(errs) == 0 {
+		return types.OptionalNone
+	}
+	return types.OptionalOf(types.NewStringList(types.DefaultTypeAdapter, errs))
+}

@@ -1,0 +1,156 @@
+package library
+
+import (
+	"fmt"
+	"net/netip"
+	"reflect"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// IPType is the CEL type of the values returned by ip().
+var IPType = cel.OpaqueType("net.IP")
+
+// ipVal is an IPv4 or IPv6 address without zone as a CEL value.
+type ipVal struct{ addr netip.Addr }
+
+func (v ipVal) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(v.addr).AssignableTo(t) {
+		return v.addr, nil
+	}
+	if reflect.TypeOf("").AssignableTo(t) {
+		return v.addr.String(), nil
+	}
+	return nil, fmt.Errorf("type conversion error from 'IP' to '%v'", t)
+}
+
+func (v ipVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case IPType:
+		return v
+	case types.TypeType:
+		return IPType
+	case types.StringType:
+		return types.String(v.addr.String())
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", IPType, t)
+}
+
+func (v ipVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(ipVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return types.Bool(v.addr == o.addr)
+}
+
+func (v ipVal) Type() ref.Type { return IPType }
+func (v ipVal) Value() any     { return v.addr }
+
+// Size is the length of the address in bytes (4 or 16); runtime costs use it.
+func (v ipVal) Size() ref.Val { return types.Int((v.addr.BitLen() + 7) / 8) }
+
+// ipLib is the kubernetes.net.ip library.
+type ipLib struct{}
+
+func (ipLib) LibraryName() string                 { return "kubernetes.net.ip" }
+func (ipLib) ProgramOptions() []cel.ProgramOption { return nil }
+
+func (ipLib) CompileOptions() []cel.EnvOption {
+	pred := func(fn, id string, f func(netip.Addr) bool) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{IPType}, cel.BoolType, cel.UnaryBinding(func(a ref.Val) ref.Val {
+			ip, ok := a.(ipVal)
+			if !ok {
+				return types.MaybeNoSuchOverloadErr(a)
+			}
+			return types.Bool(f(ip.addr))
+		}))}}
+	}
+	return envOptions([]funcDecl{
+		{"ip", []cel.FunctionOpt{cel.Overload("string_to_ip", []*cel.Type{cel.StringType}, IPType, cel.UnaryBinding(stringToIP))}},
+		{"family", []cel.FunctionOpt{cel.MemberOverload("ip_family", []*cel.Type{IPType}, cel.IntType, cel.UnaryBinding(ipFamily))}},
+		{"ip.isCanonical", []cel.FunctionOpt{cel.Overload("ip_is_canonical", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(ipIsCanonical))}},
+		pred("isUnspecified", "ip_is_unspecified", netip.Addr.IsUnspecified),
+		pred("isLoopback", "ip_is_loopback", netip.Addr.IsLoopback),
+		pred("isLinkLocalMulticast", "ip_is_link_local_multicast", netip.Addr.IsLinkLocalMulticast),
+		pred("isLinkLocalUnicast", "ip_is_link_local_unicast", netip.Addr.IsLinkLocalUnicast),
+		pred("isGlobalUnicast", "ip_is_global_unicast", netip.Addr.IsGlobalUnicast),
+		{"isIP", []cel.FunctionOpt{cel.Overload("is_ip", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isIP))}},
+		{"string", []cel.FunctionOpt{cel.Overload("ip_to_string", []*cel.Type{IPType}, cel.StringType, cel.UnaryBinding(ipToString))}},
+	}, cel.Types(IPType))
+}
+
+// parseIP parses an IPv4 or IPv6 address, rejecting zones and IPv4-mapped
+// IPv6 addresses (and, as net/netip does, IPv4 octets with leading zeros).
+func parseIP(s string) (netip.Addr, error) {
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("IP Address %q parse error during conversion from string: %v", s, err)
+	}
+	if a.Zone() != "" {
+		return netip.Addr{}, fmt.Errorf("IP address %q with zone value is not allowed", s)
+	}
+	if a.Is4In6() {
+		return netip.Addr{}, fmt.Errorf("IPv4-mapped IPv6 address %q is not allowed", s)
+	}
+	return a, nil
+}
+
+func stringToIP(a ref.Val) ref.Val {
+	s, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	addr, err := parseIP(s)
+	if err != nil {
+		return types.NewErr("%v", err)
+	}
+	return ipVal{addr}
+}
+
+func ipToString(a ref.Val) ref.Val {
+	ip, ok := a.(ipVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	return types.String(ip.addr.String())
+}
+
+func ipFamily(a ref.Val) ref.Val {
+	ip, ok := a.(ipVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	switch {
+	case ip.addr.Is4():
+		return types.Int(4)
+	case ip.addr.Is6():
+		return types.Int(6)
+	}
+	return types.NewErr("IP address %q is not an IPv4 or IPv6 address", ip.addr.String())
+}
+
+// ipIsCanonical reports whether s is written exactly as the canonical form
+// of the address it denotes.
+func ipIsCanonical(a ref.Val) ref.Val {
+	s, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	addr, err := parseIP(s)
+	if err != nil {
+		return types.NewErr("%v", err)
+	}
+	return types.Bool(addr.String() == s)
+}
+
+func isIP(a ref.Val) ref.Val {
+	s, ok := a.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(a)
+	}
+	_, err := parseIP(s)
+	return types.Bool(err == nil)
+}

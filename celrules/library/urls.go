@@ -1,0 +1,122 @@
+package library
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// URLType is the CEL type of the values returned by url().
+var URLType = cel.ObjectType("kubernetes.URL")
+
+// urlRuntimeType is the runtime type reported by URL values.
+var urlRuntimeType = types.NewTypeValue("kubernetes.URL")
+
+// urlVal is a parsed URL as a CEL value.
+type urlVal struct{ u *url.URL }
+
+func (v urlVal) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(v.u).AssignableTo(t) {
+		return v.u, nil
+	}
+	if reflect.TypeOf("").AssignableTo(t) {
+		return v.u.String(), nil
+	}
+	return nil, fmt.Errorf("type conversion error from 'URL' to '%v'", t)
+}
+
+func (v urlVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case urlRuntimeType:
+		return v
+	case types.TypeType:
+		return urlRuntimeType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", urlRuntimeType, t)
+}
+
+// Equal compares the string forms of two URLs.
+func (v urlVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(urlVal)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return types.Bool(v.u.String() == o.u.String())
+}
+
+func (v urlVal) Type() ref.Type { return urlRuntimeType }
+func (v urlVal) Value() any     { return v.u }
+
+// urlsLib is the kubernetes.urls library.
+type urlsLib struct{}
+
+func (urlsLib) LibraryName() string                 { return "kubernetes.urls" }
+func (urlsLib) ProgramOptions() []cel.ProgramOption { return nil }
+
+func (urlsLib) CompileOptions() []cel.EnvOption {
+	accessor := func(fn, id string, get func(*url.URL) string) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{URLType}, cel.StringType,
+			cel.UnaryBinding(func(v ref.Val) ref.Val {
+				u, ok := v.Value().(*url.URL)
+				if !ok {
+					return types.MaybeNoSuchOverloadErr(v)
+				}
+				return types.String(get(u))
+			}))}}
+	}
+	return envOptions([]funcDecl{
+		{"url", []cel.FunctionOpt{cel.Overload("string_to_url", []*cel.Type{cel.StringType}, URLType, cel.UnaryBinding(stringToURL))}},
+		accessor("getScheme", "url_get_scheme", func(u *url.URL) string { return u.Scheme }),
+		accessor("getHost", "url_get_host", func(u *url.URL) string { return u.Host }),
+		accessor("getHostname", "url_get_hostname", (*url.URL).Hostname),
+		accessor("getPort", "url_get_port", (*url.URL).Port),
+		accessor("getEscapedPath", "url_get_escaped_path", (*url.URL).EscapedPath),
+		{"getQuery", []cel.FunctionOpt{cel.MemberOverload("url_get_query", []*cel.Type{URLType},
+			cel.MapType(cel.StringType, cel.ListType(cel.StringType)), cel.UnaryBinding(urlQuery))}},
+		{"isURL", []cel.FunctionOpt{cel.Overload("is_url_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isURL))}},
+	})
+}
+
+// stringToURL accepts what url.ParseRequestURI accepts (an absolute URI or
+// an absolute path) and keeps the url.Parse result, which handles
+// fragments correctly.
+func stringToURL(v ref.Val) ref.Val {
+	s, ok := v.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	if _, err := url.ParseRequestURI(s); err != nil {
+		return types.NewErr("URL parse error during conversion from string: %v", err)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return types.NewErr("URL parse error during conversion from string: %v", err)
+	}
+	return urlVal{u}
+}
+
+func urlQuery(v ref.Val) ref.Val {
+	u, ok := v.Value().(*url.URL)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	q := u.Query()
+	m := make(map[ref.Val]ref.Val, len(q))
+	for k, vs := range q {
+		m[types.String(k)] = types.NewStringList(types.DefaultTypeAdapter, vs)
+	}
+	return types.NewRefValMap(types.DefaultTypeAdapter, m)
+}
+
+func isURL(v ref.Val) ref.Val {
+	s, ok := v.Value().(string)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(v)
+	}
+	_, err := url.ParseRequestURI(s)
+	return types.Bool(err == nil)
+}

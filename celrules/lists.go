@@ -1,0 +1,487 @@
+package celrules
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+)
+
+// listVal is an array value converted element by element on access.
+type listVal struct {
+	elems []any
+	items *valueSchema
+}
+
+func (l *listVal) ConvertToNative(t reflect.Type) (any, error) {
+	if t.Kind() == reflect.Slice {
+		if l.items.s.Type == "string" {
+			var out []string
+			for _, e := range l.elems {
+				s, ok := e.(string)
+				if !ok {
+					return nil, fmt.Errorf("expected all elements to be of type string, but got %T", e)
+				}
+				out = append(out, s)
+			}
+			return out, nil
+		}
+		return l.elems, nil
+	}
+	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", l.Type(), t)
+}
+
+func (l *listVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.ListType:
+		return l
+	case types.TypeType:
+		return types.ListType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
+}
+
+func (l *listVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	n := types.Int(len(l.elems))
+	if n != o.Size() {
+		return types.False
+	}
+	for i := types.Int(0); i < n; i++ {
+		if eq := l.Get(i).Equal(o.Get(i)); eq != types.True {
+			return eq
+		}
+	}
+	return types.True
+}
+
+func (l *listVal) Type() ref.Type { return types.ListType }
+func (l *listVal) Value() any     { return l.elems }
+
+func (l *listVal) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	on, _ := o.Size().(types.Int)
+	out := make([]ref.Val, 0, len(l.elems)+int(on))
+	out = l.appendElems(out)
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		out = append(out, it.Next())
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
+}
+
+func (l *listVal) appendElems(out []ref.Val) []ref.Val {
+	for _, e := range l.elems {
+		out = append(out, toVal(e, l.items))
+	}
+	return out
+}
+
+func (l *listVal) Contains(v ref.Val) ref.Val {
+	if types.IsUnknownOrError(v) {
+		return v
+	}
+	var err ref.Val
+	for _, e := range l.elems {
+		cmp := toVal(e, l.items).Equal(v)
+		b, ok := cmp.(types.Bool)
+		if !ok && err == nil {
+			err = types.MaybeNoSuchOverloadErr(cmp)
+		}
+		if b == types.True {
+			return types.True
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return types.False
+}
+
+func (l *listVal) Get(idx ref.Val) ref.Val {
+	i, ok := idx.(types.Int)
+	if !ok {
+		return types.ValOrErr(idx, "unsupported index: %v", idx)
+	}
+	if i < 0 || int64(i) >= int64(len(l.elems)) {
+		return types.NewErr("index out of bounds: %v", idx)
+	}
+	return toVal(l.elems[i], l.items)
+}
+
+func (l *listVal) Iterator() traits.Iterator { return &listIter{l: l} }
+func (l *listVal) Size() ref.Val             { return types.Int(len(l.elems)) }
+
+type listIter struct {
+	l *listVal
+	i int
+}
+
+func (it *listIter) ConvertToNative(reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion on iterators not supported")
+}
+func (it *listIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (it *listIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (it *listIter) Type() ref.Type                 { return types.IteratorType }
+func (it *listIter) Value() any                     { return nil }
+func (it *listIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.l.elems)) }
+func (it *listIter) Next() ref.Val {
+	if it.i >= len(it.l.elems) {
+		return types.NewErr("no more elements")
+	}
+	v := toVal(it.l.elems[it.i], it.l.items)
+	it.i++
+	return v
+}
+
+// setListVal is an x-kubernetes-list-type=set array: equality ignores
+// order and + is a union.
+type setListVal struct {
+	listVal
+	once sync.Once
+	set  map[any]struct{}
+	err  ref.Val
+}
+
+func (l *setListVal) keys() (map[any]struct{}, ref.Val) {
+	l.once.Do(func() {
+		l.set = make(map[any]struct{}, len(l.elems))
+		for _, e := range l.elems {
+			k, err := setKey(toVal(e, l.items))
+			if err != nil {
+				l.set, l.err = nil, err
+				return
+			}
+			l.set[k] = struct{}{}
+		}
+	})
+	return l.set, l.err
+}
+
+func (l *setListVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if types.Int(len(l.elems)) != o.Size() {
+		return types.False
+	}
+	set, err := l.keys()
+	if err != nil {
+		return err
+	}
+	return setEqual(set, o)
+}
+
+func (l *setListVal) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return unionSetList(l.appendElems(make([]ref.Val, 0, len(l.elems))), o)
+}
+
+// setEqual reports whether the list o holds exactly the keys of set.
+func setEqual(set map[any]struct{}, o traits.Lister) ref.Val {
+	seen := make(map[any]struct{}, len(set))
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		k, err := setKey(it.Next())
+		if err != nil {
+			return err
+		}
+		if _, ok := set[k]; !ok {
+			return types.False
+		}
+		seen[k] = struct{}{}
+	}
+	return types.Bool(len(seen) == len(set))
+}
+
+// setKey is the identity of a set element; sets hold scalars only.
+func setKey(v ref.Val) (any, ref.Val) {
+	switch v.(type) {
+	case traits.Lister, traits.Mapper:
+		return nil, types.NewErr("listSet operations are only supported on lists of scalar values")
+	}
+	raw := v.Value()
+	if raw != nil && !reflect.TypeOf(raw).Comparable() {
+		return fmt.Sprintf("%#v", raw), nil
+	}
+	return raw, nil
+}
+
+func unionSetList(elems []ref.Val, o traits.Lister) ref.Val {
+	set := make(map[any]struct{}, len(elems))
+	for _, e := range elems {
+		k, err := setKey(e)
+		if err != nil {
+			return err
+		}
+		set[k] = struct{}{}
+	}
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		v := it.Next()
+		k, err := setKey(v)
+		if err != nil {
+			return err
+		}
+		if _, ok := set[k]; !ok {
+			set[k] = struct{}{}
+			elems = append(elems, v)
+		}
+	}
+	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems)}
+}
+
+// concatSetList is the result of + on a set list; it keeps set semantics.
+type concatSetList struct{ traits.Lister }
+
+func (l *concatSetList) elems() []ref.Val {
+	n, _ := l.Size().(types.Int)
+	out := make([]ref.Val, int(n))
+	for i := range out {
+		out[i] = l.Get(types.Int(i))
+	}
+	return out
+}
+
+func (l *concatSetList) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return unionSetList(l.elems(), o)
+}
+
+func (l *concatSetList) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if l.Size() != o.Size() {
+		return types.False
+	}
+	set := map[any]struct{}{}
+	for _, e := range l.elems() {
+		k, err := setKey(e)
+		if err != nil {
+			return err
+		}
+		set[k] = struct{}{}
+	}
+	return setEqual(set, o)
+}
+
+// mapListVal is an x-kubernetes-list-type=map array: equality ignores
+// order (items are matched by key) and + replaces items by key.
+type mapListVal struct {
+	listVal
+	keys  []string
+	once  sync.Once
+	byKey map[any]any
+}
+
+// rawKey is the key of an unstructured item. Like the API server, it looks
+// the key properties up by their escaped names.
+func (l *mapListVal) rawKey(item any) any {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return types.NewErr("unexpected data format for element of array with x-kubernetes-list-type=map: %T", item)
+	}
+	switch len(l.keys) {
+	case 1:
+		return m[l.keys[0]]
+	case 2:
+		return [2]any{m[l.keys[0]], m[l.keys[1]]}
+	case 3:
+		return [3]any{m[l.keys[0]], m[l.keys[1]], m[l.keys[2]]}
+	}
+	k := make([]any, len(l.keys))
+	for i, name := range l.keys {
+		k[i] = m[name]
+	}
+	return fmt.Sprintf("%#v", k)
+}
+
+func (l *mapListVal) index() map[any]any {
+	l.once.Do(func() {
+		l.byKey = make(map[any]any, len(l.elems))
+		for _, e := range l.elems {
+			// A key that is not a scalar (wrong data) cannot be looked up;
+			// the item then matches nothing.
+			if k := l.rawKey(e); hashable(k) {
+				l.byKey[k] = e
+			}
+		}
+	})
+	return l.byKey
+}
+
+func (l *mapListVal) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if types.Int(len(l.elems)) != o.Size() {
+		return types.False
+	}
+	idx := l.index()
+	seen := make(map[any]struct{}, len(idx))
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		v := it.Next()
+		k := l.rawKey(v.Value())
+		if !hashable(k) {
+			return types.False
+		}
+		mine, ok := idx[k]
+		if !ok {
+			return types.False
+		}
+		if eq := toVal(mine, l.items).Equal(v); eq != types.True {
+			return eq
+		}
+		seen[k] = struct{}{}
+	}
+	return types.Bool(len(seen) == len(idx))
+}
+
+func (l *mapListVal) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return mergeMapList(l.appendElems(make([]ref.Val, 0, len(l.elems))), o, l.keys)
+}
+
+// hashable reports whether k may be used as a Go map key without a panic.
+func hashable(k any) bool {
+	return k == nil || reflect.TypeOf(k).Comparable() && comparableDeep(k)
+}
+
+func comparableDeep(k any) bool {
+	switch x := k.(type) {
+	case [2]any:
+		return hashable(x[0]) && hashable(x[1])
+	case [3]any:
+		return hashable(x[0]) && hashable(x[1]) && hashable(x[2])
+	}
+	return true
+}
+
+// valKey is the key of a CEL list item under the map list's key names.
+func valKey(v ref.Val, keys []string) any {
+	get := func(name string) any {
+		key := types.String(name)
+		var f ref.Val
+		found := false
+		switch e := v.(type) {
+		case traits.Mapper:
+			f, found = e.Find(key)
+		case traits.Indexer:
+			if t, ok := v.(traits.FieldTester); ok {
+				found = t.IsSet(key) == types.True
+			}
+			if found {
+				f = e.Get(key)
+			}
+		}
+		if !found || f == nil || types.IsUnknownOrError(f) {
+			return nil
+		}
+		raw := f.Value()
+		if raw != nil && !reflect.TypeOf(raw).Comparable() {
+			return fmt.Sprintf("%#v", raw)
+		}
+		return raw
+	}
+	switch len(keys) {
+	case 1:
+		return get(keys[0])
+	case 2:
+		return [2]any{get(keys[0]), get(keys[1])}
+	case 3:
+		return [3]any{get(keys[0]), get(keys[1]), get(keys[2])}
+	}
+	k := make([]any, len(keys))
+	for i, name := range keys {
+		k[i] = get(name)
+	}
+	return fmt.Sprintf("%#v", k)
+}
+
+func mergeMapList(elems []ref.Val, o traits.Lister, keys []string) ref.Val {
+	pos := make(map[any]int, len(elems))
+	for i, e := range elems {
+		pos[valKey(e, keys)] = i
+	}
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		v := it.Next()
+		k := valKey(v, keys)
+		if i, ok := pos[k]; ok {
+			elems[i] = v
+		} else {
+			elems = append(elems, v)
+		}
+	}
+	return &concatMapList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), keys: keys}
+}
+
+// concatMapList is the result of + on a map list; it keeps map-list
+// semantics.
+type concatMapList struct {
+	traits.Lister
+	keys []string
+}
+
+func (l *concatMapList) elems() []ref.Val {
+	n, _ := l.Size().(types.Int)
+	out := make([]ref.Val, int(n))
+	for i := range out {
+		out[i] = l.Get(types.Int(i))
+	}
+	return out
+}
+
+func (l *concatMapList) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	return mergeMapList(l.elems(), o, l.keys)
+}
+
+func (l *concatMapList) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if l.Size() != o.Size() {
+		return types.False
+	}
+	byKey := map[any]ref.Val{}
+	for _, e := range l.elems() {
+		byKey[valKey(e, l.keys)] = e
+	}
+	seen := map[any]struct{}{}
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		v := it.Next()
+		k := valKey(v, l.keys)
+		e, ok := byKey[k]
+		if !ok {
+			return types.False
+		}
+		if eq := e.Equal(v); eq != types.True {
+			return eq
+		}
+		seen[k] = struct{}{}
+	}
+	return types.Bool(len(seen) == len(byKey))
+}

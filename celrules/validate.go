@@ -1,0 +1,435 @@
+package celrules
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+
+	"github.com/crdschema/crdschema"
+)
+
+// Correlation tells validation ratcheting whether a value is unchanged
+// from the old object. Key and Index return the correlation of a member,
+// or nil when the member does not correlate.
+type Correlation interface {
+	// Unchanged reports whether the new value deep-equals its old value.
+	Unchanged() bool
+	Key(field string) Correlation
+	Index(i int) Correlation
+}
+
+// ValidateOption configures one call of Validate.
+type ValidateOption func(*validateConfig)
+
+type validateConfig struct {
+	ratchet ratchet
+	// warn receives the errors ratcheting drops.
+	warn func(*crdschema.Error)
+}
+
+// WithRatcheting turns validation ratcheting on: the failure of a rule
+// that does not use oldSelf is not reported where c says the value is
+// unchanged from the old object. c is the correlation of the validated
+// value.
+func WithRatcheting(c Correlation) ValidateOption {
+	return func(v *validateConfig) { v.ratchet.current = c }
+}
+
+// WithWarnings passes the errors that ratcheting drops to warn, as the API
+// server turns them into warnings.
+func WithWarnings(warn func(*crdschema.Error)) ValidateOption {
+	return func(v *validateConfig) { v.warn = warn }
+}
+
+// ratchet is the ratcheting state at one node: the node's correlation
+// and its nearest parent's.
+type ratchet struct {
+	current, parent Correlation
+}
+
+func (r ratchet) unchanged() bool {
+	if r.current != nil {
+		return r.current.Unchanged()
+	}
+	if r.parent != nil {
+		return r.parent.Unchanged()
+	}
+	return false
+}
+
+func (r ratchet) key(field string) ratchet {
+	if r.current == nil {
+		return r
+	}
+	if r.parent == nil && (field == "apiVersion" || field == "kind") {
+		return ratchet{}
+	}
+	return ratchet{current: r.current.Key(field), parent: r.current}
+}
+
+func (r ratchet) index(i int) ratchet {
+	if r.current == nil {
+		return r
+	}
+	return ratchet{current: r.current.Index(i), parent: r.current}
+}
+
+const (
+	budgetExhausted = "validation failed due to running out of cost budget, no further validation rules will be run"
+)
+
+// Validate evaluates the compiled rules against obj, the value at fldPath
+// (usually the whole object), and, for transition rules, oldObj (nil on
+// create). budget is the cost the rules may spend (RuntimeBudget per
+// object in the API server); the remaining budget is returned, negative
+// when it ran out and validation stopped. Errors carry the API server's
+// types, paths and texts. Validate does not modify obj or oldObj.
+func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, oldObj any, budget int64, opts ...ValidateOption) (errs crdschema.ErrorList, remaining int64) {
+	if c == nil || c.root == nil {
+		return nil, budget
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	vc := validateConfig{}
+	for _, o := range opts {
+		if o != nil {
+			o(&vc)
+		}
+	}
+	v := &validation{ctx: ctx, warn: vc.warn}
+	return v.node(c.root, fldPath, obj, oldObj, vc.ratchet, budget)
+}
+
+type validation struct {
+	ctx  context.Context
+	warn func(*crdschema.Error)
+}
+
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Map, reflect.Pointer, reflect.Interface, reflect.Slice:
+		return rv.IsNil()
+	}
+	return false
+}
+
+func (v *validation) node(n *node, p *crdschema.Path, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
+	if n == nil || obj == nil {
+		return nil, budget
+	}
+	errs, budget := v.rules(n, p, obj, old, r, budget)
+	if budget < 0 {
+		return errs, budget
+	}
+	for _, a := range n.allOf {
+		var e crdschema.ErrorList
+		e, budget = v.node(a, p, obj, old, ratchet{parent: r.parent}, budget)
+		errs = append(errs, e...)
+		if budget < 0 {
+			return errs, budget
+		}
+	}
+	switch x := obj.(type) {
+	case []any:
+		oldList, _ := old.([]any)
+		var e crdschema.ErrorList
+		e, budget = v.list(n, p, x, oldList, r, budget)
+		return append(errs, e...), budget
+	case map[string]any:
+		oldMap, _ := old.(map[string]any)
+		var e crdschema.ErrorList
+		e, budget = v.object(n, p, x, oldMap, r, budget)
+		return append(errs, e...), budget
+	}
+	return errs, budget
+}
+
+// correlatableMap reports whether old values of a map's entries are
+// passed to the entries' rules.
+func correlatableMap(mapType *string) bool {
+	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
+}
+
+func (v *validation) object(n *node, p *crdschema.Path, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+	if budget < 0 {
+		return nil, budget
+	}
+	correlatable := correlatableMap(n.schema.XMapType)
+	if n.additional != nil {
+		for k, val := range obj {
+			var oldVal any
+			if correlatable && old != nil {
+				oldVal = old[k]
+			}
+			var e crdschema.ErrorList
+			e, budget = v.node(n.additional, p.Key(k), val, oldVal, r.key(k), budget)
+			errs = append(errs, e...)
+			if budget < 0 {
+				return errs, budget
+			}
+		}
+	}
+	if n.props != nil {
+		for k, val := range obj {
+			sub, ok := n.props[k]
+			if !ok {
+				continue
+			}
+			var oldVal any
+			if correlatable && old != nil {
+				oldVal = old[k]
+			}
+			var e crdschema.ErrorList
+			e, budget = v.node(sub, p.Child(k), val, oldVal, r.key(k), budget)
+			errs = append(errs, e...)
+			if budget < 0 {
+				return errs, budget
+			}
+		}
+	}
+	return errs, budget
+}
+
+func (v *validation) list(n *node, p *crdschema.Path, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+	if budget < 0 || n.items == nil {
+		return nil, budget
+	}
+	olds := newOldItems(n.schema, old)
+	for i, item := range obj {
+		var e crdschema.ErrorList
+		e, budget = v.node(n.items, p.Index(i), item, olds.get(item), r.index(i), budget)
+		errs = append(errs, e...)
+		if budget < 0 {
+			return errs, budget
+		}
+	}
+	return errs, budget
+}
+
+// activation binds self and oldSelf.
+type activation struct {
+	self, oldSelf ref.Val
+	hasOldSelf    bool
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case selfVar:
+		return a.self, true
+	case oldSelfVar:
+		return a.oldSelf, a.hasOldSelf
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+// ruleText is how errors name a rule: its message, else its text.
+func ruleText(r crdschema.ValidationRule) string {
+	if r.Message != "" {
+		return strings.TrimSpace(r.Message)
+	}
+	return strings.TrimSpace(r.Rule)
+}
+
+func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+	if isNil(old) {
+		old = nil
+	}
+	typ := n.schema.Type
+	if n.compileErr != nil {
+		return crdschema.ErrorList{crdschema.Invalid(p, typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
+	}
+	if len(n.rules) == 0 {
+		return nil, budget
+	}
+	if budget <= 0 {
+		return crdschema.ErrorList{crdschema.Invalid(p, typ, budgetExhausted)}, -1
+	}
+	act := &activation{self: toVal(obj, n.vs)}
+	optAct := act
+	if n.usesOldSelf {
+		optAct = &activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		if old != nil {
+			act.oldSelf = toVal(old, n.vs)
+			act.hasOldSelf = true
+			optAct.oldSelf = types.OptionalOf(act.oldSelf)
+		}
+	}
+	for _, cr := range n.rules {
+		rule := cr.src
+		if cr.err != nil {
+			errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("rule compile error: %v", cr.err)))
+			continue
+		}
+		if cr.program == nil {
+			continue
+		}
+		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		if cr.usesOldSelf && old == nil && !optional {
+			continue
+		}
+		ruleAct := act
+		if optional {
+			ruleAct = optAct
+		}
+		result, details, err := evalProgram(v.ctx, cr.program, ruleAct)
+		if details == nil {
+			errs = append(errs, crdschema.InternalError(p, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+			return errs, -1
+		}
+		cost := details.ActualCost()
+		if cost == nil {
+			errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+			return errs, -1
+		}
+		if *cost > math.MaxInt64 || int64(*cost) > budget {
+			errs = append(errs, crdschema.Invalid(p, typ, budgetExhausted))
+			return errs, -1
+		}
+		budget -= int64(*cost)
+		if err != nil {
+			msg := err.Error()
+			switch {
+			case strings.HasPrefix(msg, "no such overload"):
+				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
+			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
+				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
+				return errs, -1
+			default:
+				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
+			}
+			continue
+		}
+		if result == types.True {
+			continue
+		}
+		at := p
+		if cr.fieldPath != "" {
+			at = at.Child(cr.fieldPath)
+		}
+		add := func(e *crdschema.Error) {
+			if !cr.usesOldSelf && r.unchanged() {
+				if v.warn != nil {
+					v.warn(e)
+				}
+				return
+			}
+			errs = append(errs, e)
+		}
+		detail, ok := "", false
+		if cr.message != nil {
+			msg, left, merr := v.message(cr.message, rule.MessageExpression, act, budget)
+			switch {
+			case merr == nil:
+				detail, ok, budget = msg, true, left
+			case merr.kind == msgInternal:
+				add(crdschema.InternalError(at, merr))
+				return errs, -1
+			case merr.kind == msgInvalid:
+				add(crdschema.Invalid(at, typ, merr.Error()))
+				return errs, -1
+			default:
+				budget = left
+			}
+		}
+		if !ok {
+			if rule.Message == "" {
+				detail = "failed rule: " + ruleText(rule)
+			} else {
+				detail = strings.TrimSpace(rule.Message)
+			}
+		}
+		var value any = obj
+		if typ == "object" || typ == "array" {
+			value = crdschema.OmitValue{}
+		}
+		add(errorForReason(at, value, detail, rule.Reason))
+	}
+	return errs, budget
+}
+
+// evalProgram evaluates prog, turning a panic inside CEL into an error.
+func evalProgram(ctx context.Context, prog cel.Program, act interpreter.Activation) (val ref.Val, det *cel.EvalDetails, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			val, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return prog.ContextEval(ctx, act)
+}
+
+func errorForReason(p *crdschema.Path, value any, detail string, reason *crdschema.FieldValueErrorReason) *crdschema.Error {
+	if reason == nil {
+		return crdschema.Invalid(p, value, detail)
+	}
+	switch *reason {
+	case crdschema.FieldValueForbidden:
+		return crdschema.Forbidden(p, detail)
+	case crdschema.FieldValueRequired:
+		return crdschema.Required(p, detail)
+	case crdschema.FieldValueDuplicate:
+		return crdschema.Duplicate(p, value)
+	}
+	return crdschema.Invalid(p, value, detail)
+}
+
+type msgErrKind int
+
+const (
+	msgFallback msgErrKind = iota // logged by the API server; the message falls back
+	msgInternal
+	msgInvalid
+)
+
+type messageError struct {
+	kind   msgErrKind
+	detail string
+}
+
+func (e *messageError) Error() string { return e.detail }
+
+// message evaluates a messageExpression; a fallback error means the
+// rule's message (or the default) is used instead.
+func (v *validation) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
+	result, details, err := evalProgram(v.ctx, prog, act)
+	if details == nil || details.ActualCost() == nil {
+		return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+	}
+	cost := *details.ActualCost()
+	if cost > math.MaxInt64 || int64(cost) > budget {
+		return "", -1, &messageError{kind: msgInvalid, detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
+	}
+	left := budget - int64(cost)
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
+			return "", -1, &messageError{kind: msgInvalid, detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}
+		}
+		return "", left, &messageError{detail: "messageExpression evaluation failed due to: " + err.Error()}
+	}
+	s, ok := result.Value().(string)
+	if !ok {
+		return "", left, &messageError{detail: "messageExpression failed to convert to string"}
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case len(s) > MaxMessageExpressionSize:
+		return "", left, &messageError{detail: fmt.Sprintf("messageExpression beyond allowable length of %d", MaxMessageExpressionSize)}
+	case strings.Contains(s, "\n"):
+		return "", left, &messageError{detail: "messageExpression should not contain line breaks"}
+	case s == "":
+		return "", left, &messageError{detail: "messageExpression should evaluate to a non-empty string"}
+	}
+	return s, left, nil
+}

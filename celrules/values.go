@@ -1,0 +1,404 @@
+package celrules
+
+import (
+	"encoding/base64"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+
+	"github.com/crdschema/crdschema/structural"
+)
+
+// valueSchema is the part of a schema node that converting an object value
+// to CEL needs, prepared once per compiled schema. Resource roots and
+// embedded resources carry their apiVersion, kind and metadata properties.
+type valueSchema struct {
+	s *structural.Schema
+	// props are the object's known properties; nil when the node has none
+	// (then it is a map, or an object CEL sees no fields of).
+	props      map[string]*valueSchema
+	additional *valueSchema
+	items      *valueSchema
+	// mapKeys are the escaped x-kubernetes-list-map-keys of a map list.
+	mapKeys []string
+}
+
+// newValueSchema prepares s for value conversion. resourceRoot adds the
+// resource properties at the top.
+func newValueSchema(s *structural.Schema, resourceRoot bool) *valueSchema {
+	return buildValueSchema(s, resourceRoot, 0)
+}
+
+func buildValueSchema(s *structural.Schema, resourceRoot bool, depth int) *valueSchema {
+	if s == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	if s.XEmbeddedResource && s.Type == "object" {
+		resourceRoot = true
+	}
+	if resourceRoot && !s.XIntOrString {
+		s = withTypeAndObjectMeta(s)
+	}
+	v := &valueSchema{s: s}
+	if s.Properties != nil {
+		v.props = make(map[string]*valueSchema, len(s.Properties))
+		for k, p := range s.Properties {
+			v.props[k] = buildValueSchema(p, false, depth+1)
+		}
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, depth+1)
+	}
+	if s.Items != nil {
+		v.items = buildValueSchema(s.Items, false, depth+1)
+	}
+	if s.XListType != nil && *s.XListType == "map" {
+		v.mapKeys = make([]string, len(s.XListMapKeys))
+		for i, k := range s.XListMapKeys {
+			if e, ok := Escape(k); ok {
+				v.mapKeys[i] = e
+			} else {
+				v.mapKeys[i] = k
+			}
+		}
+	}
+	return v
+}
+
+func (v *valueSchema) format() string {
+	if v.s.ValueValidation == nil {
+		return ""
+	}
+	return v.s.ValueValidation.Format
+}
+
+// toVal converts an unstructured value of the node v describes into a CEL
+// value, lazily: objects and lists convert their members when accessed.
+func toVal(u any, v *valueSchema) ref.Val {
+	if v == nil {
+		return types.NewErr("invalid data, no schema for value")
+	}
+	s := v.s
+	if u == nil {
+		if s.Nullable {
+			return types.NullValue
+		}
+		return types.NewErr("invalid data, got null for schema with nullable=false")
+	}
+	if s.XIntOrString {
+		switch x := u.(type) {
+		case string:
+			return types.String(x)
+		case int:
+			return types.Int(x)
+		case int32:
+			return types.Int(x)
+		case int64:
+			return types.Int(x)
+		}
+		return types.NewErr("invalid data, expected XIntOrString value to be either a string or integer")
+	}
+	switch s.Type {
+	case "object":
+		m, ok := u.(map[string]any)
+		if !ok {
+			return types.NewErr("invalid data, expected a map for the provided schema with type=object")
+		}
+		return &objectVal{m: m, vs: v}
+	case "array":
+		l, ok := u.([]any)
+		if !ok {
+			return types.NewErr("invalid data, expected an array for the provided schema with type=array")
+		}
+		if v.items == nil {
+			return types.NewErr("invalid array type, expected Items with a non-empty Schema")
+		}
+		lv := listVal{elems: l, items: v.items}
+		if s.XListType != nil {
+			switch *s.XListType {
+			case "map":
+				return &mapListVal{listVal: lv, keys: v.mapKeys}
+			case "set":
+				return &setListVal{listVal: lv}
+			case "atomic":
+				return &lv
+			default:
+				return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)
+			}
+		}
+		return &lv
+	case "string":
+		str, ok := u.(string)
+		if !ok {
+			return types.NewErr("invalid data, expected string, got %T", u)
+		}
+		switch v.format() {
+		case "duration":
+			d, err := parseDuration(str)
+			if err != nil {
+				return types.NewErr("Invalid duration %s: %v", str, err)
+			}
+			return types.Duration{Duration: d}
+		case "date":
+			d, err := time.Parse("2006-01-02", str)
+			if err != nil {
+				return types.NewErr("Invalid date formatted string %s: %v", str, err)
+			}
+			return types.Timestamp{Time: d}
+		case "date-time":
+			d, err := parseDateTime(str)
+			if err != nil {
+				return types.NewErr("Invalid date-time formatted string %s: %v", str, err)
+			}
+			return types.Timestamp{Time: d}
+		case "byte":
+			b, err := base64.URLEncoding.DecodeString(str)
+			if err != nil {
+				return types.NewErr("Invalid byte formatted string %s: %v", str, err)
+			}
+			return types.Bytes(b)
+		}
+		return types.String(str)
+	case "number":
+		switch x := u.(type) {
+		case int:
+			return types.Double(x)
+		case int32:
+			return types.Double(x)
+		case int64:
+			return types.Double(x)
+		case float32:
+			return types.Double(x)
+		case float64:
+			return types.Double(x)
+		}
+		return types.NewErr("invalid data, expected float, got %T", u)
+	case "integer":
+		switch x := u.(type) {
+		case int:
+			return types.Int(x)
+		case int32:
+			return types.Int(x)
+		case int64:
+			return types.Int(x)
+		}
+		return types.NewErr("invalid data, expected int, got %T", u)
+	case "boolean":
+		b, ok := u.(bool)
+		if !ok {
+			return types.NewErr("invalid data, expected bool, got %T", u)
+		}
+		return types.Bool(b)
+	}
+	if s.XPreserveUnknownFields {
+		return &preservedVal{u: u}
+	}
+	return types.NewErr("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got %s", s.Type)
+}
+
+// preservedVal is a value of an untyped node kept by
+// x-kubernetes-preserve-unknown-fields; CEL can only compare it.
+type preservedVal struct{ u any }
+
+func (p *preservedVal) ConvertToNative(t reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion to '%s' not supported for values preserved by x-kubernetes-preserve-unknown-fields", t)
+}
+
+func (p *preservedVal) ConvertToType(t ref.Type) ref.Val {
+	return types.NewErr("type conversion to '%s' not supported for values preserved by x-kubernetes-preserve-unknown-fields", t.TypeName())
+}
+
+func (p *preservedVal) Equal(other ref.Val) ref.Val { return types.Bool(deepEqual(p.u, other.Value())) }
+func (p *preservedVal) Type() ref.Type              { return types.UnknownType }
+func (p *preservedVal) Value() any                  { return p.u }
+
+// deepEqual compares unstructured values as the API server's semantic
+// equality does: like reflect.DeepEqual, but empty and nil slices and maps
+// are equal.
+func deepEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !deepEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !deepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// objectVal is an object value: either a struct-like object over the
+// node's properties (keys escaped as in CEL) or a map over
+// additionalProperties.
+type objectVal struct {
+	m  map[string]any
+	vs *valueSchema
+}
+
+func (o *objectVal) isObject() bool { return o.vs.props != nil }
+
+// member returns the schema of key, if CEL sees that key.
+func (o *objectVal) member(key string) (*valueSchema, bool) {
+	if o.vs.props != nil {
+		p, ok := o.vs.props[key]
+		return p, ok
+	}
+	if o.vs.additional != nil {
+		return o.vs.additional, true
+	}
+	return nil, false
+}
+
+func (o *objectVal) ConvertToNative(t reflect.Type) (any, error) {
+	if t.Kind() == reflect.Map {
+		return o.m, nil
+	}
+	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", o.Type(), t)
+}
+
+func (o *objectVal) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return o
+	case types.TypeType:
+		return types.MapType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", o.Type(), t.TypeName())
+}
+
+func (o *objectVal) Equal(other ref.Val) ref.Val {
+	om, ok := other.(traits.Mapper)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if o.Size() != om.Size() {
+		return types.False
+	}
+	for k, v := range o.m {
+		if _, ok := o.member(k); ok {
+			mine, found := o.Find(types.String(k))
+			theirs, oFound := om.Find(types.String(k))
+			if found != oFound {
+				return types.False
+			}
+			if !found {
+				continue
+			}
+			if eq := mine.Equal(theirs); eq != types.True {
+				return eq
+			}
+			continue
+		}
+		ou, ok := other.(*objectVal)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(other)
+		}
+		if ov, ok := ou.m[k]; ok && !deepEqual(v, ov) {
+			return types.False
+		}
+	}
+	return types.True
+}
+
+func (o *objectVal) Type() ref.Type { return types.MapType }
+func (o *objectVal) Value() any     { return o.m }
+
+func (o *objectVal) Contains(key ref.Val) ref.Val {
+	v, found := o.Find(key)
+	if v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+
+func (o *objectVal) Get(key ref.Val) ref.Val {
+	if v, found := o.Find(key); found {
+		return v
+	}
+	return types.ValOrErr(key, "no such key: %v", key)
+}
+
+func (o *objectVal) Iterator() traits.Iterator {
+	keys := make([]ref.Val, 0, len(o.m))
+	isObj := o.isObject()
+	for k := range o.m {
+		if _, ok := o.member(k); !ok {
+			continue
+		}
+		name := k
+		if isObj {
+			if e, ok := Escape(k); ok {
+				name = e
+			}
+		}
+		keys = append(keys, types.String(name))
+	}
+	return &keyIter{keys: keys}
+}
+
+func (o *objectVal) Size() ref.Val { return types.Int(len(o.m)) }
+
+func (o *objectVal) Find(key ref.Val) (ref.Val, bool) {
+	ks, ok := key.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(key), true
+	}
+	k := string(ks)
+	isObj := o.isObject()
+	if isObj {
+		if k, ok = Unescape(k); !ok {
+			return nil, false
+		}
+	}
+	v, ok := o.m[k]
+	if !ok || (isObj && v == nil) {
+		return nil, false
+	}
+	if p, ok := o.member(k); ok {
+		return toVal(v, p), true
+	}
+	return nil, false
+}
+
+type keyIter struct {
+	keys []ref.Val
+	i    int
+}
+
+func (it *keyIter) ConvertToNative(reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion on iterators not supported")
+}
+func (it *keyIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (it *keyIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (it *keyIter) Type() ref.Type                 { return types.IteratorType }
+func (it *keyIter) Value() any                     { return nil }
+func (it *keyIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.keys)) }
+func (it *keyIter) Next() ref.Val {
+	if it.i >= len(it.keys) {
+		return types.NewErr("no more elements")
+	}
+	k := it.keys[it.i]
+	it.i++
+	return k
+}

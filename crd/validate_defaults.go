@@ -1,0 +1,162 @@
+package crd
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// runtimeCELCostBudget is the CEL cost budget for evaluating the rules on
+// all the defaults of a schema.
+const runtimeCELCostBudget = 10000000
+
+// defaultsCheck returns the defaults hook, evaluating CEL rules on
+// defaults with rules (nil: not evaluated).
+func defaultsCheck(rules func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)) func(*crdschema.Path, *structural.Schema, bool) (crdschema.ErrorList, error) {
+	return func(path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
+		return validateDefaults(path, ss, requirePruned, rules)
+	}
+}
+
+// The apiVersion and kind of the object a default inside metadata is
+// placed in to be checked, as the API server names it.
+const (
+	defaultsCheckAPIVersion = "validation/v1"
+	defaultsCheckKind       = "Validation"
+)
+
+// validateDefaults checks every default of the structural schema ss (the
+// schema of a whole resource) as the API server does before it accepts a
+// CRD: a default must survive pruning (with requirePruned), its embedded
+// resources must have valid apiVersion, kind and metadata, and it must be
+// valid against the schema of its node. A default inside metadata,
+// apiVersion or kind of an embedded resource is checked in the object it
+// would be placed in. Defaults below additionalProperties are not checked,
+// as upstream does not check them.
+//
+// Last, the CEL rules of the node are evaluated on the default with rules,
+// within one runtime cost budget for the whole schema; nil rules skip
+// that. A non-nil error is a default that cannot even be placed in its
+// surrounding object.
+func validateDefaults(path *crdschema.Path, ss *structural.Schema, requirePruned bool, rules func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)) (crdschema.ErrorList, error) {
+	s := ss
+	if s == nil {
+		s = &structural.Schema{}
+	}
+	if !s.XEmbeddedResource {
+		clone := *s
+		clone.XEmbeddedResource = true
+		s = &clone
+	}
+	v := defaultsValidator{requirePruned: requirePruned, rules: rules, budget: runtimeCELCostBudget}
+	root := defaulting.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
+	err := v.walk(path, s, s, root, false)
+	if err != nil {
+		return nil, err
+	}
+	return v.errs, nil
+}
+
+type defaultsValidator struct {
+	requirePruned bool
+	rules         func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)
+	budget        int64 // left for CEL rules
+	errs          crdschema.ErrorList
+}
+
+func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schema, sur defaulting.Surrounding, insideMeta bool) error {
+	if s == nil {
+		return nil
+	}
+	if s.XEmbeddedResource {
+		insideMeta = false
+		sur = defaulting.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
+		root = s
+	}
+	if s.Default != nil && s.Default.Value != nil {
+		if err := v.check(path.Child("default"), s, s == root, root, sur, insideMeta); err != nil {
+			return err
+		}
+	}
+	if v.budget < 0 {
+		return nil
+	}
+	if s.Items != nil {
+		if err := v.walk(path.Child("items"), s.Items, root, sur.Index(), insideMeta); err != nil || v.budget < 0 {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		meta := insideMeta || (s.XEmbeddedResource && (k == "metadata" || k == "apiVersion" || k == "kind"))
+		if err := v.walk(path.Child("properties").Key(k), s.Properties[k], root, sur.Child(k), meta); err != nil || v.budget < 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// check validates the default of s, reported at path.
+func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur defaulting.Surrounding, insideMeta bool) error {
+	def := s.Default.Value
+	validator, err := validation.New(s)
+	if err != nil {
+		return err
+	}
+	if insideMeta {
+		obj, err := sur.Wrap(defaulting.DeepCopy(def))
+		if err != nil {
+			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
+		}
+		if e, _ := prune.Coerce(nil, obj, root, true, prune.CoerceOptions{}); e != nil {
+			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
+		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
+			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.Error()))
+		} else if errs := validator.Validate(path, def); len(errs) > 0 {
+			v.errs = append(v.errs, errs...)
+		} else {
+			v.evalRules(path, s, isResourceRoot, def)
+		}
+		return nil
+	}
+	if v.requirePruned {
+		pruned := defaulting.DeepCopy(def)
+		prune.PruneValue(pruned, s, prune.Options{IsResourceRoot: s.XEmbeddedResource})
+		if !reflect.DeepEqual(pruned, def) {
+			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
+		}
+	}
+	// The API server coerces the default in place and validates the
+	// result; here a copy is coerced, the schema stays as it is.
+	coerced := defaulting.DeepCopy(def)
+	if e, _ := prune.CoerceValue(path, coerced, s, s.XEmbeddedResource, prune.CoerceOptions{}); e != nil {
+		v.errs = append(v.errs, e)
+	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
+		v.errs = append(v.errs, errs...)
+	} else if errs := validator.Validate(path, coerced); len(errs) > 0 {
+		v.errs = append(v.errs, errs...)
+	} else {
+		v.evalRules(path, s, isResourceRoot, coerced)
+	}
+	return nil
+}
+
+// evalRules evaluates the CEL rules of s on a valid default.
+func (v *defaultsValidator) evalRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any) {
+	if v.rules == nil {
+		return
+	}
+	errs, left := v.rules(path, s, isResourceRoot, value, v.budget)
+	v.errs = append(v.errs, errs...)
+	v.budget = left
+}
