@@ -18,6 +18,7 @@ var built = map[stage]bool{
 	stageRequests: true,
 	stageOpenAPI:  true,
 	stageTable:    true,
+	stageDefaults: true,
 }
 
 // goldenError is a field error in the goldens' form.
