@@ -19,6 +19,7 @@ var built = map[stage]bool{
 	stageOpenAPI:  true,
 	stageTable:    true,
 	stageDefaults: true,
+	stageCEL:      true,
 }
 
 // goldenError is a field error in the goldens' form.
@@ -76,13 +77,17 @@ func runCRD(c *testCase) (*crdOutcome, error) {
 		errs = crd.Validate(def)
 	}
 	out.errors = toGolden(errs)
+	var old *crdschema.CustomResourceDefinition
+	if c.OldCRD != nil {
+		old, _, _ = crdschema.UnmarshalCRD(c.OldCRD)
+	}
 	version := c.Version
 	if version == "" {
 		if sv := def.StorageVersion(); sv != nil {
 			version = sv.Name
 		}
 	}
-	if costs, err := crd.RuleCosts(def, version); err == nil {
+	if costs, err := crd.RuleCosts(def, old, version); err == nil {
 		for _, cost := range costs {
 			out.celCosts = append(out.celCosts, map[string]any{
 				"field": cost.Field, "rule": cost.Rule, "cost": cost.Cost, "cardinality": cost.Cardinality,

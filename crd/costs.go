@@ -17,10 +17,14 @@ import (
 // strings that drive the estimate. Expressions that do not compile are
 // left out; Validate reports them.
 //
+// old is the stored CRD when def updates it, or nil: expressions that old
+// already has compile in the API server's environment for stored
+// expressions, which may know more functions.
+//
 // Use it in a test to keep an eye on how close a CRD's rules are to the
 // API server's limits (celrules.StaticCostLimit per expression,
 // celrules.StaticCRDCostLimit in total).
-func RuleCosts(def *crdschema.CustomResourceDefinition, version string) ([]celrules.Cost, error) {
+func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]celrules.Cost, error) {
 	if def == nil {
 		return nil, fmt.Errorf("crd.RuleCosts: nil CustomResourceDefinition")
 	}
@@ -35,7 +39,17 @@ func RuleCosts(def *crdschema.CustomResourceDefinition, version string) ([]celru
 	if errs := structural.Validate(path, s, nil); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToError())
 	}
-	_, costs, err := celrules.CheckSchema(s, path)
+	var pre celrules.Expressions
+	if old != nil {
+		var schemas []*crdschema.JSONSchemaProps
+		for _, v := range old.Spec.Versions {
+			if v.Schema != nil {
+				schemas = append(schemas, v.Schema.OpenAPIV3Schema)
+			}
+		}
+		pre = celrules.CollectExpressions(schemas...)
+	}
+	_, costs, err := celrules.CheckSchema(s, path, celrules.NewExpressions(pre))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}

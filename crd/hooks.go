@@ -39,7 +39,7 @@ type hooks struct {
 // builtinHooks returns the hooks Validate uses unless an Option changes
 // them.
 func builtinHooks() hooks {
-	h := hooks{unprunedDefaults: hasUnprunedDefault}
+	h := hooks{unprunedDefaults: hasUnprunedDefault, rules: celChecker{}, defaultRules: defaultRules}
 	h.defaults = defaultsCheck(h.defaultRules)
 	return h
 }
@@ -56,7 +56,7 @@ type ruleChecker interface {
 	// start begins the rules of one schema (root, reported under path). It
 	// is called only for a schema that passed the structural and default
 	// checks.
-	start(root *crdschema.JSONSchemaProps, path *crdschema.Path, opts *validationOptions) ruleSchema
+	start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema
 }
 
 // A ruleSchema checks the rules of one schema, node by node.
@@ -66,6 +66,7 @@ type ruleSchema interface {
 	// walk order (see structural.PropsOptions.CEL).
 	node(n *structural.CELNode) crdschema.ErrorList
 	// finish returns the errors that need the whole schema (the total
-	// cost), once all nodes were checked.
-	finish() crdschema.ErrorList
+	// cost), once all nodes were checked; schemaErrs are the errors found
+	// in the schema by then.
+	finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList
 }

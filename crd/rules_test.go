@@ -250,7 +250,7 @@ type fakeRules struct {
 
 type fakeRuleSchema struct{ r *fakeRules }
 
-func (r *fakeRules) start(root *crdschema.JSONSchemaProps, path *crdschema.Path, opts *validationOptions) ruleSchema {
+func (r *fakeRules) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
 	r.started = append(r.started, path.String())
 	return fakeRuleSchema{r}
 }
@@ -260,7 +260,7 @@ func (s fakeRuleSchema) node(n *structural.CELNode) crdschema.ErrorList {
 	return crdschema.ErrorList{crdschema.Forbidden(n.Path.Child("x-kubernetes-validations"), "rule")}
 }
 
-func (s fakeRuleSchema) finish() crdschema.ErrorList {
+func (s fakeRuleSchema) finish(crdschema.ErrorList) crdschema.ErrorList {
 	return crdschema.ErrorList{crdschema.Forbidden(nil, "total")}
 }
 

@@ -41,7 +41,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		} else if len(e) > 0 {
 			errs = append(errs, e...)
 		} else if c.hooks.rules != nil {
-			rules = c.hooks.rules.start(schema, schemaPath, &opts)
+			rules = c.hooks.rules.start(ss, schemaPath, &opts)
 		}
 	}
 
@@ -61,7 +61,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		errs = append(errs, newErrs...)
 	}
 	if rules != nil {
-		errs = append(errs, rules.finish()...)
+		errs = append(errs, rules.finish(errs)...)
 	}
 	// The API server finally builds a validator from a schema without
 	// errors and reports "error building validator"; that can only fail
