@@ -20,6 +20,7 @@ var built = map[stage]bool{
 	stageTable:    true,
 	stageDefaults: true,
 	stageCEL:      true,
+	stageRatchet:  true,
 }
 
 // goldenError is a field error in the goldens' form.

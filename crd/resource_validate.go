@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/ratchet"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -40,13 +42,15 @@ func (r *Resource) validateCreate(o map[string]any) crdschema.ErrorList {
 
 // validateUpdate is rest.ValidateUpdate with the custom resource strategy.
 func (r *Resource) validateUpdate(o, old map[string]any) crdschema.ErrorList {
+	corr := ratchet.Correlate(o, old, r.schema)
 	errs := r.validateCommon(o, old)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
 		errs = append(errs, tm...)
 	} else {
 		errs = append(errs, r.validateMetaUpdate(o, old)...)
-		errs = append(errs, r.validator.Validate(nil, o)...)
+		verrs, _ := r.validator.ValidateUpdate(nil, o, corr)
+		errs = append(errs, verrs...)
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
@@ -54,11 +58,12 @@ func (r *Resource) validateUpdate(o, old map[string]any) crdschema.ErrorList {
 	if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
 		errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
 	}
-	return r.appendRules(errs, o, old)
+	return r.appendRules(errs, o, old, celrules.WithRatcheting(corr.CEL()))
 }
 
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
 func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorList {
+	corr := ratchet.Correlate(o, old, r.schema)
 	errs := r.validateCommon(o, old)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
@@ -66,7 +71,8 @@ func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorLi
 	} else {
 		errs = append(errs, r.validateMetaUpdate(o, old)...)
 		if status, ok := o["status"]; ok {
-			errs = append(errs, r.statusValidator.Validate(crdschema.NewPath("status"), status)...)
+			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, ratchet.StatusCorrelation(corr, r.schema))
+			errs = append(errs, serrs...)
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
@@ -75,7 +81,7 @@ func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorLi
 			errs = append(errs, n...)
 		}
 	}
-	return r.appendRules(errs, o, old)
+	return r.appendRules(errs, o, old, celrules.WithRatcheting(corr.CEL()))
 }
 
 // validateCommon is the generic part of an update's validation: the new
@@ -227,7 +233,7 @@ var blockingTypes = map[crdschema.ErrorType]bool{
 }
 
 // appendRules runs the CEL rules, unless an earlier error blocks them.
-func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any) crdschema.ErrorList {
+func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
 	if r.rules == nil {
 		return errs
 	}
@@ -236,7 +242,7 @@ func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any) 
 			return append(errs, crdschema.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 		}
 	}
-	return append(errs, r.rules.validate(o, old)...)
+	return append(errs, r.rules.validate(o, old, opts...)...)
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

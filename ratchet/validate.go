@@ -128,22 +128,7 @@ func ValidateStatus(v *validation.Validator, rules *celrules.Compiled, s *struct
 		c = Correlate(obj, object(old), s)
 	}
 	if status, ok := obj["status"]; ok {
-		var sc validation.Correlation
-		if s != nil {
-			// Without a correlated status (no old status, or no status
-			// property in s), the API server correlates the status values
-			// on their own, under the status validator's schema.
-			if x := c.key("status"); x != nil {
-				sc = x
-			} else {
-				var ss *structural.Schema
-				if p, ok := s.Properties["status"]; ok {
-					ss = p
-				}
-				sc = Correlate(status, old["status"], ss)
-			}
-		}
-		errs, warnings = v.ValidateUpdate(crdschema.NewPath("status"), status, sc)
+		errs, warnings = v.ValidateUpdate(crdschema.NewPath("status"), status, StatusCorrelation(c, s))
 	}
 	if lt := validation.ValidateListSetsAndMaps(nil, s, obj); len(lt) > 0 {
 		if len(validation.ValidateListSetsAndMaps(nil, s, old)) == 0 {
@@ -151,6 +136,26 @@ func ValidateStatus(v *validation.Validator, rules *celrules.Compiled, s *struct
 		}
 	}
 	return validateRules(&cfg, rules, s, obj, old, c, errs, warnings)
+}
+
+// StatusCorrelation returns the correlation that the schema validation of
+// the status takes on a status subresource update, given c, the
+// correlation of the whole objects, and s, the resource's structural
+// schema: c's status child, or, when the status does not correlate (the
+// old object has none, or s no status property), a correlation of the two
+// status values on their own, as the API server makes it. It is nil (no
+// ratcheting) when s is nil.
+func StatusCorrelation(c *Correlated, s *structural.Schema) validation.Correlation {
+	if s == nil {
+		return nil
+	}
+	if x := c.key("status"); x != nil {
+		return x
+	}
+	newObj, oldObj := c.Values()
+	newMap, _ := newObj.(map[string]any)
+	oldMap, _ := oldObj.(map[string]any)
+	return Correlate(newMap["status"], oldMap["status"], s.Properties["status"])
 }
 
 // validateRules is the CEL step of both strategies.

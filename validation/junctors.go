@@ -7,6 +7,12 @@ import "fmt"
 // keeps. Failed junctors are reported without a field, followed by the
 // failures of the branch that matched best.
 func (n *node) validateJunctors(v any, st *state) int {
+	// Like upstream, the branches of allOf, anyOf, oneOf and not are
+	// validated without ratcheting: their errors ratchet only with the
+	// node that holds the junctor.
+	saved, savedRoot := st.corr, st.corrRoot
+	st.corr = nil
+	defer func() { st.corr, st.corrRoot = saved, savedRoot }()
 	mc := 0
 	if len(n.anyOf) > 0 {
 		start := len(st.fails)

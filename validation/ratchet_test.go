@@ -62,9 +62,12 @@ func TestValidateUpdateRatcheting(t *testing.T) {
 		{"unchanged root ratchets everything",
 			`{"kind":"Kind"}`, `{"kind":"Kind"}`,
 			nil, []string{"kind: Too long: may not be more than 1 byte"}},
-		{"a ratcheted branch passes anyOf",
+		// Junctor branches are validated without ratcheting (as upstream):
+		// the anyOf fails, and the unchanged node that holds it turns both
+		// its failures into warnings.
+		{"junctor branches ratchet with their node",
 			`{"spec":{"any":{"x":"long"},"a":"z"}}`, `{"spec":{"any":{"x":"long"}}}`,
-			nil, []string{"spec.any.x: Too long: may not be more than 1 byte"}},
+			nil, []string{`<nil>: Invalid value: "": "spec.any" must validate at least one schema (anyOf)`, "spec.any.x: Too long: may not be more than 1 byte"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
