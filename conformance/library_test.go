@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"time"
@@ -182,7 +183,7 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, e
 	var result *crd.Result
 	switch {
 	case r.Operation == "create":
-		result, err = res.Create(obj)
+		result, err = res.Create(context.Background(), obj)
 	default:
 		oldBody, derr := crdschema.DecodeJSON(r.OldObject)
 		if derr != nil {
@@ -190,9 +191,9 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, e
 		}
 		old, _ := oldBody.(map[string]any)
 		if r.Subresource == "status" {
-			result, err = res.UpdateStatus(obj, old)
+			result, err = res.UpdateStatus(context.Background(), obj, old)
 		} else {
-			result, err = res.Update(obj, old)
+			result, err = res.Update(context.Background(), obj, old)
 		}
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ type Resource struct {
 // ruleValidator is the CEL step of validation: it returns the errors of
 // the x-kubernetes-validations rules for obj (and old on updates).
 type ruleValidator interface {
-	validate(obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList
+	validate(ctx context.Context, obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList
 }
 
 // A ResourceOption configures New.
@@ -190,8 +191,9 @@ func refuse(format string, args ...any) *RequestError {
 
 // Create runs a create request with body obj: decoding, defaulting, the
 // preparation of a new object and its validation. obj is not modified.
-// A non-nil error is a *RequestError.
-func (r *Resource) Create(obj map[string]any) (*Result, error) {
+// A non-nil error is a *RequestError. ctx bounds the evaluation of the CEL
+// rules, besides their cost limits.
+func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, error) {
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
 		return nil, err
@@ -224,30 +226,35 @@ func (r *Resource) Create(obj map[string]any) (*Result, error) {
 	if len(m) > 0 {
 		o["metadata"] = m
 	}
-	return &Result{Object: o, UnknownFields: unknown, Errors: r.validateCreate(o)}, nil
+	return &Result{Object: o, UnknownFields: unknown, Errors: r.validateCreate(ctx, o)}, nil
 }
 
 // Update runs an update (PUT) of the main resource: obj is the request
 // body, old the object as stored. Neither is modified. A non-nil error is a
 // *RequestError.
-func (r *Resource) Update(obj, old map[string]any) (*Result, error) {
-	return r.update(obj, old, false)
-}
-
-// UpdateStatus runs an update of the status subresource: only the status
-// of obj is taken, everything else is kept from old.
-func (r *Resource) UpdateStatus(obj, old map[string]any) (*Result, error) {
-	if !r.hasStatus {
-		return nil, refuse("the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
-	}
-	return r.update(obj, old, true)
-}
-
-func (r *Resource) update(obj, stored map[string]any, status bool) (*Result, error) {
+func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result, error) {
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
 		return nil, err
 	}
+	return r.update(ctx, o, unknown, old, false)
+}
+
+// UpdateStatus runs an update of the status subresource: only the status
+// of obj is taken, everything else is kept from old.
+func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*Result, error) {
+	if !r.hasStatus {
+		return nil, refuse("the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
+	}
+	o, unknown, err := r.decodeRequest(obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.update(ctx, o, unknown, old, true)
+}
+
+// update runs an update with the decoded body o against the stored object.
+func (r *Resource) update(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	old, err := r.ReadStored(stored)
 	if err != nil {
 		return nil, err
@@ -301,9 +308,9 @@ func (r *Resource) update(obj, stored map[string]any, status bool) (*Result, err
 	o["metadata"] = m
 	var errs crdschema.ErrorList
 	if status {
-		errs = r.validateStatusUpdate(o, old)
+		errs = r.validateStatusUpdate(ctx, o, old)
 	} else {
-		errs = r.validateUpdate(o, old)
+		errs = r.validateUpdate(ctx, o, old)
 	}
 	return &Result{Object: o, UnknownFields: unknown, Errors: errs}, nil
 }

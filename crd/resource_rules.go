@@ -28,12 +28,12 @@ func newRuleValidator(s *structural.Schema) (ruleValidator, error) {
 	return &celRules{compiled: c}, nil
 }
 
-func (r *celRules) validate(obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
+func (r *celRules) validate(ctx context.Context, obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
 	var oldObj any
 	if old != nil {
 		oldObj = old
 	}
-	errs, _ := r.compiled.Validate(context.Background(), nil, obj, oldObj, celrules.RuntimeBudget, opts...)
+	errs, _ := r.compiled.Validate(ctx, nil, obj, oldObj, celrules.RuntimeBudget, opts...)
 	return errs
 }
 

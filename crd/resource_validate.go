@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -16,7 +17,7 @@ import (
 // validateCreate is rest.ValidateCreate with the custom resource strategy:
 // the strategy's checks and, when they pass, the root metadata once more
 // with path-segment names.
-func (r *Resource) validateCreate(o map[string]any) crdschema.ErrorList {
+func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdschema.ErrorList {
 	errs := r.validateTypeMeta(o)
 	if len(errs) == 0 {
 		meta, merrs := r.objectMeta(o)
@@ -31,7 +32,7 @@ func (r *Resource) validateCreate(o map[string]any) crdschema.ErrorList {
 	}
 	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
 	errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
-	errs = r.appendRules(errs, o, nil)
+	errs = r.appendRules(ctx, errs, o, nil)
 	if len(errs) == 0 {
 		if meta, merrs := r.objectMeta(o); merrs == nil {
 			errs = append(errs, validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
@@ -41,7 +42,7 @@ func (r *Resource) validateCreate(o map[string]any) crdschema.ErrorList {
 }
 
 // validateUpdate is rest.ValidateUpdate with the custom resource strategy.
-func (r *Resource) validateUpdate(o, old map[string]any) crdschema.ErrorList {
+func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
 	errs := r.validateCommon(o, old)
 	tm := r.validateTypeMeta(o)
@@ -58,11 +59,11 @@ func (r *Resource) validateUpdate(o, old map[string]any) crdschema.ErrorList {
 	if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
 		errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
 	}
-	return r.appendRules(errs, o, old, celrules.WithRatcheting(corr.CEL()))
+	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr.CEL()))
 }
 
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
-func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorList {
+func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
 	errs := r.validateCommon(o, old)
 	tm := r.validateTypeMeta(o)
@@ -81,7 +82,7 @@ func (r *Resource) validateStatusUpdate(o, old map[string]any) crdschema.ErrorLi
 			errs = append(errs, n...)
 		}
 	}
-	return r.appendRules(errs, o, old, celrules.WithRatcheting(corr.CEL()))
+	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr.CEL()))
 }
 
 // validateCommon is the generic part of an update's validation: the new
@@ -233,7 +234,7 @@ var blockingTypes = map[crdschema.ErrorType]bool{
 }
 
 // appendRules runs the CEL rules, unless an earlier error blocks them.
-func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
+func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
 	if r.rules == nil {
 		return errs
 	}
@@ -242,7 +243,7 @@ func (r *Resource) appendRules(errs crdschema.ErrorList, o, old map[string]any, 
 			return append(errs, crdschema.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 		}
 	}
-	return append(errs, r.rules.validate(o, old, opts...)...)
+	return append(errs, r.rules.validate(ctx, o, old, opts...)...)
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -23,6 +24,9 @@ import (
 
 //go:embed crontab.yaml
 var crontabCRD []byte
+
+// ctx is the context of every request of the example.
+var ctx = context.Background()
 
 func main() {
 	if err := run(); err != nil {
@@ -54,7 +58,7 @@ func run() error {
 	}
 
 	step("Pruning: unknown fields are dropped")
-	r, err := res.Create(object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err := res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"my-new-cron-object"},
 		"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image","someRandomField":42}}`))
 	if err != nil {
@@ -64,7 +68,7 @@ func run() error {
 	show("spec as stored", r.Object["spec"])
 
 	step("Defaulting: cronSpec and replicas are filled in")
-	r, err = res.Create(object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"defaulted"},"spec":{"image":"my-awesome-cron-image"}}`))
 	if err != nil {
 		return err
@@ -72,7 +76,7 @@ func run() error {
 	show("spec as stored", r.Object["spec"])
 
 	step("Nullable: a null is kept where the schema allows it, dropped elsewhere")
-	r, err = res.Create(object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"nulls"},"spec":{"image":null,"note":null}}`))
 	if err != nil {
 		return err
@@ -80,7 +84,7 @@ func run() error {
 	show("spec as stored", r.Object["spec"])
 
 	step("Validation: the documentation's invalid CronTab")
-	r, err = res.Create(object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"my-new-cron-object"},
 		"spec":{"cronSpec":"* * * *","image":"my-awesome-cron-image","replicas":15}}`))
 	if err != nil {
@@ -89,7 +93,7 @@ func run() error {
 	report(r.Errors)
 
 	step("A CEL rule: replicas between minReplicas and maxReplicas")
-	r, err = res.Create(object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"scaled"},"spec":{"image":"x","minReplicas":5,"replicas":3,"maxReplicas":8}}`))
 	if err != nil {
 		return err
@@ -104,7 +108,7 @@ func run() error {
 	upd := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"an-image-name-that-is-rather-long","schedulePolicy":"Allow"}}`)
-	r, err = res.Update(upd, stored)
+	r, err = res.Update(ctx, upd, stored)
 	if err != nil {
 		return err
 	}
@@ -121,7 +125,7 @@ func run() error {
 	same := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"an-image-name-that-is-rather-long","schedulePolicy":"Forbid","replicas":2}}`)
-	if r, err = sres.Update(same, stored); err != nil {
+	if r, err = sres.Update(ctx, same, stored); err != nil {
 		return err
 	}
 	report(r.Errors)
@@ -129,7 +133,7 @@ func run() error {
 	changed := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"another-image-name-that-is-long","schedulePolicy":"Forbid"}}`)
-	if r, err = sres.Update(changed, stored); err != nil {
+	if r, err = sres.Update(ctx, changed, stored); err != nil {
 		return err
 	}
 	report(r.Errors)
@@ -163,7 +167,7 @@ func run() error {
 	for _, body := range []string{
 		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"my-new-cron-object"},"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image"}}`,
 	} {
-		r, err := res.Create(object(body))
+		r, err := res.Create(ctx, object(body))
 		if err != nil {
 			return err
 		}

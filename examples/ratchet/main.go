@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
@@ -15,6 +16,9 @@ import (
 
 //go:embed crontab.yaml
 var crontabCRD []byte
+
+// ctx is the context of every request of the example.
+var ctx = context.Background()
 
 func main() {
 	if err := run(); err != nil {
@@ -33,7 +37,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	created, err := lenient.Create(cronTab("registry.example.com/team/nightly-backup:1.0", "* * * * *", 1))
+	created, err := lenient.Create(ctx, cronTab("registry.example.com/team/nightly-backup:1.0", "* * * * *", 1))
 	if err != nil {
 		return err
 	}
@@ -66,7 +70,7 @@ func run() error {
 	}
 
 	step("Creating the same object now is refused")
-	res, err := strict.Create(cronTab("registry.example.com/team/nightly-backup:1.0", "* * * * *", 1))
+	res, err := strict.Create(ctx, cronTab("registry.example.com/team/nightly-backup:1.0", "* * * * *", 1))
 	if err != nil {
 		return err
 	}
@@ -109,7 +113,7 @@ func cronTab(image, schedule string, replicas int64) map[string]any {
 func update(r *crd.Resource, stored map[string]any, image, schedule string, replicas int64) error {
 	obj := cronTab(image, schedule, replicas)
 	obj["metadata"].(map[string]any)["resourceVersion"] = "1"
-	res, err := r.Update(obj, stored)
+	res, err := r.Update(ctx, obj, stored)
 	if err != nil {
 		return err
 	}

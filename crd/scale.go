@@ -1,0 +1,174 @@
+package crd
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
+)
+
+// Scale is the autoscaling/v1 Scale of a custom resource, as the API
+// server serves it at the scale subresource; it encodes to the same JSON.
+type Scale struct {
+	crdschema.TypeMeta `json:",inline"`
+	Metadata           ScaleMeta   `json:"metadata"`
+	Spec               ScaleSpec   `json:"spec"`
+	Status             ScaleStatus `json:"status"`
+}
+
+// ScaleMeta is the part of the object's metadata a Scale carries.
+type ScaleMeta struct {
+	Name              string `json:"name,omitempty"`
+	Namespace         string `json:"namespace,omitempty"`
+	UID               string `json:"uid,omitempty"`
+	ResourceVersion   string `json:"resourceVersion,omitempty"`
+	CreationTimestamp string `json:"creationTimestamp,omitempty"`
+}
+
+// ScaleSpec is the desired number of replicas.
+type ScaleSpec struct {
+	Replicas int32 `json:"replicas,omitempty"`
+}
+
+// ScaleStatus is the observed number of replicas and the label selector of
+// the pods.
+type ScaleStatus struct {
+	Replicas int32  `json:"replicas"`
+	Selector string `json:"selector,omitempty"`
+}
+
+// GetScale reads the Scale of obj (an object as stored) through the
+// version's specReplicasPath, statusReplicasPath and labelSelectorPath, as
+// the API server's scale subresource does: missing status replicas are 0,
+// a missing selector is empty, and missing spec replicas are an error.
+func (r *Resource) GetScale(obj map[string]any) (*Scale, error) {
+	if r.scale == nil {
+		return nil, refuse("the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
+	}
+	s, found, err := r.scaleOf(obj)
+	if err != nil {
+		return nil, &RequestError{Message: err.Error()}
+	}
+	if !found {
+		return nil, refuse("Internal error occurred: the spec replicas field %q does not exist", r.scale.SpecReplicasPath)
+	}
+	return s, nil
+}
+
+// UpdateScale runs an update of the scale subresource: the stored object
+// with its spec replicas set to scale.Spec.Replicas goes through the update
+// pipeline of the main resource (preparation and validation). A non-empty
+// scale.Metadata.ResourceVersion must match the stored object's.
+func (r *Resource) UpdateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
+	if r.scale == nil {
+		return nil, refuse("the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
+	}
+	if scale == nil {
+		return nil, refuse("nil update passed to Scale")
+	}
+	old, err := r.ReadStored(stored)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := r.scaleOf(old); err != nil {
+		return nil, &RequestError{Message: err.Error()}
+	}
+	// The API server marks spec replicas that the stored object lacks with
+	// the smallest int32; a Scale that still carries it sets nothing.
+	if scale.Spec.Replicas == math.MinInt32 {
+		return nil, refuse("the spec replicas field %q cannot be empty", r.scale.SpecReplicasPath)
+	}
+	o := deepCopyMap(old)
+	if m := metaOf(o); m["resourceVersion"] == nil || m["resourceVersion"] == "" {
+		m["resourceVersion"] = "1" // as the stored object is read
+		o["metadata"] = m
+	}
+	if err := setNestedInt64(o, splitPath(r.scale.SpecReplicasPath), int64(scale.Spec.Replicas)); err != nil {
+		return nil, &RequestError{Message: err.Error()}
+	}
+	if rv := scale.Metadata.ResourceVersion; rv != "" {
+		m := metaOf(o)
+		m["resourceVersion"] = rv
+		o["metadata"] = m
+	}
+	return r.update(ctx, o, nil, stored, false)
+}
+
+// scaleOf builds the Scale of obj and reports whether the spec replicas
+// were set.
+func (r *Resource) scaleOf(obj map[string]any) (*Scale, bool, error) {
+	spec, foundSpec, err := nestedInt64(obj, splitPath(r.scale.SpecReplicasPath))
+	if err != nil {
+		return nil, false, err
+	}
+	status, _, err := nestedInt64(obj, splitPath(r.scale.StatusReplicasPath))
+	if err != nil {
+		return nil, false, err
+	}
+	var selector string
+	if p := r.scale.LabelSelectorPath; p != nil && *p != "" {
+		fields := splitPath(*p)
+		v, found, err := nestedField(obj, fields)
+		if err != nil {
+			return nil, false, err
+		}
+		if found {
+			s, ok := v.(string)
+			if !ok {
+				return nil, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPathOf(fields), v, v)
+			}
+			selector = s
+		}
+	}
+	m := metaOf(obj)
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return &Scale{
+		TypeMeta: crdschema.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"},
+		Metadata: ScaleMeta{
+			Name: str("name"), Namespace: str("namespace"), UID: str("uid"),
+			ResourceVersion: str("resourceVersion"), CreationTimestamp: str("creationTimestamp"),
+		},
+		Spec:   ScaleSpec{Replicas: int32(spec)},
+		Status: ScaleStatus{Replicas: int32(status), Selector: selector},
+	}, foundSpec, nil
+}
+
+func nestedInt64(obj map[string]any, fields []string) (int64, bool, error) {
+	v, found, err := nestedField(obj, fields)
+	if err != nil || !found {
+		return 0, found, err
+	}
+	i, ok := v.(int64)
+	if !ok {
+		return 0, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPathOf(fields), v, v)
+	}
+	return i, true, nil
+}
+
+// setNestedInt64 sets obj[fields...] = v, creating maps on the way, as the
+// API server's SetNestedField does.
+func setNestedInt64(obj map[string]any, fields []string, v int64) error {
+	m := obj
+	for i, f := range fields[:len(fields)-1] {
+		if next, ok := m[f]; ok && next != nil {
+			nm, ok := next.(map[string]any)
+			if !ok {
+				return fmt.Errorf("value cannot be set because %v is not a map[string]interface{}", jsonPathOf(fields[:i+1]))
+			}
+			m = nm
+			continue
+		}
+		nm := map[string]any{}
+		m[f] = nm
+		m = nm
+	}
+	m[fields[len(fields)-1]] = v
+	return nil
+}
+
+func deepCopyMap(m map[string]any) map[string]any {
+	out, _ := defaulting.DeepCopy(m).(map[string]any)
+	return out
+}
