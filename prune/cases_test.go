@@ -15,9 +15,11 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// The cases in testdata/cases are conformance cases with the API server's
-// results (*.golden.json, produced by running upstream's code). Each
-// create request is run through the decode step (Decoder) and defaulting,
+// The cases in testdata/cases are conformance cases of pruning and
+// defaulting with the API server's results (*.golden.json, produced by
+// running upstream's code); they test this package and package defaulting
+// together, as the API server runs them. Each create request is run
+// through the decode step (Decoder) and defaulting,
 // and the object and unknown fields are compared with upstream's, except
 // for the metadata fields the create preparation sets afterwards.
 
