@@ -23,6 +23,38 @@
 // the path its errors use; Defaulted returns the CRD with the API server's
 // defaults applied.
 //
-// Inputs are never modified. The package keeps no global state and is safe
-// for concurrent use.
+// # Serving a version
+//
+// New compiles one version of a CRD once, the way the API server prepares
+// it when the CRD is established: the structural schemas of all versions
+// with their defaults pruned, the request decoder, the schema validators
+// (regular expressions and formats resolved), the CEL rules. The Resource
+// it returns runs the API server's request pipeline on any number of
+// objects, in the API server's order:
+//
+//  1. decoding: kind must be set; the root metadata is decoded (its unknown
+//     fields reported), unknown fields are pruned and reported,
+//     non-nullable nulls without a default dropped, embedded resources'
+//     metadata coerced (package prune); then defaulting (package
+//     defaulting); the apiVersion must be the version's;
+//  2. preparation: on create the system fields (uid, creationTimestamp,
+//     generation 1, a name from generateName), the status dropped when the
+//     status subresource is on; on update the stored object is read as
+//     from storage, the resourceVersion must match, the status (main
+//     resource) or everything but the status (status subresource) kept from
+//     the stored object, the generation bumped when more than metadata
+//     changed;
+//  3. validation: apiVersion and kind, the root metadata, the OpenAPI
+//     schema (package validation), the scale replicas, embedded resources'
+//     metadata, list-type sets and maps, then the CEL rules (package
+//     celrules) unless an earlier error blocks them; updates ratchet
+//     (package ratchet): errors in parts of the object the update left
+//     unchanged are dropped.
+//
+// Create, Update, UpdateStatus and UpdateScale return the resulting object,
+// the unknown fields and the validation errors, or a *RequestError when the
+// API server would refuse the request before validation.
+//
+// Inputs are never modified. The package keeps no global state; Validate,
+// ValidateUpdate and a Resource are safe for concurrent use.
 package crd
