@@ -1,0 +1,177 @@
+package main
+
+import (
+	_ "embed"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/crd"
+)
+
+//go:embed mailinglist.yaml
+var exampleCRD []byte
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("costs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	version := fs.String("version", "", "report only this `version` of the CRD")
+	top := fs.Int("top", 0, "list only the `N` most expensive rules of each version (0: all, in schema order)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: costs [-version V] [-top N] [FILE]\n\nReports the estimated cost of the CEL rules of the CRDs in FILE (default: an embedded example).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	data, name := exampleCRD, "mailinglist.yaml (embedded example)"
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		var err error
+		if data, err = os.ReadFile(fs.Arg(0)); err != nil {
+			fmt.Fprintln(stderr, "costs:", err)
+			return 2
+		}
+		name = fs.Arg(0)
+	default:
+		fs.Usage()
+		return 2
+	}
+	defs, err := crdschema.ReadCRDs(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "costs: %s: %v\n", name, err)
+		return 2
+	}
+	if len(defs) == 0 {
+		fmt.Fprintf(stderr, "costs: %s: no CustomResourceDefinition\n", name)
+		return 2
+	}
+
+	over := false
+	for _, def := range defs {
+		reported := 0
+		for _, v := range def.Spec.Versions {
+			if *version != "" && v.Name != *version {
+				continue
+			}
+			reported++
+			costs, err := crd.RuleCosts(def, nil, v.Name)
+			if err != nil {
+				fmt.Fprintf(stdout, "%s, version %s: %v\n\n", def.Name, v.Name, err)
+				continue
+			}
+			if reportVersion(stdout, def, v.Name, costs, *top) {
+				over = true
+			}
+		}
+		if reported == 0 {
+			fmt.Fprintf(stderr, "costs: %s has no version %q\n", def.Name, *version)
+			return 2
+		}
+		reportVerdict(stdout, def)
+	}
+	if over {
+		return 1
+	}
+	return 0
+}
+
+// reportVersion prints the costs of one version (only the top most
+// expensive when top > 0) and reports whether a rule or the total is over
+// budget.
+func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version string, costs []celrules.Cost, top int) bool {
+	fmt.Fprintf(w, "%s (%s), version %s: %d rule(s) and messageExpression(s)\n", def.Spec.Names.Kind, def.Name, version, len(costs))
+	schema, _ := crd.VersionSchema(crd.Defaulted(def), version)
+	over := false
+	var total uint64
+	for _, c := range costs {
+		total = addSaturate(total, c.Total())
+		over = over || c.Total() > celrules.StaticCostLimit
+	}
+	listed := costs
+	if top > 0 && top < len(costs) {
+		listed = append([]celrules.Cost(nil), costs...)
+		sort.SliceStable(listed, func(i, j int) bool { return listed[i].Total() > listed[j].Total() })
+		listed = listed[:top]
+		fmt.Fprintf(w, "  the %d most expensive:\n", top)
+	}
+	for _, c := range listed {
+		t := c.Total()
+		fmt.Fprintf(w, "\n  %s\n    %s\n", c.Field, c.Rule)
+		if strings.HasSuffix(c.Field, ".messageExpression") {
+			// the API server does not multiply a messageExpression's cost
+			fmt.Fprintf(w, "    cost %s (cardinality %s, not applied to a messageExpression)\n", thousands(c.Cost), thousands(c.Cardinality))
+		} else {
+			fmt.Fprintf(w, "    cost %s × cardinality %s = %s\n", thousands(c.Cost), thousands(c.Cardinality), thousands(t))
+		}
+		fmt.Fprintf(w, "    %s of the per-expression limit %s, %s of the schema limit %s\n",
+			percent(t, celrules.StaticCostLimit), thousands(celrules.StaticCostLimit),
+			percent(t, celrules.StaticCRDCostLimit), thousands(celrules.StaticCRDCostLimit))
+		if t > celrules.StaticCostLimit {
+			fmt.Fprintf(w, "    OVER BUDGET by %s\n", factor(t, celrules.StaticCostLimit))
+			for _, p := range c.Unbounded {
+				fmt.Fprintf(w, "    add %s here: %s\n", boundFor(schema, p), p)
+			}
+		}
+	}
+	verdict := "within budget"
+	if total > celrules.StaticCRDCostLimit {
+		over = true
+		verdict = "OVER BUDGET by " + factor(total, celrules.StaticCRDCostLimit)
+	}
+	fmt.Fprintf(w, "\n  schema total %s: %s of the limit %s, %s\n\n",
+		thousands(total), percent(total, celrules.StaticCRDCostLimit), thousands(celrules.StaticCRDCostLimit), verdict)
+	return over
+}
+
+// reportVerdict prints the cost errors the API server gives for def.
+func reportVerdict(w io.Writer, def *crdschema.CustomResourceDefinition) {
+	var costErrs crdschema.ErrorList
+	others := 0
+	for _, e := range crd.Validate(def) {
+		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
+			costErrs = append(costErrs, e)
+		} else {
+			others++
+		}
+	}
+	if len(costErrs) == 0 {
+		fmt.Fprintf(w, "The API server accepts the rules' costs of %s.\n", def.Name)
+	} else {
+		fmt.Fprintf(w, "kubectl apply would print:\n%s", invalidMessage(def.Name, costErrs))
+	}
+	if others > 0 {
+		fmt.Fprintf(w, "(and %d error(s) not about cost: see crd.Validate)\n", others)
+	}
+}
+
+// invalidMessage is kubectl's text for a CRD refused with errs: each
+// distinct error once, inline when there is one, else as a list.
+func invalidMessage(name string, errs crdschema.ErrorList) string {
+	var msgs []string
+	seen := map[string]bool{}
+	for _, e := range errs {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	prefix := fmt.Sprintf("The CustomResourceDefinition %q is invalid: ", name)
+	if len(msgs) == 1 {
+		return prefix + msgs[0] + "\n"
+	}
+	return prefix + "\n* " + strings.Join(msgs, "\n* ") + "\n"
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+)
+
+// invalidMessage is what kubectl prints when the API server rejects an
+// object of kind named name as invalid with errs (a status of reason
+// Invalid): the causes, each as "field: message", without repeats; one
+// inline, several as a list. The text ends in a newline, as kubectl's.
+func invalidMessage(kind, name string, errs crdschema.ErrorList) string {
+	prefix := fmt.Sprintf("The %s %q is invalid: ", kind, name)
+	seen := make(map[string]bool, len(errs))
+	var causes []string
+	for _, e := range errs {
+		msg := e.Field + ": " + e.Body()
+		if !seen[msg] {
+			seen[msg] = true
+			causes = append(causes, msg)
+		}
+	}
+	switch len(causes) {
+	case 0:
+		return strings.TrimSuffix(prefix, ": ") + "\n"
+	case 1:
+		return prefix + causes[0] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	b.WriteString("\n")
+	for _, c := range causes {
+		b.WriteString("* ")
+		b.WriteString(c)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// unknownFieldWarning is kubectl's warning for a field the API server
+// dropped while decoding.
+func unknownFieldWarning(path string) string {
+	return fmt.Sprintf("Warning: unknown field %q\n", path)
+}
