@@ -177,16 +177,34 @@ type Result struct {
 
 // RequestError is a request the API server refuses before validation: a
 // body that cannot be decoded, a wrong apiVersion, a missing or stale
-// resourceVersion, a name that does not match. Its text is the message of
-// the API server's status error.
+// resourceVersion, a name that does not match. Its Reason and Message are
+// those of the API server's status error, as kubectl prints them:
+// "Error from server (<Reason>): <Message>".
 type RequestError struct {
+	// Reason is the status reason: "BadRequest", "Invalid", "Conflict",
+	// "NotFound" or "InternalError".
+	Reason  string
 	Message string
 }
 
 func (e *RequestError) Error() string { return e.Message }
 
+// The status reasons of refused requests.
+const (
+	reasonBadRequest = "BadRequest"
+	reasonInvalid    = "Invalid"
+	reasonConflict   = "Conflict"
+	reasonNotFound   = "NotFound"
+	reasonInternal   = "InternalError"
+)
+
+// refuse returns a BadRequest RequestError.
 func refuse(format string, args ...any) *RequestError {
-	return &RequestError{Message: fmt.Sprintf(format, args...)}
+	return refuseAs(reasonBadRequest, format, args...)
+}
+
+func refuseAs(reason, format string, args ...any) *RequestError {
+	return &RequestError{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
 // Create runs a create request with body obj: decoding, defaulting, the
@@ -244,7 +262,7 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 // of obj is taken, everything else is kept from old.
 func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*Result, error) {
 	if !r.hasStatus {
-		return nil, refuse("the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
+		return nil, refuseAs(reasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
 	}
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
@@ -284,10 +302,10 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	}
 	if newRV == 0 {
 		e := crdschema.Invalid(crdschema.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")
-		return nil, refuse("%s %q is invalid: %s", r.resource, name, e.Error())
+		return nil, refuseAs(reasonInvalid, "%s %q is invalid: %s", r.resource, name, e.Error())
 	}
 	if newRV != oldRV {
-		return nil, refuse("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.resource, name)
+		return nil, refuseAs(reasonConflict, "Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.resource, name)
 	}
 	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
 		return nil, err

@@ -128,3 +128,30 @@ func TestUpdateScale(t *testing.T) {
 		t.Errorf("stale resourceVersion: err = %v", err)
 	}
 }
+
+func TestRequestErrorReasons(t *testing.T) {
+	r := scaleResource(t)
+	ctx := context.Background()
+	stored := obj(t, `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","namespace":"ns","resourceVersion":"5"},"spec":{"replicas":1}}`)
+	tests := []struct {
+		body, reason, text string
+	}{
+		{`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","namespace":"ns"}}`, "Invalid",
+			`crontabs.stable.example.com "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`},
+		{`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","namespace":"ns","resourceVersion":"4"}}`, "Conflict",
+			`Operation cannot be fulfilled on crontabs.stable.example.com "a": the object has been modified; please apply your changes to the latest version and try again`},
+		{`{"apiVersion":"stable.example.com/v2","kind":"CronTab","metadata":{"name":"a","namespace":"ns","resourceVersion":"5"}}`, "BadRequest",
+			`the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)`},
+	}
+	for _, tt := range tests {
+		_, err := r.Update(ctx, obj(t, tt.body), stored)
+		re, ok := err.(*crd.RequestError)
+		if !ok {
+			t.Errorf("%s: err = %v, want a *RequestError", tt.body, err)
+			continue
+		}
+		if re.Reason != tt.reason || re.Message != tt.text {
+			t.Errorf("got (%s) %s\nwant (%s) %s", re.Reason, re.Message, tt.reason, tt.text)
+		}
+	}
+}

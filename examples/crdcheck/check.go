@@ -84,9 +84,11 @@ func checkOne(ctx context.Context, cat *catalog, olds *oldObjects, doc *document
 	if err != nil {
 		var re *crd.RequestError
 		if !errors.As(err, &re) {
-			re = &crd.RequestError{Message: err.Error()}
+			re = &crd.RequestError{Reason: "BadRequest", Message: err.Error()}
 		}
 		o.problem = re.Message
+		verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
+		o.message = fmt.Sprintf("Error from server (%s): error when %s %q: %s", re.Reason, verb, doc.file, re.Message)
 		return o
 	}
 	if m, _ := result.Object["metadata"].(map[string]any); m != nil {

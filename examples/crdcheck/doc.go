@@ -62,9 +62,9 @@
 // as unknown are printed as kubectl's warnings (Warning: unknown field
 // "spec.x"). A request that the API server refuses before validation
 // (a wrong apiVersion, a body it cannot decode, a name that does not match)
-// is shown as "refused: " and the server's message; with -strict, a body
-// with unknown fields gets kubectl's "Error from server (BadRequest): error
-// when creating ...: strict decoding error: unknown field ...". Rejected
+// is shown as kubectl shows it, "Error from server (<reason>): error when
+// creating "<file>": <message>"; so is, with -strict, a body with unknown
+// fields ("... strict decoding error: unknown field ..."). Rejected
 // CRDs are shown the same way, as `The CustomResourceDefinition "name" is
 // invalid: ...`; a CRD name defined twice is rejected the second time (the
 // first definition is used). Objects whose apiVersion and kind no accepted

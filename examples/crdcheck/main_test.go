@@ -347,7 +347,7 @@ func TestRefusedUpdate(t *testing.T) {
 		t.Errorf("stale update: %v", o)
 	}
 	_, out, _ := runArgs(t, "-crds", crds, "-old", live, stale)
-	if !strings.Contains(out, "): rejected\nrefused: "+want+"\n") {
+	if !strings.Contains(out, "): rejected\nError from server (Conflict): error when replacing \""+stale+"\": "+want+"\n") {
 		t.Errorf("text output:\n%s", out)
 	}
 }
