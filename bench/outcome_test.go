@@ -1,0 +1,196 @@
+package bench
+
+// The benchmarks compare like with like only if both sides come to the
+// same answer on their inputs. These tests check that they do: the same
+// CRD errors, the same created object and errors, the same update
+// outcome, the same CEL errors, the same OpenAPI document.
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"reflect"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// selfTypeName matches the CEL type names upstream derives from the clock.
+var selfTypeName = regexp.MustCompile(`selfType[0-9]+`)
+
+func crdschemaMessages(errs crdschema.ErrorList) []string {
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, selfTypeName.ReplaceAllString(e.Error(), "selfType<N>"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func upstreamMessages(errs field.ErrorList) []string {
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, selfTypeName.ReplaceAllString(e.Error(), "selfType<N>"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sameMessages(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: crdschema and upstream differ\ncrdschema: %q\nupstream:  %q", what, got, want)
+	}
+}
+
+// TestValidateCRDOutcome checks that both sides give the same errors for
+// every CRD of the corpus. Upstream takes a while on the larger projects;
+// -short checks one CRD per project.
+func TestValidateCRDOutcome(t *testing.T) {
+	r := newUpstreamCRDRequest()
+	for _, fam := range families(t) {
+		crds := fam.crds
+		if testing.Short() {
+			crds = crds[:1]
+		}
+		for _, c := range crds {
+			got, err := crdschemaValidateCRD(c.body)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", fam.name, c.file, err)
+			}
+			_, want, err := r.create(c.body)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", fam.name, c.file, err)
+			}
+			sameMessages(t, fam.name+"/"+c.file, crdschemaMessages(got), upstreamMessages(want))
+		}
+	}
+}
+
+// normalized returns v through a JSON round trip, so that maps compare
+// by value whatever their Go types.
+func normalized(t *testing.T, v any) any {
+	t.Helper()
+	data, err := stdjson.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := stdjson.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCreateOutcome(t *testing.T) {
+	for _, ex := range examples {
+		t.Run(ex.name, func(t *testing.T) {
+			s := serve(t, ex)
+			got, err := crdschemaCreate(s.res, s.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj, want, err := s.up.create(s.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameMessages(t, "errors", crdschemaMessages(got.Errors), upstreamMessages(want))
+			if g, w := normalized(t, got.Object), normalized(t, obj.Object); !reflect.DeepEqual(g, w) {
+				t.Errorf("objects differ\ncrdschema: %v\nupstream:  %v", g, w)
+			}
+		})
+	}
+}
+
+func TestHeadlineBodies(t *testing.T) {
+	s := serve(t, examples[0])
+	bodies := uniqueBodies(t, s.body, 3)
+	for i, body := range bodies {
+		got, err := crdschemaCreate(s.res, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Errors) > 0 {
+			t.Fatalf("body %d: %v", i, got.Errors)
+		}
+		name := got.Object["metadata"].(map[string]any)["name"]
+		if want := "bar-route-" + string(rune('0'+i)); name != want {
+			t.Errorf("body %d: name %v, want %s", i, name, want)
+		}
+	}
+	if err := inParallel(bodies, func(body []byte) error { _, err := crdschemaCreate(s.res, body); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpdateRatchetOutcome checks the ratcheting update: upstream accepts
+// it (the broken fields are unchanged), and crdschema must too.
+func TestUpdateRatchetOutcome(t *testing.T) {
+	c := newRatchetCase(t)
+	obj, want, err := c.up.update(c.update, c.upStore.DeepCopy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) > 0 {
+		t.Fatalf("upstream refuses the update (the case does not test ratcheting): %v", want)
+	}
+	// Without ratcheting, the stored object's defects are reported.
+	if created, err := crdschemaCreate(c.res, c.stored); err != nil {
+		t.Fatal(err)
+	} else if len(created.Errors) == 0 {
+		t.Fatal("the stored object is valid: the case does not test ratcheting")
+	}
+	got, err := crdschemaUpdate(c.res, c.update, c.old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMessages(t, "errors", crdschemaMessages(got.Errors), upstreamMessages(want))
+	if g, w := normalized(t, got.Object), normalized(t, obj.Object); !reflect.DeepEqual(g, w) {
+		t.Errorf("objects differ\ncrdschema: %v\nupstream:  %v", g, w)
+	}
+}
+
+func TestCELOutcome(t *testing.T) {
+	for _, ex := range examples {
+		t.Run(ex.name, func(t *testing.T) {
+			in := newCELInput(t, ex)
+			errs, _ := in.compiled.Validate(t.Context(), nil, in.obj, nil, celrules.RuntimeBudget)
+			if got, want := len(errs), in.upRules(in.obj); got != want {
+				t.Errorf("crdschema reports %d CEL errors, upstream %d: %v", got, want, errs)
+			}
+		})
+	}
+}
+
+func TestOpenAPIV3Outcome(t *testing.T) {
+	for _, ex := range examples {
+		t.Run(ex.name, func(t *testing.T) {
+			s := serve(t, ex)
+			got, err := crdschemaOpenAPIV3(s.def, s.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := upstreamOpenAPIV3(s.upCRD, s.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g, w any
+			if err := stdjson.Unmarshal(got, &g); err != nil {
+				t.Fatal(err)
+			}
+			if err := stdjson.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("documents differ (%d and %d bytes)", len(got), len(want))
+			}
+			if bytes.Equal(got, nil) {
+				t.Error("empty document")
+			}
+		})
+	}
+}
