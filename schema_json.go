@@ -1,7 +1,6 @@
 package crdschema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -28,28 +27,17 @@ var nullLiteral = []byte("null")
 
 // UnmarshalJSON decodes a schema with case-sensitive field names, and keeps
 // an explicit "default": null or "example": null apart from an absent one.
+// Numbers decode as the API server decodes them (see DecodeJSON).
 func (s *JSONSchemaProps) UnmarshalJSON(data []byte) error {
-	type plain JSONSchemaProps
-	var p plain
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &p); err != nil {
+	var v any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v); err != nil {
 		return err
 	}
-	if (p.Default == nil || p.Example == nil) && bytes.Contains(data, nullLiteral) {
-		var nulls struct {
-			Default json.RawMessage `json:"default"`
-			Example json.RawMessage `json:"example"`
-		}
-		if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &nulls); err != nil {
-			return err
-		}
-		if p.Default == nil && bytes.Equal(nulls.Default, nullLiteral) {
-			p.Default = &JSON{}
-		}
-		if p.Example == nil && bytes.Equal(nulls.Example, nullLiteral) {
-			p.Example = &JSON{}
-		}
+	var p JSONSchemaProps
+	if err := schemaFromValue(&p, v); err != nil {
+		return err
 	}
-	*s = JSONSchemaProps(p)
+	*s = p
 	return nil
 }
 

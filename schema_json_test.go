@@ -2,6 +2,7 @@ package crdschema
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -220,3 +221,65 @@ spec:
     shortNames:
     - ct
 `
+
+func TestSchemaDecodeErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"type":5}`:                                "cannot unmarshal number into Go struct field JSONSchemaProps.type of type string",
+		`{"properties":{"a":{"maxLength":"x"}}}`:    "cannot unmarshal string into Go struct field JSONSchemaProps.maxLength of type int64",
+		`{"maxItems":1.5}`:                          "cannot unmarshal number into Go struct field JSONSchemaProps.maxItems of type int64",
+		`{"required":["a",1]}`:                      "cannot unmarshal number into Go struct field JSONSchemaProps.required of type string",
+		`{"x-kubernetes-validations":[{"rule":1}]}`: "JSONSchemaProps.rule of type string",
+		`{"additionalProperties":"yes"}`:            "boolean or JSON schema expected",
+		`{"allOf":{}}`:                              "cannot unmarshal object into Go struct field JSONSchemaProps.allOf",
+		`[]`:                                        "cannot unmarshal array into Go value of type crdschema.JSONSchemaProps",
+	} {
+		var s JSONSchemaProps
+		err := json.Unmarshal([]byte(in), &s)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Unmarshal(%s): err = %v, want it to contain %q", in, err, want)
+		}
+	}
+	// null leaves a field unset; items of another type are ignored, as the
+	// API server does.
+	var s JSONSchemaProps
+	if err := json.Unmarshal([]byte(`{"type":null,"properties":null,"items":true,"maxLength":null}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Type != "" || s.Properties != nil || s.Items == nil || s.Items.Schema != nil || s.Items.JSONSchemas != nil || s.MaxLength != nil {
+		t.Errorf("got %+v", s)
+	}
+}
+
+func BenchmarkUnmarshalCRD(b *testing.B) {
+	// A schema nested 20 levels deep with 10 properties per level, as large
+	// real CRDs are: decoding must not scan the bytes once per level.
+	var build func(depth int) map[string]any
+	build = func(depth int) map[string]any {
+		props := map[string]any{}
+		for i := 0; i < 10; i++ {
+			props[fmt.Sprintf("p%d", i)] = map[string]any{"type": "string", "maxLength": 10, "description": "a field"}
+		}
+		if depth > 0 {
+			props["next"] = build(depth - 1)
+		}
+		return map[string]any{"type": "object", "properties": props}
+	}
+	crd := map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "as.example.com"},
+		"spec": map[string]any{"group": "example.com", "scope": "Cluster",
+			"names":    map[string]any{"plural": "as", "kind": "A"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true, "schema": map[string]any{"openAPIV3Schema": build(20)}}}},
+	}
+	data, err := json.Marshal(crd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := UnmarshalCRD(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
