@@ -367,6 +367,11 @@ func evalProgram(ctx context.Context, prog cel.Program, act interpreter.Activati
 			val, err = nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
+	if ctx.Done() == nil {
+		// A context that cannot be cancelled needs no interrupt checks;
+		// ContextEval would allocate a cancellable context per call.
+		return prog.Eval(act)
+	}
 	return prog.ContextEval(ctx, act)
 }
 
