@@ -266,6 +266,11 @@ func structUnknownFields(v any, path string, known map[string]bool, out []string
 // document.
 func SplitDocuments(data []byte) ([][]byte, error) {
 	if isJSON(data) {
+		// Fix (hostile-input tests): input that looks like JSON but is
+		// not valid JSON was returned as a document without an error.
+		if err := checkJSON(data); err != nil {
+			return nil, err
+		}
 		return [][]byte{bytes.TrimSpace(data)}, nil
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -296,12 +301,30 @@ func isJSON(data []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
+// checkJSON returns the syntax error of data, which isJSON took for JSON,
+// or nil when it is valid JSON. Like kubectl, which decodes such input as
+// JSON, it does not fall back to YAML (flow style such as {a: 1}).
+func checkJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var raw json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	return errors.New("invalid JSON")
+}
+
 // YAMLToJSON converts one YAML document to JSON. Number literals keep their
 // spelling where it is valid JSON, so that 1.0 stays a float and large
 // integers keep their digits; timestamps and other YAML-only scalars become
 // strings. Input that is already JSON is returned unchanged.
 func YAMLToJSON(data []byte) ([]byte, error) {
 	if isJSON(data) {
+		// Fix (hostile-input tests): see SplitDocuments.
+		if err := checkJSON(data); err != nil {
+			return nil, err
+		}
 		return data, nil
 	}
 	var n yaml.Node

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -503,7 +504,7 @@ func equalExceptMetadata(a, b map[string]any) bool {
 		}
 		n++
 		w, ok := b[k]
-		if !ok || !semanticEqual(v, w) {
+		if !ok || !jsonEqual(v, w, 0) {
 			return false
 		}
 	}
@@ -513,6 +514,59 @@ func equalExceptMetadata(a, b map[string]any) bool {
 		}
 	}
 	return n == 0
+}
+
+// jsonEqual compares two JSON values as the API server's semantic equality
+// does: deeply, int64 and float64 apart, an empty list or object equal to
+// a missing (nil) one. Values nested deeper than the decoder allows
+// compare unequal rather than exhaust the stack.
+func jsonEqual(a, b any, depth int) bool {
+	if depth > 100000 {
+		return false
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return len(x) == 0 && b == nil
+		}
+		if len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonEqual(v, w, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return len(x) == 0 && b == nil
+		}
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case nil:
+		switch y := b.(type) {
+		case map[string]any:
+			return len(y) == 0
+		case []any:
+			return len(y) == 0
+		}
+		return b == nil
+	case string, int64, float64, bool:
+		return a == b
+	}
+	// Go values that JSON decoding does not produce.
+	return reflect.DeepEqual(a, b)
 }
 
 // metaOf returns obj's metadata map, or a new empty one.
