@@ -81,3 +81,17 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPruneClean prunes an object that has nothing to prune: the only
+// allocation is the path buffer, whatever the size of the object or the
+// schema.
+func BenchmarkPruneClean(b *testing.B) {
+	s, o := loadHTTPRoute(b)
+	delete(o["spec"].(map[string]any), "unknownField")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if paths := prune.Prune(o, s, prune.Options{IsResourceRoot: true}); len(paths) != 0 {
+			b.Fatalf("pruned %q", paths)
+		}
+	}
+}

@@ -42,7 +42,9 @@ func Prune(obj map[string]any, s *structural.Schema, opts Options) []string {
 // a scalar), such as a default value. Maps and lists inside v are
 // modified in place.
 func PruneValue(v any, s *structural.Schema, opts Options) []string {
-	p := pruner{}
+	// One buffer for the path of the visited node, large enough for the
+	// paths of most objects.
+	p := pruner{path: make([]byte, 0, 256)}
 	embedded := opts.IsResourceRoot
 	if s == nil && embedded {
 		s = &emptySchema
