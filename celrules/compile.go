@@ -48,6 +48,12 @@ type compiledRule struct {
 	maxCost        uint64
 	maxCardinality uint64
 
+	// compiled and messageCompiled tell that the rule and the
+	// messageExpression compiled, were estimated, and that their programs
+	// were (or, for CheckSchema, could be) created. Without checkOnly,
+	// program and message are then set.
+	compiled, messageCompiled bool
+
 	message        cel.Program
 	messageErr     *ruleError
 	messageMaxCost uint64
@@ -231,12 +237,23 @@ func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error)
 	)
 }
 
+// programFor creates the program of the checked expression a, except when
+// only the check matters (CheckSchema) and creating it cannot fail: then
+// it returns a nil program and no error.
+func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error) {
+	if nc.cfg.checkOnly && plansSafely(a) {
+		return nil, nil
+	}
+	return nc.program(env, a)
+}
+
 // compile compiles one rule; the result carries its errors.
 func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule, card uint64) (cr *compiledRule) {
 	cr = &compiledRule{src: r}
 	defer func() {
 		if p := recover(); p != nil {
 			cr.program, cr.message = nil, nil
+			cr.compiled, cr.messageCompiled = false, false
 			cr.err = &ruleError{internal: true, detail: fmt.Sprintf("unexpected compilation error: %v", p)}
 		}
 	}()
@@ -260,7 +277,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			break
 		}
 	}
-	prog, err := nc.program(env, ast)
+	prog, err := nc.programFor(env, ast)
 	if err != nil {
 		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
 		return cr
@@ -275,6 +292,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr.unbounded = sortedKeys(rec.used)
 	cr.maxCardinality = card
 	cr.program = prog
+	cr.compiled = true
 	if r.MessageExpression != "" {
 		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
 		mast, iss := menv.Compile(r.MessageExpression)
@@ -286,7 +304,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			cr.messageErr = &ruleError{detail: "messageExpression must evaluate to a string"}
 			return cr
 		}
-		mprog, err := nc.program(menv, mast)
+		mprog, err := nc.programFor(menv, mast)
 		if err != nil {
 			cr.messageErr = &ruleError{detail: "messageExpression instantiation failed: " + err.Error()}
 			return cr
@@ -298,6 +316,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			return cr
 		}
 		cr.message = mprog
+		cr.messageCompiled = true
 		cr.messageMaxCost = mest.Max
 		cr.messageUnbounded = sortedKeys(mrec.used)
 	}

@@ -1,6 +1,8 @@
 package celrules
 
 import (
+	"sync"
+
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -17,7 +19,11 @@ type node struct {
 	// resource roots.
 	schema *structural.Schema
 	vs     *valueSchema
-	rules  []*compiledRule
+	// With LazyCompile, build compiles the node's rules on first use:
+	// rules, compileErr and usesOldSelf are valid once ready returned.
+	once  sync.Once
+	build func()
+	rules []*compiledRule
 	// compileErr means none of the node's rules could be compiled.
 	compileErr error
 	// usesOldSelf tells whether any rule reads oldSelf; only then is the
@@ -28,6 +34,23 @@ type node struct {
 	additional *node
 	props      map[string]*node
 	allOf      []*node
+}
+
+// ready compiles the node's rules if that was deferred.
+func (n *node) ready() {
+	if n.build != nil {
+		n.once.Do(n.build)
+	}
+}
+
+// setRules records the result of compiling the node's rules.
+func (n *node) setRules(rules []*compiledRule, err error) {
+	n.rules, n.compileErr = rules, err
+	for _, r := range rules {
+		if r.usesOldSelf {
+			n.usesOldSelf = true
+		}
+	}
 }
 
 // Compile compiles every x-kubernetes-validations rule and
@@ -79,13 +102,17 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 	}
 	compilation := *nodeSchema
 	compilation.XValidations = validation.XValidations
-	rules, err := compileRules(&compilation, validation.XValidations, dt, cfg)
+	n := &node{schema: vs.s, vs: vs}
+	if cfg.lazy && len(validation.XValidations) > 0 {
+		n.build = func() { n.setRules(compileRules(&compilation, compilation.XValidations, dt, cfg)) }
+	} else {
+		n.setRules(compileRules(&compilation, validation.XValidations, dt, cfg))
+	}
 
 	var elem *declType
 	if dt != nil {
 		elem = dt.elem
 	}
-	n := &node{schema: vs.s, vs: vs, rules: rules, compileErr: err}
 	if validation.Items != nil && nodeSchema.Items != nil {
 		n.items = buildNode(validation.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elem, vs.items, cfg, depth+1)
 	}
@@ -132,13 +159,9 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 			}
 		}
 	}
-	if len(rules) == 0 && err == nil && n.items == nil && n.additional == nil && len(n.props) == 0 && len(n.allOf) == 0 {
+	// A node without rules of its own compiles to no rule and no error.
+	if len(validation.XValidations) == 0 && n.items == nil && n.additional == nil && len(n.props) == 0 && len(n.allOf) == 0 {
 		return nil
-	}
-	for _, r := range rules {
-		if r.usesOldSelf {
-			n.usesOldSelf = true
-		}
 	}
 	return n
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -122,6 +123,7 @@ func CheckSchema(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) 
 	if s == nil {
 		return nil, nil, nil
 	}
+	cfg.checkOnly = true
 	total := &totalCost{}
 	one := uint64(1)
 	ch := &crdChecker{cfg: cfg, total: total}
@@ -332,6 +334,109 @@ type crdChecker struct {
 	errs      crdschema.ErrorList
 	costs     []Cost
 	errFields []string
+	// compiled holds the compile results of the nodes checked so far, by
+	// their rules (see rulesKey): a schema often repeats a structure with
+	// its rules.
+	compiled map[string][]compileResult
+}
+
+type compileResult struct {
+	dt    *declType
+	rules []*compiledRule
+	err   error
+}
+
+// compileNodeRules compiles the rules of a node whose schema is s and
+// whose type is dt, or returns the results of a node compiled before with
+// the same rules and an equal type. Those results are the same but for
+// the generated type names in error texts, which change with every
+// compilation anyway.
+func (ch *crdChecker) compileNodeRules(s *structural.Schema, dt *declType) ([]*compiledRule, error) {
+	key, ok := rulesKey(s.XValidations)
+	if !ok || dt == nil {
+		return compileRules(s, s.XValidations, dt, ch.cfg)
+	}
+	for _, c := range ch.compiled[key] {
+		budget := maxTypeComparison
+		if equalDeclTypes(c.dt, dt, &budget) {
+			return c.rules, c.err
+		}
+	}
+	rules, err := compileRules(s, s.XValidations, dt, ch.cfg)
+	if ch.compiled == nil {
+		ch.compiled = map[string][]compileResult{}
+	}
+	if len(ch.compiled[key]) < maxCompileCandidates {
+		ch.compiled[key] = append(ch.compiled[key], compileResult{dt, rules, err})
+	}
+	return rules, err
+}
+
+// Limits that keep reusing compile results cheap on hostile schemas (the
+// same rules at every level of a deep schema): how many earlier nodes with
+// the same rules are considered, and how many type nodes one comparison
+// may visit before it gives up (and the node is compiled).
+const (
+	maxCompileCandidates = 8
+	maxTypeComparison    = 4096
+)
+
+// rulesKey identifies a node's rules. It reports false when compiling
+// them also depends on the node's schema (a rule with a fieldPath).
+func rulesKey(rules crdschema.ValidationRules) (string, bool) {
+	var b strings.Builder
+	for _, r := range rules {
+		if r.FieldPath != "" {
+			return "", false
+		}
+		b.WriteString(strconv.Quote(r.Rule))
+		b.WriteString(strconv.Quote(r.Message))
+		b.WriteString(strconv.Quote(r.MessageExpression))
+		if r.Reason != nil {
+			b.WriteString(strconv.Quote(string(*r.Reason)))
+		} else {
+			b.WriteByte('-')
+		}
+		switch {
+		case r.OptionalOldSelf == nil:
+			b.WriteString("-;")
+		case *r.OptionalOldSelf:
+			b.WriteString("t;")
+		default:
+			b.WriteString("f;")
+		}
+	}
+	return b.String(), true
+}
+
+// equalDeclTypes reports whether a and b are the same type with the same
+// size bounds: everything compiling a rule depends on. It visits at most
+// *budget type nodes and answers false when that is not enough.
+func equalDeclTypes(a, b *declType, budget *int) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || *budget <= 0 {
+		return false
+	}
+	*budget--
+	if a.kind != b.kind || a.name != b.name || a.maxElements != b.maxElements ||
+		a.minSize != b.minSize || a.unbounded != b.unbounded || len(a.fields) != len(b.fields) {
+		return false
+	}
+	// The CEL type of lists, maps and objects follows from their name and
+	// element types; a scalar's is its own.
+	if a.kind == kindScalar && ((a.celType == nil) != (b.celType == nil) ||
+		(a.celType != nil && a.celType.String() != b.celType.String())) {
+		return false
+	}
+	for n, fa := range a.fields {
+		fb, ok := b.fields[n]
+		if !ok || fa.name != fb.name || fa.required != fb.required || !equalDeclTypes(fa.typ, fb.typ, budget) {
+			return false
+		}
+	}
+	return equalDeclTypes(a.key, b.key, budget) && equalDeclTypes(a.elem, b.elem, budget)
 }
 
 // hasErrorsAt reports whether one of the given schema errors lies at or
@@ -531,7 +636,7 @@ func (ch *crdChecker) compileNode(s *structural.Schema, p *crdschema.Path, ctx *
 		ch.errs = append(ch.errs, crdschema.InternalError(xv, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")))
 		return
 	}
-	results, err := compileRules(ti.schema, ti.schema.XValidations, ti.dt, ch.cfg)
+	results, err := ch.compileNodeRules(ti.schema, ti.dt)
 	if err != nil {
 		ch.errs = append(ch.errs, crdschema.InternalError(xv, err))
 		return
@@ -549,7 +654,7 @@ func (ch *crdChecker) compileNode(s *structural.Schema, p *crdschema.Path, ctx *
 		ch.total.observe(rp.Child("rule"), cost)
 		if cr.err != nil {
 			ch.errs = append(ch.errs, crdschema.Invalid(rp.Child("rule"), toRuleValue(s.XValidations[i]), cr.err.detail))
-		} else if cr.program != nil {
+		} else if cr.compiled {
 			c := Cost{Field: rp.Child("rule").String(), Rule: cr.src.Rule, Cost: cr.maxCost, Cardinality: card}
 			if cost > StaticCostLimit {
 				c.Unbounded = ctx.unboundedPaths(cr.unbounded, true)
@@ -558,7 +663,7 @@ func (ch *crdChecker) compileNode(s *structural.Schema, p *crdschema.Path, ctx *
 		}
 		if cr.messageErr != nil {
 			ch.errs = append(ch.errs, crdschema.Invalid(rp.Child("messageExpression"), toRuleValue(s.XValidations[i]), cr.messageErr.detail))
-		} else if cr.message != nil {
+		} else if cr.messageCompiled {
 			if !ch.cfg.suppressExpressionCost && cr.messageMaxCost > StaticCostLimit {
 				ch.errs = append(ch.errs, crdschema.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.messageMaxCost, StaticCostLimit)))
 			}

@@ -27,7 +27,10 @@
 // list-type=map keys), evaluates every rule at every value of its node
 // within the per-call limit (PerCallLimit) and the caller's budget
 // (RuntimeBudget per object in the API server), and reports failures with
-// message, messageExpression, reason and fieldPath applied.
+// message, messageExpression, reason and fieldPath applied. For a
+// Compiled that validates a single small value (a default, say), the
+// LazyCompile option compiles each node's rules only when a value first
+// reaches the node.
 //
 // # CRD validation
 //

@@ -61,6 +61,31 @@ func FuzzCompile(f *testing.F) {
 		for _, e := range errs {
 			_ = e.Error()
 		}
+		lazy, err := Compile(s, true, LazyCompile())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazyErrs, lazyLeft := lazy.Validate(context.Background(), nil, o, o, RuntimeBudget)
+		if want, got := errorTexts(errs), errorTexts(lazyErrs); lazyLeft != left || !equalStrings(want, got) {
+			t.Fatalf("lazy compilation: %q, %d left; eager %q, %d left", got, lazyLeft, want, left)
+		}
+		// CheckSchema skips the programs it can: the outcome must be the
+		// same as with every program created.
+		for _, stored := range []bool{false, true} {
+			dt := newDeclType(s, true)
+			full, ferr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored})
+			check, cerr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true})
+			if (ferr == nil) != (cerr == nil) {
+				t.Fatalf("node errors %v and %v", ferr, cerr)
+			}
+			for i := range full {
+				f, c := full[i], check[i]
+				if errorDetail(f.err) != errorDetail(c.err) || errorDetail(f.messageErr) != errorDetail(c.messageErr) ||
+					f.compiled != c.compiled || f.messageCompiled != c.messageCompiled || f.maxCost != c.maxCost {
+					t.Fatalf("stored %v: check-only compilation %+v differs from %+v", stored, c, f)
+				}
+			}
+		}
 		if _, _, err := CheckSchema(s, crdschema.NewPath("s")); err != nil {
 			t.Fatal(err)
 		}
@@ -97,4 +122,12 @@ func FuzzValidate(f *testing.F) {
 			_ = e.Error()
 		}
 	})
+}
+
+// errorDetail is a compile error's text without the generated type names.
+func errorDetail(e *ruleError) string {
+	if e == nil {
+		return ""
+	}
+	return selfTypeName.ReplaceAllString(e.detail, "selfType")
 }

@@ -22,6 +22,11 @@ type config struct {
 	// schema is unchanged by a CRD update).
 	suppressExpressionCost bool
 	schemaErrors           crdschema.ErrorList
+	// checkOnly is set by CheckSchema, which evaluates nothing: programs
+	// are created only for expressions whose program creation might fail.
+	checkOnly bool
+	// lazy defers each node's compilation to its first use (LazyCompile).
+	lazy bool
 }
 
 func newConfig(opts []Option) (*config, error) {
@@ -77,6 +82,16 @@ func NewExpressions(preexisting Expressions) Option {
 // not change. The limit on the schema's total still applies.
 func SuppressExpressionCost() Option {
 	return func(c *config) { c.suppressExpressionCost = true }
+}
+
+// LazyCompile makes Compile defer compiling the rules of each schema node
+// until Validate first reaches the node with a value. Validation results
+// are the same; the cost of compiling moves from Compile to the first
+// validations, and rules of nodes no value reaches are never compiled. It
+// suits a Compiled that validates one small value, such as a default,
+// and not one shared by many validations.
+func LazyCompile() Option {
+	return func(c *config) { c.lazy = true }
 }
 
 // SchemaErrors gives CheckSchema the errors CRD validation found in the

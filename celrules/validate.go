@@ -248,6 +248,7 @@ func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, 
 		old = nil
 	}
 	typ := n.schema.Type
+	n.ready()
 	if n.compileErr != nil {
 		return crdschema.ErrorList{crdschema.Invalid(p, typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
 	}

@@ -70,7 +70,9 @@ func defaultRules(path *crdschema.Path, s *structural.Schema, isResourceRoot boo
 	if !hasRules(s) {
 		return nil, budget
 	}
-	c, err := celrules.Compile(s, isResourceRoot)
+	// The compiled rules serve this one default: only the nodes the
+	// default reaches are compiled.
+	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile())
 	if err != nil {
 		return crdschema.ErrorList{crdschema.InternalError(path, err)}, budget
 	}

@@ -1,0 +1,130 @@
+package celrules
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// lazySchema has rules at the root, in properties, in list items, in map
+// values and in allOf, some of which do not compile.
+func lazySchema() *structural.Schema {
+	item := obj(map[string]*structural.Schema{"k": str("string"), "v": str("integer")},
+		rule("self.v > 0"), rule("self.k + 1 == 2"))
+	leaf := &structural.Schema{Generic: structural.Generic{Type: "string"},
+		XValidations: crdschema.ValidationRules{{Rule: "self.size() < 3", MessageExpression: "'too long: ' + self"}}}
+	s := fuzzSchema(crdschema.ValidationRule{Rule: "self.a < self.b"}, crdschema.ValidationRule{Rule: "self.nope == 1"})
+	s.Properties["ml"] = listOf(item, "map", "k")
+	s.Properties["leaf"] = leaf
+	s.Properties["mv"] = &structural.Schema{Generic: structural.Generic{Type: "object"},
+		AdditionalProperties: &structural.SchemaOrBool{Bool: true, Schema: leaf}}
+	s.Properties["nested"] = obj(map[string]*structural.Schema{"x": str("integer")}, rule("self.x != 3"), rule("oldSelf.x <= self.x"))
+	s.ValueValidation = &structural.ValueValidation{AllOf: []structural.NestedValueValidation{{
+		XValidations: crdschema.ValidationRules{{Rule: "self.s != 'forbidden'"}},
+	}}}
+	return s
+}
+
+// errorTexts renders errors without the generated type names, which differ
+// from one compilation to the next, in a fixed order (object properties
+// are visited in map order).
+func errorTexts(errs crdschema.ErrorList) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = selfTypeName.ReplaceAllString(e.Error(), "selfType")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestLazyCompile checks that LazyCompile changes only when rules are
+// compiled, not what Validate reports.
+func TestLazyCompile(t *testing.T) {
+	s := lazySchema()
+	values := []string{
+		`{"a":1,"b":2}`,
+		`{"a":3,"b":2,"s":"forbidden","leaf":"abcd","mv":{"p":"xyzw","q":"a"}}`,
+		`{"ml":[{"k":"a","v":-1},{"k":"b","v":1}],"nested":{"x":3}}`,
+		`{"nested":{"x":1},"ls":["a"],"m":{"k":1}}`,
+		`{"leaf":5,"ml":"wrong","mv":[1]}`,
+		`{}`,
+	}
+	for _, root := range []bool{true, false} {
+		eager, err := Compile(s, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range values {
+			v, err := crdschema.DecodeJSON([]byte(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			old, _ := crdschema.DecodeJSON([]byte(`{"nested":{"x":2},"a":1}`))
+			for _, oldValue := range []any{nil, old, v} {
+				lazy, err := Compile(s, root, LazyCompile())
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantErrs, wantLeft := eager.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
+				gotErrs, gotLeft := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
+				want, got := errorTexts(wantErrs), errorTexts(gotErrs)
+				if wantLeft != gotLeft || !equalStrings(want, got) {
+					t.Errorf("%s (old %v): lazy got %q, %d left; eager %q, %d left", raw, oldValue, got, gotLeft, want, wantLeft)
+				}
+				// A second validation reuses what the first compiled.
+				again, againLeft := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
+				if againLeft != gotLeft || !equalStrings(errorTexts(again), got) {
+					t.Errorf("%s: second lazy validation differs: %q", raw, errorTexts(again))
+				}
+			}
+		}
+	}
+	// The schema has errors to find at all: the comparison is not vacuous.
+	c, _ := Compile(s, true, LazyCompile())
+	v, _ := crdschema.DecodeJSON([]byte(values[1]))
+	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget); len(errs) < 5 {
+		t.Errorf("expected errors at several nodes, got %q", errorTexts(errs))
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLazyCompileConcurrent checks, under -race, that goroutines sharing
+// a lazily compiled Compiled compile each node once and agree.
+func TestLazyCompileConcurrent(t *testing.T) {
+	c, err := Compile(lazySchema(), true, LazyCompile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := crdschema.DecodeJSON([]byte(`{"a":3,"b":2,"ml":[{"k":"a","v":-1}],"leaf":"abcd","nested":{"x":3}}`))
+	var wg sync.WaitGroup
+	results := make([][]string, 8)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget)
+			results[i] = errorTexts(errs)
+		}()
+	}
+	wg.Wait()
+	for i := range results {
+		if len(results[i]) == 0 || !equalStrings(results[i], results[0]) {
+			t.Errorf("goroutine %d got %q, goroutine 0 %q", i, results[i], results[0])
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package celrules
+
+import (
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+)
+
+// plainFunctions are the standard functions and operators whose every
+// overload has a runtime implementation and which no planner optimization
+// evaluates ahead of time: planning a call to one of them cannot fail.
+// Type conversions (folded when their argument is a constant), regular
+// expression functions (whose constant patterns are compiled when the
+// program is planned), indexing, optional selection and the functions of
+// the Kubernetes libraries are left out on purpose.
+var plainFunctions = map[string]bool{
+	"_&&_": true, "_||_": true, "!_": true, "_?_:_": true, "@not_strictly_false": true,
+	"_==_": true, "_!=_": true, "_<_": true, "_<=_": true, "_>_": true, "_>=_": true,
+	"_+_": true, "_-_": true, "_*_": true, "_/_": true, "_%_": true, "-_": true,
+	"@in": true, "size": true, "startsWith": true, "endsWith": true, "contains": true,
+}
+
+// plansSafely reports whether creating a program for the checked
+// expression a is certain to succeed, so that CRD validation, which only
+// needs to know whether the program could be created, may skip creating
+// it. It answers false for anything it is not sure of: such expressions
+// get a program, and its failure is reported as before.
+func plansSafely(a *cel.Ast) bool {
+	if a == nil || !a.IsChecked() {
+		return false
+	}
+	native := a.NativeRep()
+	if native.SourceInfo().HasExtension("json_name", ast.NewExtensionVersion(1, 1)) {
+		return false
+	}
+	p := &planProbe{refs: native.ReferenceMap(), types: native.TypeMap()}
+	return p.ok(native.Expr(), 0)
+}
+
+// planProbe walks a checked expression for plansSafely.
+type planProbe struct {
+	refs  map[int64]*ast.ReferenceInfo
+	types map[int64]*types.Type
+}
+
+// maxProbeDepth bounds the walk; deeper expressions simply get a program.
+const maxProbeDepth = 200
+
+// resolvedName reports whether the identifier or select e, which the
+// checker resolved to ref, is planned without a lookup that could fail: a
+// variable (not a type name).
+func (p *planProbe) resolvedName(e ast.Expr, ref *ast.ReferenceInfo) bool {
+	if ref.Value != nil || len(ref.OverloadIDs) > 0 {
+		return false
+	}
+	t, ok := p.types[e.ID()]
+	return ok && t != nil && t.Kind() != types.TypeKind
+}
+
+func (p *planProbe) ok(e ast.Expr, depth int) bool {
+	if e == nil || depth > maxProbeDepth {
+		return false
+	}
+	switch e.Kind() {
+	case ast.LiteralKind:
+		return true
+	case ast.IdentKind:
+		ref, found := p.refs[e.ID()]
+		return found && p.resolvedName(e, ref)
+	case ast.SelectKind:
+		if ref, found := p.refs[e.ID()]; found {
+			return p.resolvedName(e, ref)
+		}
+		return p.ok(e.AsSelect().Operand(), depth+1)
+	case ast.CallKind:
+		call := e.AsCall()
+		if !plainFunctions[call.FunctionName()] {
+			return false
+		}
+		if call.IsMemberFunction() && !p.ok(call.Target(), depth+1) {
+			return false
+		}
+		for _, arg := range call.Args() {
+			if !p.ok(arg, depth+1) {
+				return false
+			}
+		}
+		return true
+	case ast.ListKind:
+		l := e.AsList()
+		if len(l.OptionalIndices()) > 0 {
+			return false
+		}
+		for _, el := range l.Elements() {
+			if !p.ok(el, depth+1) {
+				return false
+			}
+		}
+		return true
+	case ast.MapKind:
+		for _, entry := range e.AsMap().Entries() {
+			if entry.Kind() != ast.MapEntryKind {
+				return false
+			}
+			me := entry.AsMapEntry()
+			if me.IsOptional() || !p.ok(me.Key(), depth+1) || !p.ok(me.Value(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		return p.ok(c.IterRange(), depth+1) && p.ok(c.AccuInit(), depth+1) &&
+			p.ok(c.LoopCondition(), depth+1) && p.ok(c.LoopStep(), depth+1) &&
+			p.ok(c.Result(), depth+1)
+	}
+	return false
+}
