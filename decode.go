@@ -130,11 +130,17 @@ func ReadCRDs(data []byte) ([]*CustomResourceDefinition, error) {
 const GroupVersion = "apiextensions.k8s.io/v1"
 
 func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
-	crd := new(CustomResourceDefinition)
-	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	// The strict decoder reads everything but the version schemas (it
+	// would not report their unknown fields anyway: they decode through
+	// JSONSchemaProps.UnmarshalJSON). The schemas are read once, in their
+	// generic form, which gives both the typed schema and its unknown
+	// fields.
+	var shadow crdShadow
+	strictErrs, err := kjson.UnmarshalStrict(j, &shadow, kjson.DisallowUnknownFields)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
+	crd := &shadow.CustomResourceDefinition
 	if crd.APIVersion != "" && crd.APIVersion != GroupVersion {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: apiVersion %q is not supported, only %s", crd.APIVersion, GroupVersion)
 	}
@@ -148,27 +154,92 @@ func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
 			unknown = append(unknown, fe.FieldPath())
 		}
 	}
-	// The schemas decode through JSONSchemaProps.UnmarshalJSON, which the
-	// strict decoder does not look into: find their unknown fields here.
-	if bytes.Contains(j, []byte(`"openAPIV3Schema"`)) {
-		var raw struct {
-			Spec struct {
-				Versions []struct {
-					Schema struct {
-						OpenAPIV3Schema any `json:"openAPIV3Schema"`
-					} `json:"schema"`
-				} `json:"versions"`
-			} `json:"spec"`
+	crd.Spec = shadow.Spec.CustomResourceDefinitionSpec
+	crd.Spec.Versions = nil
+	if shadow.Spec.Versions != nil {
+		crd.Spec.Versions = make([]CustomResourceDefinitionVersion, len(shadow.Spec.Versions))
+	}
+	var schemas []any
+	for _, v := range shadow.Spec.Versions {
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema.set {
+			schemas = decodeSchemas(j)
+			break
 		}
-		if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &raw); err == nil {
-			for i, v := range raw.Spec.Versions {
+	}
+	for i, sv := range shadow.Spec.Versions {
+		v := sv.CustomResourceDefinitionVersion
+		if sv.Schema != nil {
+			v.Schema = &CustomResourceValidation{}
+			var raw any
+			if i < len(schemas) {
+				raw = schemas[i]
+			}
+			if raw != nil {
+				v.Schema.OpenAPIV3Schema = new(JSONSchemaProps)
+				if err := schemaFromValue(v.Schema.OpenAPIV3Schema, raw); err != nil {
+					return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: spec.versions[%d].schema.openAPIV3Schema: %w", i, err)
+				}
 				p := "spec.versions[" + strconv.Itoa(i) + "].schema.openAPIV3Schema"
-				unknown = schemaUnknownFields(v.Schema.OpenAPIV3Schema, p, unknown)
+				unknown = schemaUnknownFields(raw, p, unknown)
 			}
 		}
+		crd.Spec.Versions[i] = v
 	}
 	sort.Strings(unknown)
 	return crd, unknown, nil
+}
+
+// decodeSchemas returns the generic form of the openAPIV3Schema of every
+// version of the CRD document j, by version index.
+func decodeSchemas(j []byte) []any {
+	var raw struct {
+		Spec struct {
+			Versions []struct {
+				Schema struct {
+					OpenAPIV3Schema any `json:"openAPIV3Schema"`
+				} `json:"schema"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &raw); err != nil {
+		return nil
+	}
+	out := make([]any, len(raw.Spec.Versions))
+	for i, v := range raw.Spec.Versions {
+		out[i] = v.Schema.OpenAPIV3Schema
+	}
+	return out
+}
+
+// crdShadow is CustomResourceDefinition for the strict decoder, with the
+// versions' openAPIV3Schema skipped. Its fields shadow the embedded ones of
+// the same JSON names, so that everything else decodes (and reports
+// unknown fields) exactly as the real type.
+type crdShadow struct {
+	CustomResourceDefinition
+	Spec specShadow `json:"spec"`
+}
+
+type specShadow struct {
+	CustomResourceDefinitionSpec
+	Versions []versionShadow `json:"versions"`
+}
+
+type versionShadow struct {
+	CustomResourceDefinitionVersion
+	Schema *validationShadow `json:"schema,omitempty"`
+}
+
+type validationShadow struct {
+	OpenAPIV3Schema skippedJSON `json:"openAPIV3Schema,omitempty"`
+}
+
+// skippedJSON records that a value was present without decoding it.
+type skippedJSON struct{ set bool }
+
+func (s *skippedJSON) UnmarshalJSON(data []byte) error {
+	s.set = string(data) != "null"
+	return nil
 }
 
 var (
