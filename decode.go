@@ -34,7 +34,7 @@ func DecodeJSON(data []byte) (any, error) {
 // with the number model of DecodeJSON. YAML number literals keep their
 // spelling: 1.0 stays a float, 1 an integer.
 func UnmarshalObject(data []byte) (map[string]any, error) {
-	j, err := YAMLToJSON(data)
+	j, err := toJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func ReadObjects(data []byte) ([]map[string]any, error) {
 // them, "spec.versions[0].schema.openAPIV3Schema.properties.spec.xml") are
 // returned sorted, so that a caller can warn about them or refuse them.
 func UnmarshalCRD(data []byte) (*CustomResourceDefinition, []string, error) {
-	j, err := YAMLToJSON(data)
+	j, err := toJSON(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -384,6 +384,15 @@ func checkJSON(data []byte) error {
 		return err
 	}
 	return errors.New("invalid JSON")
+}
+
+// toJSON is YAMLToJSON for callers that decode the result: JSON input is
+// passed on unchecked, as the decoder reports its syntax errors anyway.
+func toJSON(data []byte) ([]byte, error) {
+	if isJSON(data) {
+		return data, nil
+	}
+	return YAMLToJSON(data)
 }
 
 // YAMLToJSON converts one YAML document to JSON. Number literals keep their
