@@ -131,7 +131,11 @@ func CheckSchema(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) 
 		ch.errFields = append(ch.errFields, e.Field)
 	}
 	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String()}
-	ch.walk(s, fldPath, root, nil, 0)
+	ch.withRules = map[*structural.Schema]bool{}
+	ch.markRules(s, 0)
+	if ch.withRules[s] {
+		ch.walk(s, fldPath, root, nil, 0)
+	}
 	errs := ch.errs
 	if total.total > StaticCRDCostLimit {
 		for _, e := range total.top {
@@ -338,6 +342,67 @@ type crdChecker struct {
 	// their rules (see rulesKey): a schema often repeats a structure with
 	// its rules.
 	compiled map[string][]compileResult
+	// withRules holds the nodes with rules at or below them (junctors
+	// included); the walk skips the others, where there is nothing to
+	// report, without deriving their types.
+	withRules map[*structural.Schema]bool
+}
+
+// markRules records in ch.withRules whether s has rules at or below it.
+func (ch *crdChecker) markRules(s *structural.Schema, depth int) bool {
+	if s == nil || depth > maxSchemaDepth {
+		return false
+	}
+	has := len(s.XValidations) > 0 || (s.ValueValidation != nil && nestedHasRules(s.ValueValidation, depth+1))
+	if s.AdditionalProperties != nil && ch.markRules(s.AdditionalProperties.Schema, depth+1) {
+		has = true
+	}
+	for _, ps := range s.Properties {
+		if ch.markRules(ps, depth+1) {
+			has = true
+		}
+	}
+	if ch.markRules(s.Items, depth+1) {
+		has = true
+	}
+	if has {
+		ch.withRules[s] = true
+	}
+	return has
+}
+
+// nestedHasRules reports whether the junctors of vv hold rules.
+func nestedHasRules(vv *structural.ValueValidation, depth int) bool {
+	if depth > maxSchemaDepth {
+		return false
+	}
+	var inNested func(n *structural.NestedValueValidation, depth int) bool
+	inNested = func(n *structural.NestedValueValidation, depth int) bool {
+		if n == nil || depth > maxSchemaDepth {
+			return false
+		}
+		if len(n.XValidations) > 0 || nestedHasRules(&n.ValueValidation, depth+1) ||
+			inNested(n.Items, depth+1) || inNested(n.AdditionalProperties, depth+1) {
+			return true
+		}
+		for _, p := range n.Properties {
+			if inNested(p, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	if inNested(vv.Not, depth) {
+		return true
+	}
+	for _, l := range [][]structural.NestedValueValidation{vv.AllOf, vv.OneOf, vv.AnyOf} {
+		for i := range l {
+			if inNested(&l[i], depth) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type compileResult struct {
@@ -463,7 +528,7 @@ func (ch *crdChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCont
 	bad := false
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		ap := s.AdditionalProperties.Schema
-		if ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, additionalAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1) {
+		if ch.withRules[ap] && ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, additionalAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1) {
 			bad = true
 		}
 	}
@@ -474,7 +539,7 @@ func (ch *crdChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCont
 	sort.Strings(names)
 	for _, k := range names {
 		ps := s.Properties[k]
-		if ps == nil {
+		if ps == nil || !ch.withRules[ps] {
 			continue
 		}
 		sub := forbidOldSelf
@@ -506,7 +571,7 @@ func (ch *crdChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCont
 			}
 		}
 	}
-	if s.Items != nil {
+	if s.Items != nil && ch.withRules[s.Items] {
 		sub := forbidOldSelf
 		if sub == nil && (s.XListType == nil || *s.XListType != "map") {
 			sub = p
