@@ -130,13 +130,22 @@ func ReadCRDs(data []byte) ([]*CustomResourceDefinition, error) {
 const GroupVersion = "apiextensions.k8s.io/v1"
 
 func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
-	// The strict decoder reads everything but the version schemas (it
-	// would not report their unknown fields anyway: they decode through
-	// JSONSchemaProps.UnmarshalJSON). The schemas are read once, in their
-	// generic form, which gives both the typed schema and its unknown
-	// fields.
+	// The document is decoded once into its generic form. The version
+	// schemas are taken from there (which also gives their unknown
+	// fields); the rest, small, goes through the strict decoder, which
+	// reports the unknown fields of everything else exactly as the API
+	// server's does.
+	rest, schemas := j, []any(nil)
+	var root any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &root); err == nil {
+		if s, ok := takeSchemas(root); ok {
+			if b, err := json.Marshal(root); err == nil {
+				rest, schemas = b, s
+			}
+		}
+	}
 	var shadow crdShadow
-	strictErrs, err := kjson.UnmarshalStrict(j, &shadow, kjson.DisallowUnknownFields)
+	strictErrs, err := kjson.UnmarshalStrict(rest, &shadow, kjson.DisallowUnknownFields)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
@@ -159,11 +168,12 @@ func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
 	if shadow.Spec.Versions != nil {
 		crd.Spec.Versions = make([]CustomResourceDefinitionVersion, len(shadow.Spec.Versions))
 	}
-	var schemas []any
-	for _, v := range shadow.Spec.Versions {
-		if v.Schema != nil && v.Schema.OpenAPIV3Schema.set {
-			schemas = decodeSchemas(j)
-			break
+	if schemas == nil {
+		for _, v := range shadow.Spec.Versions {
+			if v.Schema != nil && v.Schema.OpenAPIV3Schema.set {
+				schemas = decodeSchemas(j)
+				break
+			}
 		}
 	}
 	for i, sv := range shadow.Spec.Versions {
@@ -187,6 +197,70 @@ func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
 	}
 	sort.Strings(unknown)
 	return crd, unknown, nil
+}
+
+// takeSchemas replaces the openAPIV3Schema objects of the versions of the
+// generic CRD document root by empty objects and returns them by version
+// index. It reports false when the rest of the document holds a
+// non-integral-looking number it cannot pass on faithfully (JSON
+// re-encoding writes 1.0 as 1, which an integer field would then accept),
+// or when the document does not have the expected shape.
+func takeSchemas(root any) ([]any, bool) {
+	m, ok := root.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	spec, ok := m["spec"].(map[string]any)
+	if !ok {
+		return nil, !hasFloat(root, 0)
+	}
+	versions, ok := spec["versions"].([]any)
+	if !ok {
+		return nil, !hasFloat(root, 0)
+	}
+	out := make([]any, len(versions))
+	for i, v := range versions {
+		vm, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		sm, ok := vm["schema"].(map[string]any)
+		if !ok {
+			continue
+		}
+		if s, ok := sm["openAPIV3Schema"].(map[string]any); ok {
+			out[i] = s
+			sm["openAPIV3Schema"] = map[string]any{}
+		}
+	}
+	if hasFloat(root, 0) {
+		return nil, false
+	}
+	return out, true
+}
+
+// hasFloat reports whether v holds a float64.
+func hasFloat(v any, depth int) bool {
+	if depth > maxYAMLDepth {
+		return true
+	}
+	switch t := v.(type) {
+	case float64:
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if hasFloat(e, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if hasFloat(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decodeSchemas returns the generic form of the openAPIV3Schema of every

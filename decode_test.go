@@ -1,6 +1,7 @@
 package crdschema
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -164,4 +165,27 @@ func FuzzUnmarshalObject(f *testing.F) {
 			t.Fatal("nil object without error")
 		}
 	})
+}
+
+// The schemas are decoded from the generic form and the rest goes through
+// the strict decoder; a float where the CRD wants an integer must still be
+// refused, as the API server's decoder does.
+func TestUnmarshalCRDIntegerFields(t *testing.T) {
+	base := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.b.c"},
+"spec":{"group":"b.c","scope":"Cluster","names":{"plural":"as","kind":"A"},"versions":[{"name":"v1","served":true,"storage":true,
+"schema":{"openAPIV3Schema":{"type":"object","properties":{"n":{"type":"integer","maximum":1.5}}}},
+"additionalPrinterColumns":[{"name":"N","type":"integer","jsonPath":".n","priority":%s}]}]}}`
+	crd, _, err := UnmarshalCRD([]byte(fmt.Sprintf(base, "1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := crd.Spec.Versions[0].AdditionalPrinterColumns[0].Priority; got != 1 {
+		t.Errorf("priority = %d", got)
+	}
+	if m := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["n"].Maximum; m == nil || *m != 1.5 {
+		t.Errorf("maximum = %v", m)
+	}
+	if _, _, err := UnmarshalCRD([]byte(fmt.Sprintf(base, "1.0"))); err == nil || !strings.Contains(err.Error(), "priority") {
+		t.Errorf("priority 1.0: err = %v, want a decoding error naming priority", err)
+	}
 }
