@@ -7,56 +7,86 @@ import (
 // schemaHas reports whether pred holds for s or any schema below it,
 // including the ones under keywords CRDs do not allow (patternProperties,
 // definitions, dependencies, additionalItems), visiting nodes depth-first.
+// pred must not keep the pointer it is given: schemas held in maps are
+// passed through a scratch copy that the next sibling reuses.
 func schemaHas(s *crdschema.JSONSchemaProps, pred func(*crdschema.JSONSchemaProps) bool) bool {
+	w := schemaWalker{pred: pred}
+	return w.has(s, 0)
+}
+
+// schemaWalker walks schemas for schemaHas. Map values cannot be
+// addressed, so each level has one scratch copy instead of one heap copy
+// per property.
+type schemaWalker struct {
+	pred    func(*crdschema.JSONSchemaProps) bool
+	scratch []*crdschema.JSONSchemaProps
+}
+
+func (w *schemaWalker) slot(depth int) *crdschema.JSONSchemaProps {
+	for len(w.scratch) <= depth {
+		w.scratch = append(w.scratch, new(crdschema.JSONSchemaProps))
+	}
+	return w.scratch[depth]
+}
+
+func (w *schemaWalker) hasIn(m map[string]crdschema.JSONSchemaProps, depth int) bool {
+	if len(m) == 0 {
+		return false
+	}
+	sl := w.slot(depth)
+	for _, p := range m {
+		*sl = p
+		if w.has(sl, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *schemaWalker) has(s *crdschema.JSONSchemaProps, depth int) bool {
 	if s == nil {
 		return false
 	}
-	if pred(s) {
+	if w.pred(s) {
 		return true
 	}
 	if s.Items != nil {
-		if schemaHas(s.Items.Schema, pred) {
+		if w.has(s.Items.Schema, depth+1) {
 			return true
 		}
 		for i := range s.Items.JSONSchemas {
-			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+			if w.has(&s.Items.JSONSchemas[i], depth+1) {
 				return true
 			}
 		}
 	}
 	for _, list := range [][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
 		for i := range list {
-			if schemaHas(&list[i], pred) {
+			if w.has(&list[i], depth+1) {
 				return true
 			}
 		}
 	}
-	if schemaHas(s.Not, pred) {
+	if w.has(s.Not, depth+1) {
 		return true
 	}
-	for _, p := range s.Properties {
-		if schemaHas(&p, pred) {
-			return true
-		}
-	}
-	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
+	if w.hasIn(s.Properties, depth) {
 		return true
 	}
-	for _, p := range s.PatternProperties {
-		if schemaHas(&p, pred) {
-			return true
-		}
-	}
-	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
+	if s.AdditionalProperties != nil && w.has(s.AdditionalProperties.Schema, depth+1) {
 		return true
 	}
-	for _, p := range s.Definitions {
-		if schemaHas(&p, pred) {
-			return true
-		}
+	if w.hasIn(s.PatternProperties, depth) {
+		return true
+	}
+	if s.AdditionalItems != nil && w.has(s.AdditionalItems.Schema, depth+1) {
+		return true
+	}
+	if w.hasIn(s.Definitions, depth) {
+		return true
 	}
 	for _, d := range s.Dependencies {
-		if schemaHas(d.Schema, pred) {
+		if w.has(d.Schema, depth+1) {
 			return true
 		}
 	}
