@@ -346,44 +346,37 @@ func schemaUnknownFields(v any, path string, out []string) []string {
 	if !ok {
 		return out
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		val := m[k]
-		p := path + "." + k
+	// The caller sorts the paths; here they are only collected, and a
+	// child's path is built only when it is needed.
+	for k, val := range m {
 		if !schemaKeys[k] {
-			out = append(out, p)
+			out = append(out, path+"."+k)
 			continue
 		}
 		switch k {
 		case "properties", "patternProperties", "definitions":
 			if mm, ok := val.(map[string]any); ok {
-				names := make([]string, 0, len(mm))
-				for n := range mm {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				for _, n := range names {
-					out = schemaUnknownFields(mm[n], p+"."+n, out)
+				p := path + "." + k
+				for n, sub := range mm {
+					if sm, ok := sub.(map[string]any); ok && len(sm) > 0 {
+						out = schemaUnknownFields(sm, p+"."+n, out)
+					}
 				}
 			}
 		case "allOf", "anyOf", "oneOf":
 			if l, ok := val.([]any); ok {
-				for i, s := range l {
-					out = schemaUnknownFields(s, p+"["+strconv.Itoa(i)+"]", out)
+				for i, sub := range l {
+					out = schemaUnknownFields(sub, path+"."+k+"["+strconv.Itoa(i)+"]", out)
 				}
 			}
 		case "not":
-			out = schemaUnknownFields(val, p, out)
+			out = schemaUnknownFields(val, path+"."+k, out)
 		case "externalDocs":
-			out = structUnknownFields(val, p, docsKeys, out)
+			out = structUnknownFields(val, path+"."+k, docsKeys, out)
 		case "x-kubernetes-validations":
 			if l, ok := val.([]any); ok {
 				for i, r := range l {
-					out = structUnknownFields(r, p+"["+strconv.Itoa(i)+"]", ruleKeys, out)
+					out = structUnknownFields(r, path+"."+k+"["+strconv.Itoa(i)+"]", ruleKeys, out)
 				}
 			}
 		}
