@@ -3,6 +3,7 @@ package prune
 import (
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/crdschema/crdschema/structural"
 )
@@ -42,9 +43,16 @@ func Prune(obj map[string]any, s *structural.Schema, opts Options) []string {
 // a scalar), such as a default value. Maps and lists inside v are
 // modified in place.
 func PruneValue(v any, s *structural.Schema, opts Options) []string {
-	// One buffer for the path of the visited node, large enough for the
-	// paths of most objects.
-	p := pruner{path: make([]byte, 0, 256)}
+	// The path of the visited node is built in a pooled buffer, so that an
+	// object with nothing to prune costs no allocation.
+	buf := pathBuffers.Get().(*[]byte)
+	p := pruner{path: (*buf)[:0]}
+	defer func() {
+		if cap(p.path) <= 64<<10 {
+			*buf = p.path[:0]
+			pathBuffers.Put(buf)
+		}
+	}()
 	embedded := opts.IsResourceRoot
 	if s == nil && embedded {
 		s = &emptySchema
@@ -53,6 +61,12 @@ func PruneValue(v any, s *structural.Schema, opts Options) []string {
 	sort.Strings(p.paths)
 	return p.paths
 }
+
+// pathBuffers holds the path buffers of finished Prune calls.
+var pathBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 256)
+	return &b
+}}
 
 // emptySchema stands for a nil schema at a resource root, which keeps
 // only apiVersion, kind and metadata. It is never modified.
