@@ -8,6 +8,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -64,7 +65,7 @@ func FuzzSchemaRules(f *testing.F) {
 			old = nil
 		}
 		sBefore := s.DeepCopy()
-		objBefore, oldBefore := deepClone(obj), deepClone(old)
+		objBefore, oldBefore := hostile.Clone(obj), hostile.Clone(old)
 		if _, _, err := celrules.CheckSchema(s, crdRoot); err != nil {
 			t.Fatalf("CheckSchema: %v", err)
 		}

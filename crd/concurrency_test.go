@@ -18,6 +18,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/hostile"
 )
 
 func readHTTPRouteCRD(t testing.TB) *crdschema.CustomResourceDefinition {
@@ -173,10 +174,10 @@ func TestRequestsDoNotModifyInputs(t *testing.T) {
 	m["generateName"], m["uid"], m["creationTimestamp"], m["resourceVersion"] = "gen-", "u", "2001-01-01T00:00:00Z", "3"
 	m["bogus"], m["managedFields"] = true, []any{map[string]any{"manager": "m"}}
 	obj["status"] = map[string]any{"x": nil}
-	old := deepClone(obj)
+	old := hostile.Clone(obj)
 	old["spec"].(map[string]any)["n"] = int64(2)
 	old["metadata"].(map[string]any)["generation"] = int64(4)
-	objBefore, oldBefore := deepClone(obj), deepClone(old)
+	objBefore, oldBefore := hostile.Clone(obj), hostile.Clone(old)
 
 	check := func(what string) {
 		t.Helper()
@@ -213,7 +214,7 @@ func TestRequestsDoNotModifyInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	nobj, _ := crdschema.UnmarshalObject([]byte(`{"apiVersion":"example.com/v1","kind":"Number","metadata":{"name":"n","resourceVersion":"1"},"spec":{"cel":9223372036854775807,"celf":1e308,"x":null}}`))
-	before := deepClone(nobj)
+	before := hostile.Clone(nobj)
 	nr.Create(ctx, nobj)
 	nr.Update(ctx, nobj, nobj)
 	if !reflect.DeepEqual(nobj, before) {
@@ -230,7 +231,7 @@ func TestValidateDoesNotModifyCRD(t *testing.T) {
 	} {
 		old := readHTTPRouteCRD(t)
 		old.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["hostnames"].Items.Schema.Pattern = "("
-		defBefore, oldBefore := deepClone(def), deepClone(old)
+		defBefore, oldBefore := hostile.Clone(def), hostile.Clone(old)
 		crd.Validate(def)
 		crd.ValidateUpdate(def, old)
 		crd.ValidateUpdate(def, def)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/hostile"
 )
 
 var (
@@ -63,7 +64,7 @@ func FuzzCreate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		before := deepClone(obj)
+		before := hostile.Clone(obj)
 		res, err := r.Create(ctx, obj)
 		if !reflect.DeepEqual(obj, before) {
 			t.Fatal("Create modified its input")
@@ -109,7 +110,7 @@ func FuzzUpdate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		objBefore, oldBefore := deepClone(obj), deepClone(old)
+		objBefore, oldBefore := hostile.Clone(obj), hostile.Clone(old)
 		res, err := r.Update(ctx, obj, old)
 		sres, serr := r.UpdateStatus(ctx, obj, old)
 		r.ReadStored(old)
@@ -137,7 +138,7 @@ func FuzzRuleCosts(f *testing.F) {
 		if err != nil {
 			return
 		}
-		before := deepClone(def)
+		before := hostile.Clone(def)
 		crd.RuleCosts(def, nil, version)
 		crd.RuleCosts(def, def, version)
 		if r, err := crd.New(def, version); err == nil {

@@ -7,77 +7,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/structural"
 )
 
-// hostileLimit is the generous bound on the time one hostile input may
-// take on a busy machine, race detector included.
-const hostileLimit = 20 * time.Second
+// The harness of the hostile-input tests (package internal/hostile).
+const hostileLimit = hostile.Limit
 
-// bounded runs f on its own goroutine and fails t when f panics or does not
-// return within limit.
-func bounded(t testing.TB, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan string, 1)
-	go func() {
-		panicked := true
-		defer func() {
-			if panicked {
-				done <- fmt.Sprintf("panic: %v\n%s", recover(), debug.Stack())
-			}
-		}()
-		f()
-		panicked = false
-		done <- ""
-	}()
-	select {
-	case msg := <-done:
-		if msg != "" {
-			t.Fatal(msg)
-		}
-	case <-time.After(limit):
-		t.Fatalf("did not finish within %v", limit)
-	}
-}
-
-// skipUnderRace skips a hostile-input test in a binary built with the race
-// detector: the test runs on one goroutine, so the detector only makes it
-// about ten times slower. Run without -race, it checks what it is for.
-func skipUnderRace(t *testing.T) {
-	t.Helper()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" && s.Value == "true" {
-				t.Skip("hostile input test: skipped under the race detector")
-			}
-		}
-	}
-}
-
-// boundedAlloc runs f under bounded and fails t when it allocates more
-// than maxBytes.
-func boundedAlloc(t testing.TB, maxBytes uint64, f func()) {
-	t.Helper()
-	var before, after runtime.MemStats
-	bounded(t, hostileLimit, func() {
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-	})
-	if n := after.TotalAlloc - before.TotalAlloc; n > maxBytes {
-		t.Errorf("allocated %d MB, want at most %d MB", n>>20, maxBytes>>20)
-	}
-}
+var (
+	bounded       = hostile.Run
+	boundedAlloc  = hostile.RunAlloc
+	skipUnderRace = hostile.SkipUnderRace
+)
 
 func schemaOf(t testing.TB, j string) *structural.Schema {
 	t.Helper()

@@ -8,140 +8,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
-// hostileLimit is the generous bound on the time one hostile input may
-// take on a busy machine, race detector included.
-const hostileLimit = 20 * time.Second
+// The harness of the hostile-input tests (package internal/hostile).
+const hostileLimit = hostile.Limit
 
-// bounded runs f on its own goroutine and fails t when f panics or does not
-// return within limit.
-func bounded(t testing.TB, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan string, 1)
-	go func() {
-		panicked := true
-		defer func() {
-			if panicked {
-				done <- fmt.Sprintf("panic: %v\n%s", recover(), debug.Stack())
-			}
-		}()
-		f()
-		panicked = false
-		done <- ""
-	}()
-	select {
-	case msg := <-done:
-		if msg != "" {
-			t.Fatal(msg)
-		}
-	case <-time.After(limit):
-		t.Fatalf("did not finish within %v", limit)
-	}
-}
-
-// skipUnderRace skips a test in a binary built with the race detector: a
-// hostile-input test runs on one goroutine, so the detector only makes it
-// about ten times slower; an allocation count is changed by the detector,
-// which drops pooled values at random. Run without -race, the test checks
-// what it is for.
-func skipUnderRace(t *testing.T) {
-	t.Helper()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" && s.Value == "true" {
-				t.Skip("skipped under the race detector, which makes it slow or changes what it measures")
-			}
-		}
-	}
-}
-
-// boundedAlloc runs f under bounded and fails t when it allocates more
-// than maxBytes.
-func boundedAlloc(t testing.TB, maxBytes uint64, f func()) {
-	t.Helper()
-	var before, after runtime.MemStats
-	bounded(t, hostileLimit, func() {
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-	})
-	if n := after.TotalAlloc - before.TotalAlloc; n > maxBytes {
-		t.Errorf("allocated %d MB, want at most %d MB", n>>20, maxBytes>>20)
-	}
-}
-
-// deepClone returns a deep copy of v (exported fields; unexported ones are
-// copied shallowly), so that a test can check that a function left its
-// input alone: reflect.DeepEqual(input, clone) after the call.
-func deepClone[T any](v T) T {
-	var out T
-	reflect.ValueOf(&out).Elem().Set(cloneValue(reflect.ValueOf(&v).Elem()))
-	return out
-}
-
-func cloneValue(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		n := reflect.New(v.Type().Elem())
-		n.Elem().Set(cloneValue(v.Elem()))
-		return n
-	case reflect.Interface:
-		n := reflect.New(v.Type()).Elem()
-		if !v.IsNil() {
-			n.Set(cloneValue(v.Elem()))
-		}
-		return n
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		n := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			n.SetMapIndex(it.Key(), cloneValue(it.Value()))
-		}
-		return n
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			n.Index(i).Set(cloneValue(v.Index(i)))
-		}
-		return n
-	case reflect.Array, reflect.Struct:
-		n := reflect.New(v.Type()).Elem()
-		n.Set(v)
-		if v.Kind() == reflect.Array {
-			for i := range v.Len() {
-				n.Index(i).Set(cloneValue(v.Index(i)))
-			}
-			return n
-		}
-		for i := range v.NumField() {
-			if n.Field(i).CanSet() {
-				n.Field(i).Set(cloneValue(v.Field(i)))
-			}
-		}
-		return n
-	}
-	return v
-}
+var (
+	bounded       = hostile.Run
+	boundedAlloc  = hostile.RunAlloc
+	skipUnderRace = hostile.SkipUnderRace
+)
 
 func schemaOf(t testing.TB, j string) *structural.Schema {
 	t.Helper()

@@ -7,57 +7,21 @@ package library_test
 import (
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/cel-go/cel"
+
+	"github.com/crdschema/crdschema/internal/hostile"
 )
 
-// hostileLimit is the generous bound on the time one hostile input may
-// take on a busy machine.
-const hostileLimit = 20 * time.Second
+// The harness of the hostile-input tests (package internal/hostile).
+const hostileLimit = hostile.Limit
 
-// bounded runs f on its own goroutine and fails t when f panics or does not
-// return within limit.
-func bounded(t testing.TB, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan string, 1)
-	go func() {
-		panicked := true
-		defer func() {
-			if panicked {
-				done <- fmt.Sprintf("panic: %v\n%s", recover(), debug.Stack())
-			}
-		}()
-		f()
-		panicked = false
-		done <- ""
-	}()
-	select {
-	case msg := <-done:
-		if msg != "" {
-			t.Fatal(msg)
-		}
-	case <-time.After(limit):
-		t.Fatalf("did not finish within %v", limit)
-	}
-}
-
-// skipUnderRace skips a hostile-input test in a binary built with the race
-// detector: the test runs on one goroutine, so the detector only makes it
-// about ten times slower. Run without -race, it checks what it is for.
-func skipUnderRace(t *testing.T) {
-	t.Helper()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" && s.Value == "true" {
-				t.Skip("hostile input test: skipped under the race detector")
-			}
-		}
-	}
-}
+var (
+	bounded       = hostile.Run
+	skipUnderRace = hostile.SkipUnderRace
+)
 
 // TestHostileStrings calls every string-parsing function on huge and
 // malformed strings.
