@@ -193,6 +193,19 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 	return e, nil
 }
 
+// compileExpr compiles text in env, one of the node's environments, built
+// on the base environment for new or stored expressions.
+func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*cel.Ast, *cel.Issues) {
+	if nc.cfg.parses == nil {
+		return env.Compile(text)
+	}
+	_, parser, err := baseEnvParser(nc.cfg.minor, stored)
+	if err != nil {
+		return env.Compile(text)
+	}
+	return nc.cfg.parses.compile(env, parser, text)
+}
+
 // compileRules compiles the rules of the node whose schema is s and whose
 // CEL type is dt. An error means no rule of the node could be compiled.
 func compileRules(s *structural.Schema, rules crdschema.ValidationRules, dt *declType, cfg *config) ([]*compiledRule, error) {
@@ -262,7 +275,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	}
 	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
 	env, _ := nc.env(nc.cfg.storedFor(r.Rule, false), optional)
-	ast, iss := env.Compile(r.Rule)
+	ast, iss := nc.compileExpr(env, nc.cfg.storedFor(r.Rule, false), r.Rule)
 	if iss != nil || ast == nil {
 		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
 		return cr
@@ -295,7 +308,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr.compiled = true
 	if r.MessageExpression != "" {
 		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
-		mast, iss := menv.Compile(r.MessageExpression)
+		mast, iss := nc.compileExpr(menv, nc.cfg.storedFor(r.MessageExpression, true), r.MessageExpression)
 		if iss != nil || mast == nil {
 			cr.messageErr = &ruleError{detail: "messageExpression compilation failed: " + iss.String()}
 			return cr

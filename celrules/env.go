@@ -3,6 +3,8 @@ package celrules
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/google/cel-go/cel"
@@ -132,6 +134,8 @@ type lazyEnv struct {
 	once sync.Once
 	env  *cel.Env
 	err  error
+	// parser identifies the environment's parser (see parserOf).
+	parser string
 }
 
 func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
@@ -142,8 +146,27 @@ func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
 			}
 		}()
 		l.env, l.err = buildBaseEnv(minor)
+		if l.err == nil {
+			l.parser = parserOf(l.env)
+		}
 	})
 	return l.env, l.err
+}
+
+// parserOf describes what of a base environment's configuration reaches
+// its parser: the macros and whether optional syntax is on. The options of
+// baseTable set nothing else of the parser (no features, no limits), so
+// base environments with the same description parse every text alike.
+func parserOf(e *cel.Env) string {
+	keys := make([]string, 0, 16)
+	for _, m := range e.Macros() {
+		keys = append(keys, m.MacroKey())
+	}
+	sort.Strings(keys)
+	if e.HasLibrary("cel.lib.optional") {
+		keys = append(keys, "optional syntax")
+	}
+	return strings.Join(keys, "\n")
 }
 
 // The base environments never change once built; building them is
@@ -156,11 +179,20 @@ var (
 // baseEnv returns the base environment for new expressions at
 // compatibility version 1.minor, or for stored expressions.
 func baseEnv(minor uint, stored bool) (*cel.Env, error) {
+	e, _, err := baseEnvParser(minor, stored)
+	return e, err
+}
+
+// baseEnvParser returns baseEnv's environment and the description of its
+// parser (parserOf).
+func baseEnvParser(minor uint, stored bool) (*cel.Env, string, error) {
+	l := &storedEnv
 	if stored {
-		return storedEnv.get(storedMinor)
+		minor = storedMinor
+	} else {
+		minor = min(minor, maxMinor)
+		l = &newExprEnvs[minor]
 	}
-	if minor > maxMinor {
-		minor = maxMinor
-	}
-	return newExprEnvs[minor].get(minor)
+	e, err := l.get(minor)
+	return e, l.parser, err
 }

@@ -212,12 +212,12 @@ func (c *testCorrelation) Index(i int) Correlation {
 	return &testCorrelation{old: old, cur: nl[i], s: c.s.Items}
 }
 
-func runCase(t testing.TB, c *goldenCase) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
+func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
 	s := mustSchema(t, c.Schema)
 	if s == nil {
 		return
 	}
-	var opts []Option
+	opts := append([]Option(nil), extra...)
 	if c.OldSchemas != nil {
 		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)))
 		for _, o := range c.OldSchemas {
@@ -249,7 +249,7 @@ func runCase(t testing.TB, c *goldenCase) (crdMissing, crdExtra []goldenError, c
 	if len(c.CRDErrors) > 0 {
 		return
 	}
-	compiled, err := Compile(s, true)
+	compiled, err := Compile(s, true, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,9 +321,21 @@ func TestGolden(t *testing.T) {
 	if len(cases) < 50 {
 		t.Fatalf("only %d cases", len(cases))
 	}
+	// Every case runs on its own, then with one ParseCache shared by all
+	// cases: reusing parses must not change a result.
+	shared := new(ParseCache)
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"fresh", nil}, {"sharedParses", []Option{ReuseParses(shared)}}} {
+		t.Run(mode.name, func(t *testing.T) { testGolden(t, cases, mode.opts) })
+	}
+}
+
+func testGolden(t *testing.T, cases map[string]*goldenCase, opts []Option) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			cm, cx, costs, rm, rx := runCase(t, c)
+			cm, cx, costs, rm, rx := runCase(t, c, opts...)
 			for _, e := range cm {
 				t.Errorf("CRD error missing: %s", e)
 			}

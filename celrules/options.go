@@ -27,6 +27,8 @@ type config struct {
 	checkOnly bool
 	// lazy defers each node's compilation to its first use (LazyCompile).
 	lazy bool
+	// parses, if set, shares parsed expressions (ReuseParses).
+	parses *ParseCache
 }
 
 func newConfig(opts []Option) (*config, error) {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -39,7 +40,10 @@ type hooks struct {
 // builtinHooks returns the hooks Validate uses unless an Option changes
 // them.
 func builtinHooks() hooks {
-	h := hooks{unprunedDefaults: hasUnprunedDefault, rules: celChecker{}, defaultRules: defaultRules}
+	// One validation parses each distinct CEL expression once, for the
+	// rule checks and the defaults' evaluation alike.
+	rules := celChecker{parses: new(celrules.ParseCache)}
+	h := hooks{unprunedDefaults: hasUnprunedDefault, rules: rules, defaultRules: rules.defaultRules}
 	h.defaults = defaultsCheck(h.defaultRules)
 	return h
 }

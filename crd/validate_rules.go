@@ -10,26 +10,31 @@ import (
 
 // celChecker checks the CEL rules of a schema at CRD validation: compile
 // errors, oldSelf where old values cannot be correlated, optionalOldSelf
-// without oldSelf, and the cost limits, with package celrules.
-type celChecker struct{}
+// without oldSelf, and the cost limits, with package celrules. Its
+// compilations share parses.
+type celChecker struct {
+	parses *celrules.ParseCache
+}
 
-func (celChecker) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
-	return &celSchema{root: root, path: path, opts: opts}
+func (c celChecker) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
+	return &celSchema{root: root, path: path, opts: opts, parses: c.parses}
 }
 
 // celSchema checks one schema's rules once the walk over the schema has
 // found every other error: celrules.CheckSchema then skips the nodes with
 // errors at or below them, as the API server does.
 type celSchema struct {
-	root *structural.Schema
-	path *crdschema.Path
-	opts *validationOptions
+	root   *structural.Schema
+	path   *crdschema.Path
+	opts   *validationOptions
+	parses *celrules.ParseCache
 }
 
 func (*celSchema) node(*structural.CELNode) crdschema.ErrorList { return nil }
 
 func (c *celSchema) finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList {
 	opts := []celrules.Option{
+		celrules.ReuseParses(c.parses),
 		celrules.SchemaErrors(schemaErrs),
 		celrules.NewExpressions(celrules.Expressions{
 			Rules:              c.opts.preexisting.rules,
@@ -66,13 +71,13 @@ func errorKey(e *crdschema.Error) crdschema.Error {
 // defaultRules evaluates the rules of s on one of its defaults, as CRD
 // validation does: with the default as its own old value and, when that
 // passes, without an old value; the lower remaining budget counts.
-func defaultRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64) {
+func (ch celChecker) defaultRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64) {
 	if !hasRules(s) {
 		return nil, budget
 	}
 	// The compiled rules serve this one default: only the nodes the
 	// default reaches are compiled.
-	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile())
+	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile(), celrules.ReuseParses(ch.parses))
 	if err != nil {
 		return crdschema.ErrorList{crdschema.InternalError(path, err)}, budget
 	}
