@@ -34,13 +34,61 @@ var (
 // modified. An explicit null default or example is treated as absent, as
 // the API server decodes it.
 func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
+	c := new(converter)
+	s, err := c.schema(p)
+	if err != nil {
+		// Properties were visited in map order; the error reported is
+		// the first in the order of property names.
+		_, err = (&converter{sorted: true}).schema(p)
+	}
+	return s, err
+}
+
+// A converter converts schemas for New. Unless sorted is set, it visits
+// properties in map order, and an error it returns may not be the first.
+type converter struct {
+	sorted bool
+	// frames has one frame per level of properties being converted.
+	frames []*frame
+	depth  int
+}
+
+// A frame is the scratch space of one level of properties: their names,
+// and a copy of the property being converted (map values cannot be
+// addressed; one copy per level saves one heap copy per property).
+type frame struct {
+	keys []string
+	prop crdschema.JSONSchemaProps
+}
+
+// enter returns the frame for the properties m, with their names in the
+// converter's order; leave must follow.
+func (c *converter) enter(m map[string]crdschema.JSONSchemaProps) *frame {
+	if c.depth == len(c.frames) {
+		c.frames = append(c.frames, new(frame))
+	}
+	f := c.frames[c.depth]
+	c.depth++
+	f.keys = f.keys[:0]
+	for k := range m {
+		f.keys = append(f.keys, k)
+	}
+	if c.sorted {
+		sort.Strings(f.keys)
+	}
+	return f
+}
+
+func (c *converter) leave() { c.depth-- }
+
+func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
 	if err := checkSupported(p); err != nil {
 		return nil, err
 	}
-	vv, err := newValueValidation(p)
+	vv, err := c.valueValidation(p)
 	if err != nil {
 		return nil, err
 	}
@@ -54,28 +102,31 @@ func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
 		XValidations: copyRules(p.XValidations),
 	}
 	if !vv.isZero() {
-		s.ValueValidation = &vv
+		heap := vv
+		s.ValueValidation = &heap
 	}
 	if p.Items != nil {
 		if len(p.Items.JSONSchemas) > 0 {
 			return nil, errItemsArray
 		}
-		if s.Items, err = New(p.Items.Schema); err != nil {
+		if s.Items, err = c.schema(p.Items.Schema); err != nil {
 			return nil, err
 		}
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		for _, k := range sortedKeys(p.Properties) {
-			v := p.Properties[k]
-			if s.Properties[k], err = New(&v); err != nil {
+		f := c.enter(p.Properties)
+		for _, k := range f.keys {
+			f.prop = p.Properties[k]
+			if s.Properties[k], err = c.schema(&f.prop); err != nil {
 				return nil, err
 			}
 		}
+		c.leave()
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		if ap.Schema != nil {
-			as, err := New(ap.Schema)
+			as, err := c.schema(ap.Schema)
 			if err != nil {
 				return nil, err
 			}
@@ -141,10 +192,10 @@ func newExtensions(p *crdschema.JSONSchemaProps) (Extensions, error) {
 	return x, nil
 }
 
-// newValueValidation converts the validating keywords of p, junctors
+// valueValidation converts the validating keywords of p, junctors
 // included, in the API server's order: not, allOf, anyOf, oneOf.
-func newValueValidation(p *crdschema.JSONSchemaProps) (ValueValidation, error) {
-	not, err := newNested(p.Not)
+func (c *converter) valueValidation(p *crdschema.JSONSchemaProps) (ValueValidation, error) {
+	not, err := c.nested(p.Not)
 	if err != nil {
 		return ValueValidation{}, err
 	}
@@ -172,25 +223,25 @@ func newValueValidation(p *crdschema.JSONSchemaProps) (ValueValidation, error) {
 			v.Enum[i] = crdschema.JSON{Value: copyValue(e.Value)}
 		}
 	}
-	if v.AllOf, err = newNestedList(p.AllOf); err != nil {
+	if v.AllOf, err = c.nestedList(p.AllOf); err != nil {
 		return ValueValidation{}, err
 	}
-	if v.AnyOf, err = newNestedList(p.AnyOf); err != nil {
+	if v.AnyOf, err = c.nestedList(p.AnyOf); err != nil {
 		return ValueValidation{}, err
 	}
-	if v.OneOf, err = newNestedList(p.OneOf); err != nil {
+	if v.OneOf, err = c.nestedList(p.OneOf); err != nil {
 		return ValueValidation{}, err
 	}
 	return v, nil
 }
 
-func newNestedList(ps []crdschema.JSONSchemaProps) ([]NestedValueValidation, error) {
+func (c *converter) nestedList(ps []crdschema.JSONSchemaProps) ([]NestedValueValidation, error) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
 	out := make([]NestedValueValidation, len(ps))
 	for i := range ps {
-		n, err := newNested(&ps[i])
+		n, err := c.nested(&ps[i])
 		if err != nil {
 			return nil, err
 		}
@@ -199,16 +250,16 @@ func newNestedList(ps []crdschema.JSONSchemaProps) ([]NestedValueValidation, err
 	return out, nil
 }
 
-// newNested converts a schema found under a junctor. Its shaping keywords
+// nested converts a schema found under a junctor. Its shaping keywords
 // are kept in the Forbidden fields.
-func newNested(p *crdschema.JSONSchemaProps) (*NestedValueValidation, error) {
+func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation, error) {
 	if p == nil {
 		return nil, nil
 	}
 	if err := checkSupported(p); err != nil {
 		return nil, err
 	}
-	vv, err := newValueValidation(p)
+	vv, err := c.valueValidation(p)
 	if err != nil {
 		return nil, err
 	}
@@ -226,22 +277,24 @@ func newNested(p *crdschema.JSONSchemaProps) (*NestedValueValidation, error) {
 		if len(p.Items.JSONSchemas) > 0 {
 			return nil, errItemsArray
 		}
-		if n.Items, err = newNested(p.Items.Schema); err != nil {
+		if n.Items, err = c.nested(p.Items.Schema); err != nil {
 			return nil, err
 		}
 	}
 	if p.Properties != nil {
 		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
-		for _, k := range sortedKeys(p.Properties) {
-			v := p.Properties[k]
-			if n.Properties[k], err = newNested(&v); err != nil {
+		f := c.enter(p.Properties)
+		for _, k := range f.keys {
+			f.prop = p.Properties[k]
+			if n.Properties[k], err = c.nested(&f.prop); err != nil {
 				return nil, err
 			}
 		}
+		c.leave()
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		if ap.Schema != nil {
-			if n.AdditionalProperties, err = newNested(ap.Schema); err != nil {
+			if n.AdditionalProperties, err = c.nested(ap.Schema); err != nil {
 				return nil, err
 			}
 		} else if ap.Allows {
