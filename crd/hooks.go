@@ -63,14 +63,19 @@ type ruleChecker interface {
 	start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema
 }
 
-// A ruleSchema checks the rules of one schema, node by node.
+// A ruleSchema checks the rules of one schema.
 type ruleSchema interface {
+	// finish returns the errors of the schema's rules, once the schema's
+	// other checks are done; schemaErrs are the errors found in the
+	// schema by then.
+	finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList
+}
+
+// A ruleSchema that also implements nodeRules is shown every node with
+// rules during the walk over the schema.
+type nodeRules interface {
 	// node checks the rules of n, which has x-kubernetes-validations and
 	// no schema error at or below it. It is called in the API server's
 	// walk order (see structural.PropsOptions.CEL).
 	node(n *structural.CELNode) crdschema.ErrorList
-	// finish returns the errors that need the whole schema (the total
-	// cost), once all nodes were checked; schemaErrs are the errors found
-	// in the schema by then.
-	finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList
 }

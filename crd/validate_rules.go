@@ -30,8 +30,6 @@ type celSchema struct {
 	parses *celrules.ParseCache
 }
 
-func (*celSchema) node(*structural.CELNode) crdschema.ErrorList { return nil }
-
 func (c *celSchema) finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList {
 	opts := []celrules.Option{
 		celrules.ReuseParses(c.parses),

@@ -52,8 +52,8 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		RequireAtomicSetType:               opts.requireAtomicSetType,
 		RequireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
 	}
-	if rules != nil {
-		po.CEL = rules.node
+	if n, ok := rules.(nodeRules); ok {
+		po.CEL = n.node
 	}
 	errs = append(errs, structural.ValidateProps(schemaPath, schema, po)...)
 

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -143,6 +144,39 @@ type propsWalker struct {
 	opts    PropsOptions
 	errs    crdschema.ErrorList
 	celErrs crdschema.ErrorList
+	// frames has one frame per level of properties or definitions being
+	// walked (see converter).
+	frames []*frame
+	depth  int
+}
+
+// enter returns the frame for the properties m, with their names sorted;
+// leave must follow.
+func (w *propsWalker) enter(m map[string]crdschema.JSONSchemaProps) *frame {
+	if w.depth == len(w.frames) {
+		w.frames = append(w.frames, new(frame))
+	}
+	f := w.frames[w.depth]
+	w.depth++
+	f.keys = f.keys[:0]
+	for k := range m {
+		f.keys = append(f.keys, k)
+	}
+	sort.Strings(f.keys)
+	return f
+}
+
+func (w *propsWalker) leave() { w.depth-- }
+
+// property returns the property k of m to walk: a copy in f, or, when CEL
+// nodes (which keep it) are built, a copy of its own.
+func (f *frame) property(m map[string]crdschema.JSONSchemaProps, k string, cel *CELNode) *crdschema.JSONSchemaProps {
+	if cel != nil {
+		p := m[k]
+		return &p
+	}
+	f.prop = m[k]
+	return &f.prop
 }
 
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
@@ -197,7 +231,8 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		}
 	}
 	if len(p.Properties) != 0 {
-		for _, k := range sortedKeys(p.Properties) {
+		f := w.enter(p.Properties)
+		for _, k := range f.keys {
 			sub := ctx
 			if m := p.XMapType; m != nil && *m != "granular" && *m != "atomic" {
 				sub = sub.forbidOldSelf(fldPath)
@@ -208,12 +243,13 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 					sub = sub.forbidDefaults("in top-level " + k)
 				}
 			}
-			prop := p.Properties[k]
+			prop := f.property(p.Properties, k, cel)
 			path := fldPath.Child("properties").Key(k)
-			if !w.walk(&prop, path, sub, false, childCEL(cel, &prop, path, CELProperty, k)) {
+			if !w.walk(prop, path, sub, false, childCEL(cel, prop, path, CELProperty, k)) {
 				convertible = false
 			}
 		}
+		w.leave()
 	}
 	if !w.walk(p.Not, fldPath.Child("not"), ctx, false, nil) {
 		convertible = false
@@ -228,9 +264,12 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 			}
 		}
 	}
-	for _, k := range sortedKeys(p.Definitions) {
-		d := p.Definitions[k]
-		w.walk(&d, fldPath.Child("definitions").Key(k), ctx, false, nil)
+	if len(p.Definitions) != 0 {
+		f := w.enter(p.Definitions)
+		for _, k := range f.keys {
+			w.walk(f.property(p.Definitions, k, nil), fldPath.Child("definitions").Key(k), ctx, false, nil)
+		}
+		w.leave()
 	}
 	if p.Items != nil {
 		sub := ctx
