@@ -33,6 +33,8 @@ type internalSpec struct {
 	conversion               *internalConversion
 	preserveUnknownFields    bool
 	rawVersions              []crdschema.CustomResourceDefinitionVersion // as written, for error values
+	// hasDefaults tells whether a schema has a default (other than null).
+	hasDefaults bool
 }
 
 type internalVersion struct {
@@ -94,13 +96,15 @@ func toInternal(def *crdschema.CustomResourceDefinition) *internalCRD {
 	s.versions = make([]internalVersion, len(d.Versions))
 	for i := range d.Versions {
 		v := &d.Versions[i]
+		schema, defaults := withoutNulls(v.Schema)
+		s.hasDefaults = s.hasDefaults || defaults
 		s.versions[i] = internalVersion{
 			name:                     v.Name,
 			served:                   v.Served,
 			storage:                  v.Storage,
 			deprecated:               v.Deprecated,
 			deprecationWarning:       v.DeprecationWarning,
-			schema:                   withoutNulls(v.Schema),
+			schema:                   schema,
 			subresources:             v.Subresources,
 			additionalPrinterColumns: v.AdditionalPrinterColumns,
 			selectableFields:         v.SelectableFields,

@@ -449,9 +449,12 @@ func TestWithoutNulls(t *testing.T) {
 		t.Fatalf("test schema has %d nodes with nulls, want 13", count)
 	}
 	v := &crdschema.CustomResourceValidation{OpenAPIV3Schema: s}
-	c := withoutNulls(v)
+	c, defaults := withoutNulls(v)
 	if c == v || schemaHas(c.OpenAPIV3Schema, hasNull) {
 		t.Error("nulls not dropped")
+	}
+	if want := schemaHas(c.OpenAPIV3Schema, hasDefault); defaults != want {
+		t.Errorf("withoutNulls reports defaults %v, want %v", defaults, want)
 	}
 	if !schemaHas(s, hasNull) || s.Items.Schema.Default == nil {
 		t.Error("input modified")
@@ -460,8 +463,12 @@ func TestWithoutNulls(t *testing.T) {
 		t.Errorf("dependency properties: %v", got)
 	}
 	clean := &crdschema.CustomResourceValidation{OpenAPIV3Schema: &crdschema.JSONSchemaProps{Type: "object", Default: &crdschema.JSON{Value: map[string]any{}}}}
-	if withoutNulls(clean) != clean {
-		t.Error("schema without nulls copied")
+	if c, defaults := withoutNulls(clean); c != clean || !defaults {
+		t.Errorf("schema without nulls: copied %v, defaults %v; want the same, true", c != clean, defaults)
+	}
+	onlyNull := &crdschema.CustomResourceValidation{OpenAPIV3Schema: &crdschema.JSONSchemaProps{Type: "object", Default: &crdschema.JSON{}}}
+	if c, defaults := withoutNulls(onlyNull); c == onlyNull || defaults {
+		t.Errorf("schema with a null default only: copied %v, defaults %v; want a copy, false", c != onlyNull, defaults)
 	}
 }
 

@@ -100,17 +100,23 @@ func isNull(j *crdschema.JSON) bool {
 
 // withoutNulls returns v, or a copy of it whose schema has no explicit null
 // default or example: the API server decodes "default: null" and
-// "example: null" as absent. v itself is never modified.
-func withoutNulls(v *crdschema.CustomResourceValidation) *crdschema.CustomResourceValidation {
+// "example: null" as absent. v itself is never modified. It also reports
+// whether the schema has a default (other than null).
+func withoutNulls(v *crdschema.CustomResourceValidation) (_ *crdschema.CustomResourceValidation, hasDefault bool) {
 	if v == nil || v.OpenAPIV3Schema == nil {
-		return v
+		return v, false
 	}
-	if !schemaHas(v.OpenAPIV3Schema, func(s *crdschema.JSONSchemaProps) bool {
-		return isNull(s.Default) || isNull(s.Example)
-	}) {
-		return v
+	// One walk over the whole schema finds both.
+	hasNull := false
+	schemaHas(v.OpenAPIV3Schema, func(s *crdschema.JSONSchemaProps) bool {
+		hasNull = hasNull || isNull(s.Default) || isNull(s.Example)
+		hasDefault = hasDefault || (s.Default != nil && !isNull(s.Default))
+		return hasNull && hasDefault
+	})
+	if !hasNull {
+		return v, hasDefault
 	}
-	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}
+	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, hasDefault
 }
 
 // copyWithoutNulls deep-copies the schema tree of s, dropping explicit null

@@ -46,7 +46,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 			}
 		}
 	}
-	if opts.allowDefaults && spec.schemas(func(s *crdschema.JSONSchemaProps) bool { return schemaHas(s, hasDefault) }) {
+	if opts.allowDefaults && spec.hasDefaults {
 		opts.requireStructuralSchema = true
 		if spec.preserveUnknownFields {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
