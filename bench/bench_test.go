@@ -293,7 +293,10 @@ const headlineObjects = 2000
 // BenchmarkHeadline creates 2,000 HTTPRoute example objects, each under a
 // name of its own, with all CEL rules: one op is all 2,000 (ns/op is the
 // wall time), serially on one goroutine, and in parallel on GOMAXPROCS
-// goroutines sharing one Resource (one serving set-up upstream).
+// goroutines sharing one Resource (one serving set-up upstream). The
+// parallel run is repeated with GOMAXPROCS=1 ("parallel-1core"): how much
+// faster "parallel" is shows how the work scales with cores (the serial
+// run is no baseline for that: the garbage collector uses the idle cores).
 func BenchmarkHeadline(b *testing.B) {
 	s := serve(b, examples[0])
 	bodies := uniqueBodies(b, s.body, headlineObjects)
@@ -307,7 +310,7 @@ func BenchmarkHeadline(b *testing.B) {
 	for _, mode := range []struct {
 		name string
 		run  func([][]byte, func([]byte) error) error
-	}{{"serial", serially}, {"parallel", inParallel}} {
+	}{{"serial", serially}, {"parallel", inParallel}, {"parallel-1core", onOneCore(inParallel)}} {
 		b.Run(mode.name, func(b *testing.B) {
 			for _, side := range sides {
 				b.Run(side.name, func(b *testing.B) {
@@ -331,6 +334,14 @@ func serially(bodies [][]byte, create func([]byte) error) error {
 		}
 	}
 	return nil
+}
+
+// onOneCore runs run with GOMAXPROCS=1.
+func onOneCore(run func([][]byte, func([]byte) error) error) func([][]byte, func([]byte) error) error {
+	return func(bodies [][]byte, create func([]byte) error) error {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		return run(bodies, create)
+	}
 }
 
 // inParallel creates the bodies on GOMAXPROCS goroutines, each taking the

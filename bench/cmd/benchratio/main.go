@@ -234,6 +234,14 @@ func report(w io.Writer, pairs map[string]*pair, order []string) {
 				fmt.Fprintf(w, "; upstream %.3f s, %.2fx", median(u.ns)/1e9, median(s.side["upstream"].ns)/median(u.ns))
 			}
 			fmt.Fprintln(w, ".")
+			if one := pairs["BenchmarkHeadline/parallel-1core"]; one != nil && one.side["crdschema"] != nil {
+				single := median(one.side["crdschema"].ns) / 1e9
+				fmt.Fprintf(w, "Scaling with cores: the parallel run on all cores is %.2fx as fast as on one core (GOMAXPROCS=1, %.3f s)", single/par, single)
+				if u, u1 := p.side["upstream"], one.side["upstream"]; u != nil && u1 != nil {
+					fmt.Fprintf(w, "; upstream %.2fx", median(u1.ns)/median(u.ns))
+				}
+				fmt.Fprintln(w, ".")
+			}
 		}
 	}
 }
