@@ -21,7 +21,15 @@ import (
 // DecodeJSON decodes JSON bytes the way the API server decodes request
 // bodies: object keys are case-sensitive, integers that fit into int64
 // become int64 and every other number float64 (so 1.0 is float64(1)).
+// Errors are those of sigs.k8s.io/json.
+//
+// DecodeJSON copies data once; the keys and strings of the result share
+// that copy (so any one of them keeps all of it in memory). data itself is
+// neither modified nor retained and may be reused once DecodeJSON returns.
 func DecodeJSON(data []byte) (any, error) {
+	if v, _, ok := decodeJSONFast(data); ok {
+		return v, nil
+	}
 	var v any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v); err != nil {
 		return nil, err
@@ -136,8 +144,7 @@ func crdFromJSON(j []byte) (*CustomResourceDefinition, []string, error) {
 	// reports the unknown fields of everything else exactly as the API
 	// server's does.
 	rest, schemas := j, []any(nil)
-	var root any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &root); err == nil {
+	if root, err := DecodeJSON(j); err == nil {
 		if s, ok := takeSchemas(root); ok {
 			if b, err := json.Marshal(root); err == nil {
 				rest, schemas = b, s
@@ -266,6 +273,13 @@ func hasFloat(v any, depth int) bool {
 // decodeSchemas returns the generic form of the openAPIV3Schema of every
 // version of the CRD document j, by version index.
 func decodeSchemas(j []byte) []any {
+	// The generic form serves unless a repeated key (which the struct
+	// below would merge, not replace) or a type error needs the struct.
+	if root, dup, ok := decodeJSONFast(j); ok && !dup {
+		if out, ok := versionSchemas(root); ok {
+			return out
+		}
+	}
 	var raw struct {
 		Spec struct {
 			Versions []struct {
@@ -283,6 +297,49 @@ func decodeSchemas(j []byte) []any {
 		out[i] = v.Schema.OpenAPIV3Schema
 	}
 	return out
+}
+
+// versionSchemas does for the generic CRD document root what decodeSchemas
+// does with its struct: missing and null stand for empty. It reports false
+// where decoding into the struct gives a type error.
+func versionSchemas(root any) ([]any, bool) {
+	var versions []any
+	switch r := root.(type) {
+	case nil:
+	case map[string]any:
+		switch spec := r["spec"].(type) {
+		case nil:
+		case map[string]any:
+			switch vs := spec["versions"].(type) {
+			case nil:
+			case []any:
+				versions = vs
+			default:
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	out := make([]any, len(versions))
+	for i, v := range versions {
+		switch vm := v.(type) {
+		case nil:
+		case map[string]any:
+			switch sm := vm["schema"].(type) {
+			case nil:
+			case map[string]any:
+				out[i] = sm["openAPIV3Schema"]
+			default:
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // crdShadow is CustomResourceDefinition for the strict decoder, with the
