@@ -1,6 +1,8 @@
 package celrules
 
 import (
+	"regexp"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
@@ -18,6 +20,19 @@ var plainFunctions = map[string]bool{
 	"_==_": true, "_!=_": true, "_<_": true, "_<=_": true, "_>_": true, "_>=_": true,
 	"_+_": true, "_-_": true, "_*_": true, "_/_": true, "_%_": true, "-_": true,
 	"@in": true, "size": true, "startsWith": true, "endsWith": true, "contains": true,
+}
+
+// regexFunctions are the functions whose constant patterns the planner
+// compiles (see library.Regex and cel-go's matches optimization): planning
+// a call fails exactly when its pattern is a constant that does not compile.
+var regexFunctions = map[string]bool{"matches": true, "find": true, "findAll": true}
+
+// conversionFunctions are the type conversions the planner evaluates ahead
+// of time when their argument is a constant: planning fails if that
+// evaluation does.
+var conversionFunctions = map[string]bool{
+	"bool": true, "bytes": true, "double": true, "duration": true, "dyn": true,
+	"int": true, "string": true, "timestamp": true, "type": true, "uint": true,
 }
 
 // plansSafely reports whether creating a program for the checked
@@ -74,7 +89,17 @@ func (p *planProbe) ok(e ast.Expr, depth int) bool {
 		return p.ok(e.AsSelect().Operand(), depth+1)
 	case ast.CallKind:
 		call := e.AsCall()
-		if !plainFunctions[call.FunctionName()] {
+		switch name := call.FunctionName(); {
+		case plainFunctions[name]:
+		case regexFunctions[name]:
+			if !p.patternPlans(call) {
+				return false
+			}
+		case conversionFunctions[name] && name != "type":
+			if call.IsMemberFunction() || len(call.Args()) != 1 || mayBeConstant(call.Args()[0]) {
+				return false
+			}
+		default:
 			return false
 		}
 		if call.IsMemberFunction() && !p.ok(call.Target(), depth+1) {
@@ -113,6 +138,44 @@ func (p *planProbe) ok(e ast.Expr, depth int) bool {
 		return p.ok(c.IterRange(), depth+1) && p.ok(c.AccuInit(), depth+1) &&
 			p.ok(c.LoopCondition(), depth+1) && p.ok(c.LoopStep(), depth+1) &&
 			p.ok(c.Result(), depth+1)
+	}
+	return false
+}
+
+// patternPlans reports whether planning the regular expression function
+// call cannot fail on its pattern: the pattern is not a constant, or a
+// literal that compiles (with regexp.Compile, as the planner does).
+func (p *planProbe) patternPlans(call ast.CallExpr) bool {
+	// The pattern is the second operand, the receiver counting as the
+	// first.
+	args := call.Args()
+	i := 1
+	if call.IsMemberFunction() {
+		i = 0
+	}
+	if i >= len(args) {
+		return false
+	}
+	pattern := args[i]
+	if pattern.Kind() == ast.LiteralKind {
+		s, ok := pattern.AsLiteral().(types.String)
+		if !ok {
+			return false
+		}
+		_, err := regexp.Compile(string(s))
+		return err == nil
+	}
+	return !mayBeConstant(pattern)
+}
+
+// mayBeConstant reports whether the planner might fold e into a constant:
+// literals, list and map literals, and type conversions.
+func mayBeConstant(e ast.Expr) bool {
+	switch e.Kind() {
+	case ast.LiteralKind, ast.ListKind, ast.MapKind:
+		return true
+	case ast.CallKind:
+		return conversionFunctions[e.AsCall().FunctionName()]
 	}
 	return false
 }

@@ -31,11 +31,19 @@ var planRules = []struct {
 	{rule: "self.ml == oldSelf.ml", safe: true},
 	{rule: "self.ios == 1 || self.ios == 'a'", safe: true},
 	{rule: "self.ios == oldSelf.ios && self.ls.map(x, x + x).size() >= 0", safe: true},
-	// Not recognized as safe: conversions, regular expressions, indexing,
-	// optionals, type names, Kubernetes library functions.
-	{rule: "int(self.s) > 0"},
+	// Conversions of values that are not constants, and regular
+	// expressions whose pattern is not a constant or compiles.
+	{rule: "int(self.s) > 0 && string(self.a) != '' && dyn(self.b) == 1", safe: true},
+	{rule: "self.s.matches('^[a-z]+$') && matches(self.s, 'a|b')", safe: true},
+	{rule: "self.s.matches(self.s) && self.s.find(self.s + 'x') == ''", safe: true},
+	{rule: "self.s.find('[a-z]+') == '' && self.s.findAll('a', 2) == []", safe: true},
+	// Not recognized as safe: conversions and patterns that the planner
+	// may fold, indexing, optionals, type names, Kubernetes library
+	// functions.
 	{rule: "self.d > duration('1s')"},
-	{rule: "self.s.matches('^[a-z]+$')"},
+	{rule: "int(string(self.a)) > 0"},
+	{rule: "self.s.find(string('a')) == ''"},
+	{rule: "self.s.matches(['a'][0])"},
 	{rule: "self.m['x'] > 0"},
 	{rule: "self.?s.orValue('') == ''"},
 	{rule: "type(self.a) == int"},
@@ -53,7 +61,7 @@ var planRules = []struct {
 func TestPlansSafely(t *testing.T) {
 	for _, stored := range []bool{false, true} {
 		for _, tt := range planRules {
-			s := fuzzSchema(crdschema.ValidationRule{Rule: tt.rule, MessageExpression: "'bad value: ' + string(self.a)"})
+			s := fuzzSchema(crdschema.ValidationRule{Rule: tt.rule, MessageExpression: "'bad value: ' + string(self.a) + string(duration('1s'))"})
 			dt := newDeclType(s, true)
 			full := &config{minor: defaultMinor, newExpressions: !stored}
 			check := &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true}
@@ -86,7 +94,8 @@ func TestPlansSafely(t *testing.T) {
 			if skipped := g.compiled && g.program == nil; skipped != tt.safe {
 				t.Errorf("%q (stored %v): program skipped = %v, want %v", tt.rule, stored, skipped, tt.safe)
 			}
-			// The messageExpression converts: its program is always made.
+			// The messageExpression converts a constant: its program is always
+			// made.
 			if w.messageCompiled != g.messageCompiled || w.messageMaxCost != g.messageMaxCost ||
 				(g.messageCompiled && (w.message == nil || g.message == nil)) {
 				t.Errorf("%q (stored %v): messageExpression compiled %v/%v, programs %v/%v", tt.rule, stored, g.messageCompiled, w.messageCompiled, g.message, w.message)
