@@ -170,6 +170,26 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 	if e := nc.envs[b2i(stored)][b2i(optional)]; e != nil {
 		return e, nil
 	}
+	build := func() (*cel.Env, error) { return nc.buildEnv(stored, optional) }
+	var e *cel.Env
+	var err error
+	if nc.cfg.cache != nil && nc.scoped.kind == kindScalar && nc.scoped.celType != nil {
+		// A scalar type declares no type of its own: the environment
+		// suits every node of the same type.
+		k := envKey{celType: nc.scoped.celType.String(), minor: nc.cfg.minor, stored: stored, optional: optional}
+		e, err = nc.cfg.cache.env(k, build)
+	} else {
+		e, err = build()
+	}
+	if err != nil {
+		return nil, err
+	}
+	nc.envs[b2i(stored)][b2i(optional)] = e
+	return e, nil
+}
+
+// buildEnv builds the environment with self and oldSelf declared.
+func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 	base, err := baseEnv(nc.cfg.minor, stored)
 	if err != nil {
 		return nil, err
@@ -185,25 +205,20 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 		lib.env = append(lib.env, cel.Variable(oldSelfVar, oldType))
 	}
 	lib.env = append(lib.env, cel.CustomTypeProvider(provider), cel.CustomTypeAdapter(provider))
-	e, err := base.Extend(cel.Lib(lib))
-	if err != nil {
-		return nil, err
-	}
-	nc.envs[b2i(stored)][b2i(optional)] = e
-	return e, nil
+	return base.Extend(cel.Lib(lib))
 }
 
 // compileExpr compiles text in env, one of the node's environments, built
 // on the base environment for new or stored expressions.
 func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*cel.Ast, *cel.Issues) {
-	if nc.cfg.parses == nil {
+	if nc.cfg.cache == nil {
 		return env.Compile(text)
 	}
 	_, parser, err := baseEnvParser(nc.cfg.minor, stored)
 	if err != nil {
 		return env.Compile(text)
 	}
-	return nc.cfg.parses.compile(env, parser, text)
+	return nc.cfg.cache.compile(env, parser, text)
 }
 
 // compileRules compiles the rules of the node whose schema is s and whose

@@ -321,13 +321,13 @@ func TestGolden(t *testing.T) {
 	if len(cases) < 50 {
 		t.Fatalf("only %d cases", len(cases))
 	}
-	// Every case runs on its own, then with one ParseCache shared by all
+	// Every case runs on its own, then with one Cache shared by all
 	// cases: reusing parses must not change a result.
-	shared := new(ParseCache)
+	shared := new(Cache)
 	for _, mode := range []struct {
 		name string
 		opts []Option
-	}{{"fresh", nil}, {"sharedParses", []Option{ReuseParses(shared)}}} {
+	}{{"fresh", nil}, {"sharedCache", []Option{UseCache(shared)}}} {
 		t.Run(mode.name, func(t *testing.T) { testGolden(t, cases, mode.opts) })
 	}
 }

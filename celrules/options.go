@@ -27,8 +27,8 @@ type config struct {
 	checkOnly bool
 	// lazy defers each node's compilation to its first use (LazyCompile).
 	lazy bool
-	// parses, if set, shares parsed expressions (ReuseParses).
-	parses *ParseCache
+	// cache, if set, shares parses and environments (UseCache).
+	cache *Cache
 }
 
 func newConfig(opts []Option) (*config, error) {

@@ -42,7 +42,7 @@ type hooks struct {
 func builtinHooks() hooks {
 	// One validation parses each distinct CEL expression once, for the
 	// rule checks and the defaults' evaluation alike.
-	rules := celChecker{parses: new(celrules.ParseCache)}
+	rules := celChecker{cache: new(celrules.Cache)}
 	h := hooks{unprunedDefaults: hasUnprunedDefault, rules: rules, defaultRules: rules.defaultRules}
 	h.defaults = defaultsCheck(h.defaultRules)
 	return h

@@ -13,26 +13,26 @@ import (
 // without oldSelf, and the cost limits, with package celrules. Its
 // compilations share parses.
 type celChecker struct {
-	parses *celrules.ParseCache
+	cache *celrules.Cache
 }
 
 func (c celChecker) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
-	return &celSchema{root: root, path: path, opts: opts, parses: c.parses}
+	return &celSchema{root: root, path: path, opts: opts, cache: c.cache}
 }
 
 // celSchema checks one schema's rules once the walk over the schema has
 // found every other error: celrules.CheckSchema then skips the nodes with
 // errors at or below them, as the API server does.
 type celSchema struct {
-	root   *structural.Schema
-	path   *crdschema.Path
-	opts   *validationOptions
-	parses *celrules.ParseCache
+	root  *structural.Schema
+	path  *crdschema.Path
+	opts  *validationOptions
+	cache *celrules.Cache
 }
 
 func (c *celSchema) finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList {
 	opts := []celrules.Option{
-		celrules.ReuseParses(c.parses),
+		celrules.UseCache(c.cache),
 		celrules.SchemaErrors(schemaErrs),
 		celrules.NewExpressions(celrules.Expressions{
 			Rules:              c.opts.preexisting.rules,
@@ -75,7 +75,7 @@ func (ch celChecker) defaultRules(path *crdschema.Path, s *structural.Schema, is
 	}
 	// The compiled rules serve this one default: only the nodes the
 	// default reaches are compiled.
-	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile(), celrules.ReuseParses(ch.parses))
+	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile(), celrules.UseCache(ch.cache))
 	if err != nil {
 		return crdschema.ErrorList{crdschema.InternalError(path, err)}, budget
 	}

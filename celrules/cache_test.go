@@ -32,7 +32,7 @@ var parserProbes = []string{
 	"self.a\x00",
 }
 
-// TestParserOf checks the claim ParseCache relies on: base environments
+// TestParserOf checks the claim Cache relies on: base environments
 // with the same parserOf description parse every text alike.
 func TestParserOf(t *testing.T) {
 	type env struct {
@@ -126,9 +126,10 @@ func TestParserOf(t *testing.T) {
 	}
 }
 
-// TestReuseParses checks that a shared ParseCache parses each text once
-// per parser and changes no result, also when used concurrently.
-func TestReuseParses(t *testing.T) {
+// TestUseCache checks that a shared Cache parses each text once per
+// parser, builds one environment per scalar type, and changes no result,
+// also when used concurrently.
+func TestUseCache(t *testing.T) {
 	rule := func(r string) crdschema.ValidationRule { return crdschema.ValidationRule{Rule: r} }
 	n := int64(3)
 	item := func(typ string) *structural.Schema {
@@ -155,33 +156,39 @@ func TestReuseParses(t *testing.T) {
 	if len(want) != 1 {
 		t.Fatalf("want one compile error, got %v", want)
 	}
-	var c ParseCache
+	var c Cache
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, gotCosts, err := CheckSchema(s, nil, ReuseParses(&c))
+			got, gotCosts, err := CheckSchema(s, nil, UseCache(&c))
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			if fmt.Sprint(toGolden(got)) != fmt.Sprint(toGolden(want)) || fmt.Sprint(gotCosts) != fmt.Sprint(wantCosts) {
-				t.Errorf("with a ParseCache:\n%v %v\nwithout:\n%v %v", got, gotCosts, want, wantCosts)
+				t.Errorf("with a Cache:\n%v %v\nwithout:\n%v %v", got, gotCosts, want, wantCosts)
 			}
 		}()
 	}
 	wg.Wait()
 	// CheckSchema compiles new expressions at 1.36, Compile stored ones:
 	// their parsers are the same, so both share the cache's entries.
-	compiled, err := Compile(s, true, ReuseParses(&c))
+	compiled, err := Compile(s, true, UseCache(&c))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.m) != 4 {
+	if len(c.parses) != 4 {
 		// The messageExpression of a rule that does not compile is not
 		// compiled.
-		t.Errorf("the cache holds %d parses, want 4 (one per distinct rule)", len(c.m))
+		t.Errorf("the cache holds %d parses, want 4 (one per distinct rule)", len(c.parses))
+	}
+	// The three string nodes share one environment for new expressions
+	// (CheckSchema) and one for stored ones (Compile); lists and maps
+	// have their own.
+	if len(c.envs) != 2 {
+		t.Errorf("the cache holds %d environments, want 2: %v", len(c.envs), c.envs)
 	}
 	obj := map[string]any{"s": "abcd", "l": []any{"a"}, "m": map[string]any{"a": "b"}}
 	errs, _ := compiled.Validate(t.Context(), nil, obj, nil, RuntimeBudget)
