@@ -16,30 +16,72 @@ import (
 // compares scalars by type and value (1 and 1.0 differ) but objects and
 // lists by their JSON text.
 func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
-	errs := listTypesObject(fldPath, s, obj, nil)
-	sortErrors(errs)
-	return errs
+	w := listWalker{root: fldPath}
+	w.object(s, obj)
+	sortErrors(w.errs)
+	return w.errs
 }
 
-func listTypesObject(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any, errs crdschema.ErrorList) crdschema.ErrorList {
+// listWalker walks an object for ValidateListSetsAndMaps. It keeps the
+// location of the value being checked as a stack of steps below root and
+// builds its path only for an error.
+type listWalker struct {
+	root  *crdschema.Path
+	steps []listStep
+	errs  crdschema.ErrorList
+}
+
+// listStep is one step of the location: a property, a map key or an index.
+type listStep struct {
+	name  string
+	index int
+	kind  uint8
+}
+
+const (
+	stepProperty uint8 = iota
+	stepKey
+	stepIndex
+)
+
+// path returns the path of the current location.
+func (w *listWalker) path() *crdschema.Path {
+	p := w.root
+	for _, st := range w.steps {
+		switch st.kind {
+		case stepProperty:
+			p = p.Child(st.name)
+		case stepKey:
+			p = p.Key(st.name)
+		default:
+			p = p.Index(st.index)
+		}
+	}
+	return p
+}
+
+func (w *listWalker) object(s *structural.Schema, obj map[string]any) {
 	if s == nil || obj == nil {
-		return errs
+		return
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		for k, v := range obj {
 			if isContainer(v) {
-				errs = listTypes(fldPath.Key(k), s.AdditionalProperties.Schema, v, errs)
+				w.steps = append(w.steps, listStep{name: k, kind: stepKey})
+				w.value(s.AdditionalProperties.Schema, v)
+				w.steps = w.steps[:len(w.steps)-1]
 			}
 		}
 	}
 	if s.Properties != nil {
 		for k, v := range obj {
 			if sub, ok := s.Properties[k]; ok && sub != nil && isContainer(v) {
-				errs = listTypes(fldPath.Child(k), sub, v, errs)
+				w.steps = append(w.steps, listStep{name: k, kind: stepProperty})
+				w.value(sub, v)
+				w.steps = w.steps[:len(w.steps)-1]
 			}
 		}
 	}
-	return errs
 }
 
 // isContainer says whether v is an object or a list, the only values with
@@ -52,40 +94,41 @@ func isContainer(v any) bool {
 	return false
 }
 
-func listTypes(fldPath *crdschema.Path, s *structural.Schema, v any, errs crdschema.ErrorList) crdschema.ErrorList {
+func (w *listWalker) value(s *structural.Schema, v any) {
 	switch x := v.(type) {
 	case []any:
-		return listTypesArray(fldPath, s, x, errs)
+		w.array(s, x)
 	case map[string]any:
-		return listTypesObject(fldPath, s, x, errs)
+		w.object(s, x)
 	}
-	return errs
 }
 
-func listTypesArray(fldPath *crdschema.Path, s *structural.Schema, a []any, errs crdschema.ErrorList) crdschema.ErrorList {
+func (w *listWalker) array(s *structural.Schema, a []any) {
 	if s.XListType != nil {
 		switch *s.XListType {
 		case "set":
-			dups, err := repeatedItems(fldPath, a)
+			dups, err := repeatedItems(w, a)
 			if err != nil {
-				errs = append(errs, err)
-			} else {
+				w.errs = append(w.errs, err)
+			} else if len(dups) > 0 {
+				fldPath := w.path()
 				for _, i := range dups {
-					errs = append(errs, crdschema.Duplicate(fldPath.Index(i), a[i]))
+					w.errs = append(w.errs, crdschema.Duplicate(fldPath.Index(i), a[i]))
 				}
 			}
 		case "map":
-			errs = append(errs, listMap(fldPath, s, a)...)
+			w.errs = append(w.errs, listMap(w, s, a)...)
 		}
 	}
 	if s.Items != nil {
 		for i, x := range a {
 			if isContainer(x) {
-				errs = listTypes(fldPath.Index(i), s.Items, x, errs)
+				w.steps = append(w.steps, listStep{index: i, kind: stepIndex})
+				w.value(s.Items, x)
+				w.steps = w.steps[:len(w.steps)-1]
 			}
 		}
 	}
-	return errs
 }
 
 // unspecifiedKey stands for a missing key field, or a null item, in a
@@ -94,7 +137,8 @@ type unspecifiedKey struct{}
 
 // repeatedItems returns the index of the second occurrence of every value
 // that occurs more than once.
-func repeatedItems(fldPath *crdschema.Path, a []any) ([]int, *crdschema.Error) {
+// The walker w gives the path of the list for an error.
+func repeatedItems(w *listWalker, a []any) ([]int, *crdschema.Error) {
 	if len(a) <= 1 {
 		return nil, nil
 	}
@@ -106,7 +150,7 @@ func repeatedItems(fldPath *crdschema.Path, a []any) ([]int, *crdschema.Error) {
 		case map[string]any, []any:
 			b, err := json.Marshal(x)
 			if err != nil {
-				return nil, crdschema.Invalid(fldPath.Index(i), x, "internal error")
+				return nil, crdschema.Invalid(w.path().Index(i), x, "internal error")
 			}
 			if compounds == nil {
 				compounds = make(map[string]int, len(a))
@@ -118,7 +162,7 @@ func repeatedItems(fldPath *crdschema.Path, a []any) ([]int, *crdschema.Error) {
 			}
 		default:
 			if !hashable(x) {
-				return nil, crdschema.Invalid(fldPath.Index(i), x, "internal error")
+				return nil, crdschema.Invalid(w.path().Index(i), x, "internal error")
 			}
 			seen := scalars[x]
 			scalars[x] = seen + 1
@@ -139,10 +183,10 @@ func hashable(x any) bool {
 	return false
 }
 
-func listMap(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.ErrorList {
+func listMap(w *listWalker, s *structural.Schema, a []any) crdschema.ErrorList {
 	for i, x := range a {
 		if _, ok := x.(map[string]any); x != nil && !ok {
-			return crdschema.ErrorList{crdschema.Invalid(fldPath.Index(i), x, "must be an object for an array of list-type map")}
+			return crdschema.ErrorList{crdschema.Invalid(w.path().Index(i), x, "must be an object for an array of list-type map")}
 		}
 	}
 	if len(a) <= 1 {
@@ -160,11 +204,15 @@ func listMap(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.E
 			}
 			keys = append(keys, k)
 		}
-		dups, err := repeatedItems(fldPath, keys)
+		dups, err := repeatedItems(w, keys)
 		if err != nil {
 			return crdschema.ErrorList{err}
 		}
 		var errs crdschema.ErrorList
+		var fldPath *crdschema.Path
+		if len(dups) > 0 {
+			fldPath = w.path()
+		}
 		for _, i := range dups {
 			if _, ok := keys[i].(unspecifiedKey); ok {
 				errs = append(errs, crdschema.Duplicate(fldPath.Index(i), map[string]any{}))
@@ -186,13 +234,13 @@ func listMap(fldPath *crdschema.Path, s *structural.Schema, a []any) crdschema.E
 		}
 		keys = append(keys, key)
 	}
-	dups, err := repeatedItems(fldPath, keys)
+	dups, err := repeatedItems(w, keys)
 	if err != nil {
 		return crdschema.ErrorList{err}
 	}
 	var errs crdschema.ErrorList
 	for _, i := range dups {
-		errs = append(errs, crdschema.Duplicate(fldPath.Index(i), keys[i]))
+		errs = append(errs, crdschema.Duplicate(w.path().Index(i), keys[i]))
 	}
 	return errs
 }
