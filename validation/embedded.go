@@ -35,33 +35,46 @@ func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema
 }
 
 func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
+	var steps [walkDepth]objectStep
+	w := objectWalker{root: p, steps: steps[:0]}
+	w.embedded(v, s)
+	return w.errs
+}
+
+// embedded checks the embedded resources in v, whose schema is s, at the
+// walker's location.
+func (w *objectWalker) embedded(v any, s *structural.Schema) {
 	if s == nil {
-		return nil
+		return
 	}
-	var errs crdschema.ErrorList
 	switch x := v.(type) {
 	case map[string]any:
 		if s.XEmbeddedResource {
-			errs = append(errs, embeddedResource(p, x)...)
+			w.errs = append(w.errs, embeddedResource(w.path(), x)...)
 		}
 		for k, v := range x {
 			if !isContainer(v) {
 				continue
 			}
 			if prop, ok := s.Properties[k]; ok {
-				errs = append(errs, embedded(p.Child(k), v, prop)...)
+				w.steps = append(w.steps, objectStep{name: k, kind: stepProperty})
+				w.embedded(v, prop)
+				w.steps = w.steps[:len(w.steps)-1]
 			} else if s.AdditionalProperties != nil {
-				errs = append(errs, embedded(p.Key(k), v, s.AdditionalProperties.Schema)...)
+				w.steps = append(w.steps, objectStep{name: k, kind: stepKey})
+				w.embedded(v, s.AdditionalProperties.Schema)
+				w.steps = w.steps[:len(w.steps)-1]
 			}
 		}
 	case []any:
 		for i, item := range x {
 			if isContainer(item) {
-				errs = append(errs, embedded(p.Index(i), item, s.Items)...)
+				w.steps = append(w.steps, objectStep{index: i, kind: stepIndex})
+				w.embedded(item, s.Items)
+				w.steps = w.steps[:len(w.steps)-1]
 			}
 		}
 	}
-	return errs
 }
 
 func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {

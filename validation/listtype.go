@@ -16,23 +16,27 @@ import (
 // compares scalars by type and value (1 and 1.0 differ) but objects and
 // lists by their JSON text.
 func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
-	w := listWalker{root: fldPath}
+	var steps [walkDepth]objectStep
+	w := objectWalker{root: fldPath, steps: steps[:0]}
 	w.object(s, obj)
 	sortErrors(w.errs)
 	return w.errs
 }
 
-// listWalker walks an object for ValidateListSetsAndMaps. It keeps the
-// location of the value being checked as a stack of steps below root and
-// builds its path only for an error.
-type listWalker struct {
+// objectWalker walks an object for ValidateListSetsAndMaps and
+// ValidateEmbeddedMeta. It keeps the location of the value being checked
+// as a stack of steps below root and builds its path only where needed.
+type objectWalker struct {
 	root  *crdschema.Path
-	steps []listStep
+	steps []objectStep
 	errs  crdschema.ErrorList
 }
 
-// listStep is one step of the location: a property, a map key or an index.
-type listStep struct {
+// walkDepth is how deep the steps of a walk fit without an allocation.
+const walkDepth = 16
+
+// objectStep is one step of a location: a property, a map key or an index.
+type objectStep struct {
 	name  string
 	index int
 	kind  uint8
@@ -45,7 +49,7 @@ const (
 )
 
 // path returns the path of the current location.
-func (w *listWalker) path() *crdschema.Path {
+func (w *objectWalker) path() *crdschema.Path {
 	p := w.root
 	for _, st := range w.steps {
 		switch st.kind {
@@ -60,14 +64,14 @@ func (w *listWalker) path() *crdschema.Path {
 	return p
 }
 
-func (w *listWalker) object(s *structural.Schema, obj map[string]any) {
+func (w *objectWalker) object(s *structural.Schema, obj map[string]any) {
 	if s == nil || obj == nil {
 		return
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		for k, v := range obj {
 			if isContainer(v) {
-				w.steps = append(w.steps, listStep{name: k, kind: stepKey})
+				w.steps = append(w.steps, objectStep{name: k, kind: stepKey})
 				w.value(s.AdditionalProperties.Schema, v)
 				w.steps = w.steps[:len(w.steps)-1]
 			}
@@ -76,7 +80,7 @@ func (w *listWalker) object(s *structural.Schema, obj map[string]any) {
 	if s.Properties != nil {
 		for k, v := range obj {
 			if sub, ok := s.Properties[k]; ok && sub != nil && isContainer(v) {
-				w.steps = append(w.steps, listStep{name: k, kind: stepProperty})
+				w.steps = append(w.steps, objectStep{name: k, kind: stepProperty})
 				w.value(sub, v)
 				w.steps = w.steps[:len(w.steps)-1]
 			}
@@ -94,7 +98,7 @@ func isContainer(v any) bool {
 	return false
 }
 
-func (w *listWalker) value(s *structural.Schema, v any) {
+func (w *objectWalker) value(s *structural.Schema, v any) {
 	switch x := v.(type) {
 	case []any:
 		w.array(s, x)
@@ -103,7 +107,7 @@ func (w *listWalker) value(s *structural.Schema, v any) {
 	}
 }
 
-func (w *listWalker) array(s *structural.Schema, a []any) {
+func (w *objectWalker) array(s *structural.Schema, a []any) {
 	if s.XListType != nil {
 		switch *s.XListType {
 		case "set":
@@ -123,7 +127,7 @@ func (w *listWalker) array(s *structural.Schema, a []any) {
 	if s.Items != nil {
 		for i, x := range a {
 			if isContainer(x) {
-				w.steps = append(w.steps, listStep{index: i, kind: stepIndex})
+				w.steps = append(w.steps, objectStep{index: i, kind: stepIndex})
 				w.value(s.Items, x)
 				w.steps = w.steps[:len(w.steps)-1]
 			}
@@ -138,7 +142,7 @@ type unspecifiedKey struct{}
 // repeatedItems returns the index of the second occurrence of every value
 // that occurs more than once.
 // The walker w gives the path of the list for an error.
-func repeatedItems(w *listWalker, a []any) ([]int, *crdschema.Error) {
+func repeatedItems(w *objectWalker, a []any) ([]int, *crdschema.Error) {
 	if len(a) <= 1 {
 		return nil, nil
 	}
@@ -183,7 +187,7 @@ func hashable(x any) bool {
 	return false
 }
 
-func listMap(w *listWalker, s *structural.Schema, a []any) crdschema.ErrorList {
+func listMap(w *objectWalker, s *structural.Schema, a []any) crdschema.ErrorList {
 	for i, x := range a {
 		if _, ok := x.(map[string]any); x != nil && !ok {
 			return crdschema.ErrorList{crdschema.Invalid(w.path().Index(i), x, "must be an object for an array of list-type map")}
