@@ -115,12 +115,26 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	} else if meta.Namespace != "" {
 		errs = append(errs, crdschema.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
 	}
-	errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
-	errs = append(errs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
-	errs = append(errs, ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
-	errs = append(errs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	errs = append(errs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
-	errs = append(errs, validateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"))...)
+	// Empty fields are valid: their paths are built only for a field
+	// that is set.
+	if meta.Generation < 0 {
+		errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
+	}
+	if len(meta.Labels) > 0 {
+		errs = append(errs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
+	}
+	if len(meta.Annotations) > 0 {
+		errs = append(errs, ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
+	}
+	if len(meta.OwnerReferences) > 0 {
+		errs = append(errs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	}
+	if len(meta.Finalizers) > 0 {
+		errs = append(errs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
+	}
+	if len(meta.ManagedFields) > 0 {
+		errs = append(errs, validateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"))...)
+	}
 	return errs
 }
 
@@ -144,7 +158,9 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 	if newMeta.ResourceVersion == "" {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("resourceVersion"), newMeta.ResourceVersion, "must be specified for an update"))
 	}
-	errs = append(errs, validateNonNegative(newMeta.Generation, fldPath.Child("generation"))...)
+	if newMeta.Generation < 0 {
+		errs = append(errs, validateNonNegative(newMeta.Generation, fldPath.Child("generation"))...)
+	}
 	if newMeta.Generation < oldMeta.Generation {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("generation"), newMeta.Generation, "must not be decremented"))
 	}
@@ -166,10 +182,18 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 	if !int64PtrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionGracePeriodSeconds"), newMeta.DeletionGracePeriodSeconds, fieldImmutable))
 	}
-	errs = append(errs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
-	errs = append(errs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
-	errs = append(errs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	errs = append(errs, validateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
+	if len(newMeta.Labels) > 0 {
+		errs = append(errs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
+	}
+	if len(newMeta.Annotations) > 0 {
+		errs = append(errs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
+	}
+	if len(newMeta.OwnerReferences) > 0 {
+		errs = append(errs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	}
+	if len(newMeta.ManagedFields) > 0 {
+		errs = append(errs, validateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
+	}
 	return errs
 }
 
