@@ -104,13 +104,47 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 			o(&vc)
 		}
 	}
-	v := &validation{ctx: ctx, warn: vc.warn}
-	return v.node(c.root, fldPath, obj, oldObj, vc.ratchet, budget)
+	v := &validation{ctx: ctx, warn: vc.warn, root: fldPath}
+	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
+// validation is one Validate call. It keeps the location of the value
+// being validated as a stack of steps below root, and builds its path only
+// for an error.
 type validation struct {
-	ctx  context.Context
-	warn func(*crdschema.Error)
+	ctx   context.Context
+	warn  func(*crdschema.Error)
+	root  *crdschema.Path
+	steps []step
+}
+
+// step is one step of the location: a property, a map key or an index.
+type step struct {
+	name  string
+	index int
+	kind  uint8
+}
+
+const (
+	stepProperty uint8 = iota
+	stepKey
+	stepIndex
+)
+
+// path returns the path of the value being validated.
+func (v *validation) path() *crdschema.Path {
+	p := v.root
+	for _, st := range v.steps {
+		switch st.kind {
+		case stepProperty:
+			p = p.Child(st.name)
+		case stepKey:
+			p = p.Key(st.name)
+		default:
+			p = p.Index(st.index)
+		}
+	}
+	return p
 }
 
 func isNil(v any) bool {
@@ -124,17 +158,17 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *validation) node(n *node, p *crdschema.Path, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
+func (v *validation) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
 	if n == nil || obj == nil {
 		return nil, budget
 	}
-	errs, budget := v.rules(n, p, obj, old, r, budget)
+	errs, budget := v.rules(n, obj, old, r, budget)
 	if budget < 0 {
 		return errs, budget
 	}
 	for _, a := range n.allOf {
 		var e crdschema.ErrorList
-		e, budget = v.node(a, p, obj, old, ratchet{parent: r.parent}, budget)
+		e, budget = v.node(a, obj, old, ratchet{parent: r.parent}, budget)
 		errs = append(errs, e...)
 		if budget < 0 {
 			return errs, budget
@@ -144,12 +178,12 @@ func (v *validation) node(n *node, p *crdschema.Path, obj, old any, r ratchet, b
 	case []any:
 		oldList, _ := old.([]any)
 		var e crdschema.ErrorList
-		e, budget = v.list(n, p, x, oldList, r, budget)
+		e, budget = v.list(n, x, oldList, r, budget)
 		return append(errs, e...), budget
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
 		var e crdschema.ErrorList
-		e, budget = v.object(n, p, x, oldMap, r, budget)
+		e, budget = v.object(n, x, oldMap, r, budget)
 		return append(errs, e...), budget
 	}
 	return errs, budget
@@ -161,7 +195,7 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *validation) object(n *node, p *crdschema.Path, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *validation) object(n *node, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 {
 		return nil, budget
 	}
@@ -173,7 +207,9 @@ func (v *validation) object(n *node, p *crdschema.Path, obj, old map[string]any,
 				oldVal = old[k]
 			}
 			var e crdschema.ErrorList
-			e, budget = v.node(n.additional, p.Key(k), val, oldVal, r.key(k), budget)
+			v.steps = append(v.steps, step{name: k, kind: stepKey})
+			e, budget = v.node(n.additional, val, oldVal, r.key(k), budget)
+			v.steps = v.steps[:len(v.steps)-1]
 			errs = append(errs, e...)
 			if budget < 0 {
 				return errs, budget
@@ -191,7 +227,9 @@ func (v *validation) object(n *node, p *crdschema.Path, obj, old map[string]any,
 				oldVal = old[k]
 			}
 			var e crdschema.ErrorList
-			e, budget = v.node(sub, p.Child(k), val, oldVal, r.key(k), budget)
+			v.steps = append(v.steps, step{name: k, kind: stepProperty})
+			e, budget = v.node(sub, val, oldVal, r.key(k), budget)
+			v.steps = v.steps[:len(v.steps)-1]
 			errs = append(errs, e...)
 			if budget < 0 {
 				return errs, budget
@@ -201,14 +239,16 @@ func (v *validation) object(n *node, p *crdschema.Path, obj, old map[string]any,
 	return errs, budget
 }
 
-func (v *validation) list(n *node, p *crdschema.Path, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *validation) list(n *node, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 || n.items == nil {
 		return nil, budget
 	}
 	olds := newOldItems(n.schema, old)
 	for i, item := range obj {
 		var e crdschema.ErrorList
-		e, budget = v.node(n.items, p.Index(i), item, olds.get(item), r.index(i), budget)
+		v.steps = append(v.steps, step{index: i, kind: stepIndex})
+		e, budget = v.node(n.items, item, olds.get(item), r.index(i), budget)
+		v.steps = v.steps[:len(v.steps)-1]
 		errs = append(errs, e...)
 		if budget < 0 {
 			return errs, budget
@@ -243,20 +283,20 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *validation) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if isNil(old) {
 		old = nil
 	}
 	typ := n.schema.Type
 	n.ready()
 	if n.compileErr != nil {
-		return crdschema.ErrorList{crdschema.Invalid(p, typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
+		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
 	}
 	if len(n.rules) == 0 {
 		return nil, budget
 	}
 	if budget <= 0 {
-		return crdschema.ErrorList{crdschema.Invalid(p, typ, budgetExhausted)}, -1
+		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, budgetExhausted)}, -1
 	}
 	act := &activation{self: toVal(obj, n.vs)}
 	optAct := act
@@ -271,7 +311,7 @@ func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, 
 	for _, cr := range n.rules {
 		rule := cr.src
 		if cr.err != nil {
-			errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("rule compile error: %v", cr.err)))
+			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
 			continue
 		}
 		if cr.program == nil {
@@ -287,16 +327,16 @@ func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, 
 		}
 		result, details, err := evalProgram(v.ctx, cr.program, ruleAct)
 		if details == nil {
-			errs = append(errs, crdschema.InternalError(p, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+			errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
 			return errs, -1
 		}
 		cost := details.ActualCost()
 		if cost == nil {
-			errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
 			return errs, -1
 		}
 		if *cost > math.MaxInt64 || int64(*cost) > budget {
-			errs = append(errs, crdschema.Invalid(p, typ, budgetExhausted))
+			errs = append(errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
 			return errs, -1
 		}
 		budget -= int64(*cost)
@@ -304,19 +344,19 @@ func (v *validation) rules(n *node, p *crdschema.Path, obj, old any, r ratchet, 
 			msg := err.Error()
 			switch {
 			case strings.HasPrefix(msg, "no such overload"):
-				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
+				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
 			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
-				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
+				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
 				return errs, -1
 			default:
-				errs = append(errs, crdschema.Invalid(p, typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
+				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
 			}
 			continue
 		}
 		if result == types.True {
 			continue
 		}
-		at := p
+		at := v.path()
 		if cr.fieldPath != "" {
 			at = at.Child(cr.fieldPath)
 		}
