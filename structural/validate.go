@@ -22,6 +22,14 @@ type ValidateOptions struct {
 	AllowValidationPropertiesWithAdditionalProperties bool
 }
 
+// validateConfig is what one Validate call passes down: the options, and
+// the patterns parsed so far with their errors (schemas repeat patterns a
+// lot).
+type validateConfig struct {
+	ValidateOptions
+	patterns map[string]error
+}
+
 // level is where a node sits in its schema: it decides some texts.
 type level int
 
@@ -50,13 +58,13 @@ const (
 //
 // A nil s has no errors; a nil opts is the zero ValidateOptions.
 func Validate(fldPath *crdschema.Path, s *Schema, opts *ValidateOptions) crdschema.ErrorList {
-	var o ValidateOptions
+	o := validateConfig{patterns: map[string]error{}}
 	if opts != nil {
-		o = *opts
+		o.ValidateOptions = *opts
 	}
 	errs := crdschema.ErrorList{}
 	errs = validateInvariants(errs, s, rootLevel, fldPath, o)
-	errs = validateCompleteness(errs, s, fldPath, o)
+	errs = validateCompleteness(errs, s, fldPath, o.ValidateOptions)
 	sortErrors(errs)
 	return errs
 }
@@ -80,7 +88,7 @@ func sortErrors(errs crdschema.ErrorList) {
 	}
 }
 
-func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
 	if s == nil {
 		return errs
 	}
@@ -185,7 +193,7 @@ func validateMetadata(errs crdschema.ErrorList, m *Schema, checkMetadata bool, l
 }
 
 // validateValueValidation checks the junctors of v and its pattern.
-func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}
@@ -207,7 +215,12 @@ func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipA
 	if v.Pattern != "" {
 		// Parsing is all of regexp.Compile that can fail, and gives the
 		// same errors at a fraction of the cost.
-		if _, err := syntax.Parse(v.Pattern, syntax.Perl); err != nil {
+		err, seen := opts.patterns[v.Pattern]
+		if !seen {
+			_, err = syntax.Parse(v.Pattern, syntax.Perl)
+			opts.patterns[v.Pattern] = err
+		}
+		if err != nil {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("pattern"), v.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 		}
 	}
@@ -215,7 +228,7 @@ func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipA
 }
 
 // validateNested reports the shaping keywords used under a junctor.
-func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyOf bool, lvl level, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyOf bool, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}

@@ -98,6 +98,12 @@ func TestValidate(t *testing.T) {
 			[]string{p + `.properties[e].properties[metadata].type: Invalid value: "string": must be object`}},
 		{"invalid pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"a(b"}}}`, nil,
 			[]string{p + ".properties[a].pattern: Invalid value: \"a(b\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `a(b`"}},
+		{"repeated invalid pattern", `{"type":"object","properties":{"a":{"type":"string","pattern":"a(b"},"b":{"type":"string","pattern":"a(b"},"c":{"type":"string","pattern":"^c$","allOf":[{"pattern":"^c$"},{"pattern":"a(b"}]}}}`, nil,
+			[]string{
+				p + ".properties[a].pattern: Invalid value: \"a(b\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `a(b`",
+				p + ".properties[b].pattern: Invalid value: \"a(b\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `a(b`",
+				p + ".properties[c].allOf[1].pattern: Invalid value: \"a(b\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `a(b`",
+			}},
 		{"junctor shaping keywords", `{"type":"object","properties":{"a":{"type":"string","allOf":[{"type":"string","title":"t","description":"d","default":"x","nullable":true}],"anyOf":[{"x-kubernetes-preserve-unknown-fields":true,"x-kubernetes-embedded-resource":true,"x-kubernetes-int-or-string":true}],"oneOf":[{"x-kubernetes-list-map-keys":["k"],"x-kubernetes-list-type":"map","x-kubernetes-map-type":"atomic"}],"not":{"x-kubernetes-validations":[{"rule":"true"}]}}}}`, nil,
 			[]string{
 				p + ".properties[a].allOf[0].default: Forbidden: must be undefined to be structural",
