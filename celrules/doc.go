@@ -39,4 +39,8 @@
 // correlated, and rules whose estimated cost, multiplied by how often they
 // can run, exceeds StaticCostLimit (or together StaticCRDCostLimit). It
 // also returns each expression's cost figures.
+//
+// Compilations for one piece of work (all versions of a CRD, say) can share
+// a Cache (the UseCache option): each distinct expression is then parsed
+// once, however often the CRD repeats it.
 package celrules

@@ -67,3 +67,36 @@ func Example() {
 	// spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: cost 1844674407370955267 x 1
 	// spec: Invalid value: replicas must be at most 3
 }
+
+func ExampleCache() {
+	// Two versions of a CRD with the same rules: with one Cache for the
+	// whole CRD, each expression is parsed once.
+	version := func(maxLength int64) *structural.Schema {
+		s, err := structural.New(&crdschema.JSONSchemaProps{
+			Type: "object",
+			Properties: map[string]crdschema.JSONSchemaProps{
+				"name": {
+					Type:         "string",
+					MaxLength:    &maxLength,
+					XValidations: crdschema.ValidationRules{{Rule: "self.startsWith('app-')"}},
+				},
+			},
+		})
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
+	var cache celrules.Cache
+	for i, s := range []*structural.Schema{version(63), version(253)} {
+		path := crdschema.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+		errs, costs, err := celrules.CheckSchema(s, path, celrules.UseCache(&cache))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(len(errs), "errors; cost", costs[0].Cost)
+	}
+	// Output:
+	// 0 errors; cost 2
+	// 0 errors; cost 2
+}
