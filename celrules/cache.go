@@ -11,8 +11,8 @@ import (
 // expression (an expression written at many places, such as the same rule
 // in every version, is parsed once and only type-checked at each place;
 // parsing is most of the cost of compiling a typical rule), and the
-// environment of each scalar type (every string with rules, say, is
-// compiled in the same environment).
+// environment of each type without objects (every string with rules, say, is
+// compiled in the same environment, and so is every list of strings).
 //
 // Pass one to Compile and CheckSchema with the UseCache option. Results
 // are the same with and without it. A Cache is safe for concurrent use and
@@ -43,8 +43,8 @@ type parseResult struct {
 	iss *cel.Issues
 }
 
-// envKey identifies the environment of a node of a scalar type: nothing
-// else of the node reaches it. The compatibility version is the
+// envKey identifies the environment of a node whose type holds no object
+// (see nodeCompiler.env): nothing else of the node reaches it. The compatibility version is the
 // compilation's, which a Cache may serve several of.
 type envKey struct {
 	celType          string

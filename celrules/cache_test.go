@@ -131,7 +131,7 @@ func TestParserOf(t *testing.T) {
 // also when used concurrently.
 func TestUseCache(t *testing.T) {
 	rule := func(r string) crdschema.ValidationRule { return crdschema.ValidationRule{Rule: r} }
-	n := int64(3)
+	n, two := int64(3), int64(2)
 	item := func(typ string) *structural.Schema {
 		return &structural.Schema{
 			Generic:         structural.Generic{Type: typ},
@@ -145,6 +145,8 @@ func TestUseCache(t *testing.T) {
 			"s": item("string"),
 			"l": {Generic: structural.Generic{Type: "array"}, Items: item("string"), ValueValidation: &structural.ValueValidation{MaxItems: &n},
 				XValidations: crdschema.ValidationRules{rule(`self.all(x, x == x)`), rule(`self.size() < 3`)}},
+			"l2": {Generic: structural.Generic{Type: "array"}, Items: &structural.Schema{Generic: structural.Generic{Type: "string"}}, ValueValidation: &structural.ValueValidation{MaxItems: &two},
+				XValidations: crdschema.ValidationRules{rule(`self.size() < 3`)}},
 			"m": {Generic: structural.Generic{Type: "object"}, ValueValidation: &structural.ValueValidation{MaxProperties: &n}, AdditionalProperties: &structural.SchemaOrBool{Schema: item("string")},
 				XValidations: crdschema.ValidationRules{rule(`self.size() < 3`), {Rule: `self.nope()`, MessageExpression: `'bad: ' + string(self.size())`}}},
 		},
@@ -184,11 +186,11 @@ func TestUseCache(t *testing.T) {
 		// compiled.
 		t.Errorf("the cache holds %d parses, want 4 (one per distinct rule)", len(c.parses))
 	}
-	// The three string nodes share one environment for new expressions
-	// (CheckSchema) and one for stored ones (Compile); lists and maps
-	// have their own.
-	if len(c.envs) != 2 {
-		t.Errorf("the cache holds %d environments, want 2: %v", len(c.envs), c.envs)
+	// The string nodes share one environment for new expressions
+	// (CheckSchema) and one for stored ones (Compile); so do the two lists
+	// of strings, whatever their bounds, and the map.
+	if len(c.envs) != 6 {
+		t.Errorf("the cache holds %d environments, want 6: %v", len(c.envs), c.envs)
 	}
 	obj := map[string]any{"s": "abcd", "l": []any{"a"}, "m": map[string]any{"a": "b"}}
 	errs, _ := compiled.Validate(t.Context(), nil, obj, nil, RuntimeBudget)

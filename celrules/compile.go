@@ -173,9 +173,10 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 	build := func() (*cel.Env, error) { return nc.buildEnv(stored, optional) }
 	var e *cel.Env
 	var err error
-	if nc.cfg.cache != nil && nc.scoped.kind == kindScalar && nc.scoped.celType != nil {
-		// A scalar type declares no type of its own: the environment
-		// suits every node of the same type.
+	if nc.cfg.cache != nil && nc.scoped == nc.dt && nc.scoped.celType != nil {
+		// A type without objects (a scalar, or lists and maps of them)
+		// declares nothing but what its CEL type says: the environment
+		// suits every node of the same CEL type.
 		k := envKey{celType: nc.scoped.celType.String(), minor: nc.cfg.minor, stored: stored, optional: optional}
 		e, err = nc.cfg.cache.env(k, build)
 	} else {
