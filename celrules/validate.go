@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/pathstack"
 )
 
 // Correlation tells validation ratcheting whether a value is unchanged
@@ -104,48 +105,20 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 			o(&vc)
 		}
 	}
-	v := &validation{ctx: ctx, warn: vc.warn, root: fldPath}
+	v := &validation{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath)}
 	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
 // validation is one Validate call. It keeps the location of the value
-// being validated as a stack of steps below root, and builds its path only
-// for an error.
+// being validated as a stack, and builds its path only for an error.
 type validation struct {
-	ctx   context.Context
-	warn  func(*crdschema.Error)
-	root  *crdschema.Path
-	steps []step
+	ctx  context.Context
+	warn func(*crdschema.Error)
+	loc  pathstack.Stack
 }
-
-// step is one step of the location: a property, a map key or an index.
-type step struct {
-	name  string
-	index int
-	kind  uint8
-}
-
-const (
-	stepProperty uint8 = iota
-	stepKey
-	stepIndex
-)
 
 // path returns the path of the value being validated.
-func (v *validation) path() *crdschema.Path {
-	p := v.root
-	for _, st := range v.steps {
-		switch st.kind {
-		case stepProperty:
-			p = p.Child(st.name)
-		case stepKey:
-			p = p.Key(st.name)
-		default:
-			p = p.Index(st.index)
-		}
-	}
-	return p
-}
+func (v *validation) path() *crdschema.Path { return v.loc.Path() }
 
 func isNil(v any) bool {
 	if v == nil {
@@ -207,9 +180,9 @@ func (v *validation) object(n *node, obj, old map[string]any, r ratchet, budget 
 				oldVal = old[k]
 			}
 			var e crdschema.ErrorList
-			v.steps = append(v.steps, step{name: k, kind: stepKey})
+			v.loc.Key(k)
 			e, budget = v.node(n.additional, val, oldVal, r.key(k), budget)
-			v.steps = v.steps[:len(v.steps)-1]
+			v.loc.Pop()
 			errs = append(errs, e...)
 			if budget < 0 {
 				return errs, budget
@@ -227,9 +200,9 @@ func (v *validation) object(n *node, obj, old map[string]any, r ratchet, budget 
 				oldVal = old[k]
 			}
 			var e crdschema.ErrorList
-			v.steps = append(v.steps, step{name: k, kind: stepProperty})
+			v.loc.Child(k)
 			e, budget = v.node(sub, val, oldVal, r.key(k), budget)
-			v.steps = v.steps[:len(v.steps)-1]
+			v.loc.Pop()
 			errs = append(errs, e...)
 			if budget < 0 {
 				return errs, budget
@@ -246,9 +219,9 @@ func (v *validation) list(n *node, obj, old []any, r ratchet, budget int64) (err
 	olds := newOldItems(n.schema, old)
 	for i, item := range obj {
 		var e crdschema.ErrorList
-		v.steps = append(v.steps, step{index: i, kind: stepIndex})
+		v.loc.Index(i)
 		e, budget = v.node(n.items, item, olds.get(item), r.index(i), budget)
-		v.steps = v.steps[:len(v.steps)-1]
+		v.loc.Pop()
 		errs = append(errs, e...)
 		if budget < 0 {
 			return errs, budget

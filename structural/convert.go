@@ -48,38 +48,8 @@ func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
 // properties in map order, and an error it returns may not be the first.
 type converter struct {
 	sorted bool
-	// frames has one frame per level of properties being converted.
-	frames []*frame
-	depth  int
+	frames
 }
-
-// A frame is the scratch space of one level of properties: their names,
-// and a copy of the property being converted (map values cannot be
-// addressed; one copy per level saves one heap copy per property).
-type frame struct {
-	keys []string
-	prop crdschema.JSONSchemaProps
-}
-
-// enter returns the frame for the properties m, with their names in the
-// converter's order; leave must follow.
-func (c *converter) enter(m map[string]crdschema.JSONSchemaProps) *frame {
-	if c.depth == len(c.frames) {
-		c.frames = append(c.frames, new(frame))
-	}
-	f := c.frames[c.depth]
-	c.depth++
-	f.keys = f.keys[:0]
-	for k := range m {
-		f.keys = append(f.keys, k)
-	}
-	if c.sorted {
-		sort.Strings(f.keys)
-	}
-	return f
-}
-
-func (c *converter) leave() { c.depth-- }
 
 func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	if p == nil {
@@ -115,7 +85,7 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		f := c.enter(p.Properties)
+		f := c.enter(p.Properties, c.sorted)
 		for _, k := range f.keys {
 			f.prop = p.Properties[k]
 			if s.Properties[k], err = c.schema(&f.prop); err != nil {
@@ -283,7 +253,7 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 	}
 	if p.Properties != nil {
 		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
-		f := c.enter(p.Properties)
+		f := c.enter(p.Properties, c.sorted)
 		for _, k := range f.keys {
 			f.prop = p.Properties[k]
 			if n.Properties[k], err = c.nested(&f.prop); err != nil {

@@ -2,7 +2,6 @@ package structural
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -144,29 +143,8 @@ type propsWalker struct {
 	opts    PropsOptions
 	errs    crdschema.ErrorList
 	celErrs crdschema.ErrorList
-	// frames has one frame per level of properties or definitions being
-	// walked (see converter).
-	frames []*frame
-	depth  int
+	frames
 }
-
-// enter returns the frame for the properties m, with their names sorted;
-// leave must follow.
-func (w *propsWalker) enter(m map[string]crdschema.JSONSchemaProps) *frame {
-	if w.depth == len(w.frames) {
-		w.frames = append(w.frames, new(frame))
-	}
-	f := w.frames[w.depth]
-	w.depth++
-	f.keys = f.keys[:0]
-	for k := range m {
-		f.keys = append(f.keys, k)
-	}
-	sort.Strings(f.keys)
-	return f
-}
-
-func (w *propsWalker) leave() { w.depth-- }
 
 // property returns the property k of m to walk: a copy in f, or, when CEL
 // nodes (which keep it) are built, a copy of its own.
@@ -231,7 +209,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		}
 	}
 	if len(p.Properties) != 0 {
-		f := w.enter(p.Properties)
+		f := w.enter(p.Properties, true)
 		for _, k := range f.keys {
 			sub := ctx
 			if m := p.XMapType; m != nil && *m != "granular" && *m != "atomic" {
@@ -265,7 +243,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		}
 	}
 	if len(p.Definitions) != 0 {
-		f := w.enter(p.Definitions)
+		f := w.enter(p.Definitions, true)
 		for _, k := range f.keys {
 			w.walk(f.property(p.Definitions, k, nil), fldPath.Child("definitions").Key(k), ctx, false, nil)
 		}

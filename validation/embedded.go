@@ -7,6 +7,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/pathstack"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -35,8 +36,7 @@ func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema
 }
 
 func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
-	var steps [walkDepth]objectStep
-	w := objectWalker{root: p, steps: steps[:0]}
+	w := objectWalker{loc: pathstack.New(p)}
 	w.embedded(v, s)
 	return w.errs
 }
@@ -57,21 +57,21 @@ func (w *objectWalker) embedded(v any, s *structural.Schema) {
 				continue
 			}
 			if prop, ok := s.Properties[k]; ok {
-				w.steps = append(w.steps, objectStep{name: k, kind: stepProperty})
+				w.loc.Child(k)
 				w.embedded(v, prop)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			} else if s.AdditionalProperties != nil {
-				w.steps = append(w.steps, objectStep{name: k, kind: stepKey})
+				w.loc.Key(k)
 				w.embedded(v, s.AdditionalProperties.Schema)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			}
 		}
 	case []any:
 		for i, item := range x {
 			if isContainer(item) {
-				w.steps = append(w.steps, objectStep{index: i, kind: stepIndex})
+				w.loc.Index(i)
 				w.embedded(item, s.Items)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/pathstack"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -16,53 +17,21 @@ import (
 // compares scalars by type and value (1 and 1.0 differ) but objects and
 // lists by their JSON text.
 func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
-	var steps [walkDepth]objectStep
-	w := objectWalker{root: fldPath, steps: steps[:0]}
+	w := objectWalker{loc: pathstack.New(fldPath)}
 	w.object(s, obj)
 	sortErrors(w.errs)
 	return w.errs
 }
 
 // objectWalker walks an object for ValidateListSetsAndMaps and
-// ValidateEmbeddedMeta. It keeps the location of the value being checked
-// as a stack of steps below root and builds its path only where needed.
+// ValidateEmbeddedMeta, keeping its location as a stack.
 type objectWalker struct {
-	root  *crdschema.Path
-	steps []objectStep
-	errs  crdschema.ErrorList
+	loc  pathstack.Stack
+	errs crdschema.ErrorList
 }
-
-// walkDepth is how deep the steps of a walk fit without an allocation.
-const walkDepth = 16
-
-// objectStep is one step of a location: a property, a map key or an index.
-type objectStep struct {
-	name  string
-	index int
-	kind  uint8
-}
-
-const (
-	stepProperty uint8 = iota
-	stepKey
-	stepIndex
-)
 
 // path returns the path of the current location.
-func (w *objectWalker) path() *crdschema.Path {
-	p := w.root
-	for _, st := range w.steps {
-		switch st.kind {
-		case stepProperty:
-			p = p.Child(st.name)
-		case stepKey:
-			p = p.Key(st.name)
-		default:
-			p = p.Index(st.index)
-		}
-	}
-	return p
-}
+func (w *objectWalker) path() *crdschema.Path { return w.loc.Path() }
 
 func (w *objectWalker) object(s *structural.Schema, obj map[string]any) {
 	if s == nil || obj == nil {
@@ -71,18 +40,18 @@ func (w *objectWalker) object(s *structural.Schema, obj map[string]any) {
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		for k, v := range obj {
 			if isContainer(v) {
-				w.steps = append(w.steps, objectStep{name: k, kind: stepKey})
+				w.loc.Key(k)
 				w.value(s.AdditionalProperties.Schema, v)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			}
 		}
 	}
 	if s.Properties != nil {
 		for k, v := range obj {
 			if sub, ok := s.Properties[k]; ok && sub != nil && isContainer(v) {
-				w.steps = append(w.steps, objectStep{name: k, kind: stepProperty})
+				w.loc.Child(k)
 				w.value(sub, v)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			}
 		}
 	}
@@ -127,9 +96,9 @@ func (w *objectWalker) array(s *structural.Schema, a []any) {
 	if s.Items != nil {
 		for i, x := range a {
 			if isContainer(x) {
-				w.steps = append(w.steps, objectStep{index: i, kind: stepIndex})
+				w.loc.Index(i)
 				w.value(s.Items, x)
-				w.steps = w.steps[:len(w.steps)-1]
+				w.loc.Pop()
 			}
 		}
 	}
