@@ -280,6 +280,12 @@ func decodeSchemas(j []byte) []any {
 			return out
 		}
 	}
+	return decodeSchemasStrict(j)
+}
+
+// decodeSchemasStrict is decodeSchemas through the struct decoder, which
+// merges the values of a repeated key.
+func decodeSchemasStrict(j []byte) []any {
 	var raw struct {
 		Spec struct {
 			Versions []struct {

@@ -180,19 +180,11 @@ func (d *jsonDecoder) object() (any, bool) {
 			return nil, false
 		}
 		d.members = append(d.members, jsonMember{k, v})
-		d.skipSpace()
-		if d.pos >= len(d.s) {
+		if done, ok := d.afterItem('}'); !ok {
 			return nil, false
-		}
-		c := d.s[d.pos]
-		d.pos++
-		if c == '}' {
+		} else if done {
 			break
 		}
-		if c != ',' {
-			return nil, false
-		}
-		d.skipSpace()
 	}
 	d.membersUsed = max(d.membersUsed, len(d.members))
 	members := d.members[base:]
@@ -227,19 +219,11 @@ func (d *jsonDecoder) array() (any, bool) {
 			return nil, false
 		}
 		d.elems = append(d.elems, v)
-		d.skipSpace()
-		if d.pos >= len(d.s) {
+		if done, ok := d.afterItem(']'); !ok {
 			return nil, false
-		}
-		c := d.s[d.pos]
-		d.pos++
-		if c == ']' {
+		} else if done {
 			break
 		}
-		if c != ',' {
-			return nil, false
-		}
-		d.skipSpace()
 	}
 	d.elemsUsed = max(d.elemsUsed, len(d.elems))
 	a := make([]any, len(d.elems)-base)
@@ -247,6 +231,26 @@ func (d *jsonDecoder) array() (any, bool) {
 	d.elems = d.elems[:base]
 	d.depth--
 	return a, true
+}
+
+// afterItem consumes what follows an object member or array element: white
+// space, then either end, the closing bracket (done), or a comma and white
+// space. ok is false for anything else.
+func (d *jsonDecoder) afterItem(end byte) (done, ok bool) {
+	d.skipSpace()
+	if d.pos >= len(d.s) {
+		return false, false
+	}
+	c := d.s[d.pos]
+	d.pos++
+	if c == end {
+		return true, true
+	}
+	if c != ',' {
+		return false, false
+	}
+	d.skipSpace()
+	return false, true
 }
 
 // str decodes the string whose opening quote is at pos. A string without

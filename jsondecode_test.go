@@ -462,25 +462,7 @@ func TestDecodeJSONRoundTrip(t *testing.T) {
 }
 
 // decodeSchemasReference is decodeSchemas with only the struct decoder.
-func decodeSchemasReference(j []byte) []any {
-	var raw struct {
-		Spec struct {
-			Versions []struct {
-				Schema struct {
-					OpenAPIV3Schema any `json:"openAPIV3Schema"`
-				} `json:"schema"`
-			} `json:"versions"`
-		} `json:"spec"`
-	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &raw); err != nil {
-		return nil
-	}
-	out := make([]any, len(raw.Spec.Versions))
-	for i, v := range raw.Spec.Versions {
-		out[i] = v.Schema.OpenAPIV3Schema
-	}
-	return out
-}
+func decodeSchemasReference(j []byte) []any { return decodeSchemasStrict(j) }
 
 func checkDecodeSchemas(t *testing.T, data []byte) {
 	t.Helper()
