@@ -442,14 +442,11 @@ func (d *jsonDecoder) number() (any, bool) {
 	integral := true
 	if i < len(s) && s[i] == '.' {
 		integral = false
-		i++
-		j := i
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
 			return nil, false
 		}
+		i = j
 	}
 	exponent := false
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -458,13 +455,11 @@ func (d *jsonDecoder) number() (any, bool) {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := skipDigits(s, i)
+		if j == i {
 			return nil, false
 		}
+		i = j
 	}
 	d.pos = i
 	// An exponent makes strconv.ParseInt fail, so only plain integers
@@ -482,4 +477,13 @@ func (d *jsonDecoder) number() (any, bool) {
 		return nil, false
 	}
 	return f, true
+}
+
+// skipDigits returns the index of the first byte from i on that is not a
+// decimal digit, or len(s).
+func skipDigits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
 }
