@@ -348,17 +348,4 @@ func (t *declType) withTypeNames(name string) *declType {
 	return t
 }
 
-// collectObjectTypes records every object type reachable from t by name.
-func collectObjectTypes(t *declType, into map[string]*declType) {
-	switch t.kind {
-	case kindObject:
-		into[t.name] = t
-		for _, f := range t.fields {
-			collectObjectTypes(f.typ, into)
-		}
-	case kindList, kindMap:
-		collectObjectTypes(t.elem, into)
-	}
-}
-
 func (t *declType) String() string { return fmt.Sprintf("%s(%s)", t.name, t.celType) }

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"regexp"
 	"time"
 
@@ -157,8 +156,6 @@ type requestOutcome struct {
 	errors        []goldenError
 	table         any
 }
-
-var errNotBuilt = errors.New("not built")
 
 func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, error) {
 	version := c.Version

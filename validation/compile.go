@@ -82,20 +82,8 @@ func (c *compiler) schema(s *structural.Schema) (*node, error) {
 		}
 		n.items = it
 	}
-	if len(s.Properties) > 0 {
-		n.properties = make(map[string]*node, len(s.Properties))
-		for name, ps := range s.Properties {
-			pn, err := c.schema(ps)
-			if err != nil {
-				return nil, err
-			}
-			if pn == nil {
-				pn = &node{}
-			}
-			n.properties[name] = pn
-			n.propertyNames = append(n.propertyNames, name)
-		}
-		sort.Strings(n.propertyNames)
+	if err := compileProperties(n, s.Properties, c.schema); err != nil {
+		return nil, err
 	}
 	if ap := s.AdditionalProperties; ap != nil {
 		if ap.Schema != nil {
@@ -110,6 +98,29 @@ func (c *compiler) schema(s *structural.Schema) (*node, error) {
 	}
 	c.finish(n)
 	return n, nil
+}
+
+// compileProperties compiles the properties props of n with compile, the
+// compiler's method for their kind of schema.
+func compileProperties[S any](n *node, props map[string]S, compile func(S) (*node, error)) error {
+	if len(props) == 0 {
+		return nil
+	}
+	n.properties = make(map[string]*node, len(props))
+	n.propertyNames = make([]string, 0, len(props))
+	for name, ps := range props {
+		pn, err := compile(ps)
+		if err != nil {
+			return err
+		}
+		if pn == nil {
+			pn = &node{}
+		}
+		n.properties[name] = pn
+		n.propertyNames = append(n.propertyNames, name)
+	}
+	sort.Strings(n.propertyNames)
+	return nil
 }
 
 // nested compiles a schema inside allOf, anyOf, oneOf or not. The shaping
@@ -132,20 +143,8 @@ func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
 		}
 		n.items = it
 	}
-	if len(s.Properties) > 0 {
-		n.properties = make(map[string]*node, len(s.Properties))
-		for name, ps := range s.Properties {
-			pn, err := c.nested(ps)
-			if err != nil {
-				return nil, err
-			}
-			if pn == nil {
-				pn = &node{}
-			}
-			n.properties[name] = pn
-			n.propertyNames = append(n.propertyNames, name)
-		}
-		sort.Strings(n.propertyNames)
+	if err := compileProperties(n, s.Properties, c.nested); err != nil {
+		return nil, err
 	}
 	if s.AdditionalProperties != nil {
 		an, err := c.nested(s.AdditionalProperties)

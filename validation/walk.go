@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"unicode/utf8"
 )
@@ -344,17 +343,4 @@ func (n *node) validateObject(m map[string]any, st *state) int {
 		}
 	}
 	return mc
-}
-
-// sortStrings sorts a short list in place without allocating.
-func sortStrings(s []string) {
-	if len(s) > 12 {
-		sort.Strings(s)
-		return
-	}
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

@@ -13,7 +13,6 @@ type decimal struct {
 }
 
 var (
-	bigOne  = big.NewInt(1)
 	bigTen  = big.NewInt(10)
 	big1024 = big.NewInt(1024)
 )
