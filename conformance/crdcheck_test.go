@@ -108,7 +108,7 @@ func channelGoldens(t *testing.T, channel string) (map[string]goldenRequest, map
 	dir := filepath.Join(casesDir(), "realworld", "gateway-api")
 	paths, err := filepath.Glob(filepath.Join(dir, channel+"-*.yaml"))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("no %s cases in %s", channel, dir)
+		t.Skipf("skipped: no %s cases in %s (CRDSCHEMA_CASES points at a folder without the realworld/gateway-api goldens)", channel, dir)
 	}
 	byObject := map[string]goldenRequest{}
 	byCRD := map[string]*testCase{}

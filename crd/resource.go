@@ -382,7 +382,7 @@ func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, 
 	if s := r.schemaOf(o); s != nil {
 		defaulting.Default(o, s)
 	}
-	if av != "" && av != r.group+"/"+r.version {
+	if av != r.group+"/"+r.version {
 		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
 	}
 	if len(unknown) > 1 {
@@ -517,8 +517,10 @@ func equalExceptMetadata(a, b map[string]any) bool {
 }
 
 // jsonEqual compares two JSON values as the API server's semantic equality
-// does: deeply, int64 and float64 apart, an empty list or object equal to
-// a missing (nil) one. Values nested deeper than the decoder allows
+// does: deeply, int64 and float64 apart, and a JSON null never equal to an
+// empty list or object (semantic equality equates a nil and an empty map
+// or slice only when both are typed, which decoded JSON never is). Values
+// nested deeper than the decoder allows
 // compare unequal rather than exhaust the stack.
 func jsonEqual(a, b any, depth int) bool {
 	if depth > 100000 {
@@ -527,10 +529,7 @@ func jsonEqual(a, b any, depth int) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok {
-			return len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) {
+		if !ok || len(x) != len(y) {
 			return false
 		}
 		for k, v := range x {
@@ -542,10 +541,7 @@ func jsonEqual(a, b any, depth int) bool {
 		return true
 	case []any:
 		y, ok := b.([]any)
-		if !ok {
-			return len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) {
+		if !ok || len(x) != len(y) {
 			return false
 		}
 		for i := range x {
@@ -555,12 +551,6 @@ func jsonEqual(a, b any, depth int) bool {
 		}
 		return true
 	case nil:
-		switch y := b.(type) {
-		case map[string]any:
-			return len(y) == 0
-		case []any:
-			return len(y) == 0
-		}
 		return b == nil
 	case string, int64, float64, bool:
 		return a == b
