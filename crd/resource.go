@@ -115,6 +115,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		if err != nil {
 			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
+		serveDefaults(s)
 		// The API server prunes defaults only when it prunes objects.
 		if !d.Spec.PreserveUnknownFields {
 			if s, err = defaulting.PruneDefaults(s); err != nil {

@@ -109,7 +109,7 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 // check validates the default of s, reported at path.
 func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur defaulting.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
-	validator, err := validation.New(s)
+	validator, err := validation.New(s, validation.WithDefaultsCheck())
 	if err != nil {
 		return err
 	}

@@ -87,8 +87,13 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 	if storageCount != 1 {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("versions"), versionsValue(spec), "must have exactly one version marked as storage version"))
 	}
-	// spec.version is versions[0].name by construction: its checks cannot
-	// fail beyond those of versions[0].
+	// spec.version is versions[0].name by construction, so it always
+	// matches the first version; its name is checked a second time.
+	if spec.version != "" {
+		if msgs := validation.IsDNS1035Label(spec.version); len(msgs) > 0 {
+			errs = append(errs, crdschema.Invalid(fldPath.Child("version"), spec.version, strings.Join(msgs, ",")))
+		}
+	}
 
 	names := fldPath.Child("names")
 	if spec.names.Plural == "" {

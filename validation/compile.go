@@ -62,7 +62,10 @@ type node struct {
 
 // compiler holds what compiling needs besides the schema.
 type compiler struct {
-	formats map[string]func(string) bool
+	// defaults compiles the schema as the API server's validator of CRD
+	// defaults reads it (see WithDefaultsCheck).
+	defaults bool
+	formats  map[string]func(string) bool
 	regexps map[string]*regexp.Regexp // compiled patterns, shared between nodes
 }
 
@@ -71,7 +74,7 @@ func (c *compiler) schema(s *structural.Schema) (*node, error) {
 		return nil, nil
 	}
 	n := &node{nullable: s.Nullable}
-	setType(n, s.Type, s.XIntOrString)
+	setType(n, s.Type, s.XIntOrString && !c.defaults)
 	if err := c.values(n, s.ValueValidation); err != nil {
 		return nil, err
 	}
@@ -132,7 +135,7 @@ func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
 		return nil, nil
 	}
 	n := &node{nullable: s.ForbiddenGenerics.Nullable}
-	setType(n, s.ForbiddenGenerics.Type, s.ForbiddenExtensions.XIntOrString)
+	setType(n, s.ForbiddenGenerics.Type, s.ForbiddenExtensions.XIntOrString && !c.defaults)
 	if err := c.values(n, &s.ValueValidation); err != nil {
 		return nil, err
 	}
@@ -236,8 +239,13 @@ func (c *compiler) finish(n *node) {
 	if len(n.types) == 1 {
 		schemaType = n.types[0]
 	}
-	// Clear the formats the API server does not support for the type.
-	if n.format != "" {
+	switch {
+	case c.defaults:
+		// Formats stay as written; a known one is checked on strings
+		// whatever the type.
+		n.formatFunc = c.formats[strings.ReplaceAll(n.format, "-", "")]
+	case n.format != "":
+		// Clear the formats the API server does not support for the type.
 		switch schemaType {
 		case "", "string":
 			f := c.formats[strings.ReplaceAll(n.format, "-", "")]

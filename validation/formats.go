@@ -17,7 +17,24 @@ import (
 // formatsAt returns the string formats that the API server validates at
 // the given Kubernetes compatibility version (major 1). Formats it does not
 // support are cleared from schemas and not checked at all.
+// maxCompatibilityMinor is a compatibility version that has every format.
+const maxCompatibilityMinor = 1 << 30
+
 func formatsAt(minor int) map[string]func(string) bool {
+	if minor >= 34 {
+		return formats134
+	}
+	return formats133
+}
+
+// The format sets, built once: k8s-short-name and k8s-long-name came
+// with 1.34. They are read only.
+var (
+	formats133 = newFormats(33)
+	formats134 = newFormats(34)
+)
+
+func newFormats(minor int) map[string]func(string) bool {
 	m := map[string]func(string) bool{
 		"bsonobjectid": isBSONObjectID,
 		"uri":          isRequestURI,

@@ -26,7 +26,8 @@ type Validator struct {
 type Option func(*options)
 
 type options struct {
-	minor int
+	minor    int
+	defaults bool
 }
 
 // WithCompatibilityVersion selects the Kubernetes compatibility version
@@ -34,6 +35,17 @@ type options struct {
 // k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
 func WithCompatibilityVersion(minor int) Option {
 	return func(o *options) { o.minor = minor }
+}
+
+// WithDefaultsCheck makes the Validator judge values as the API server
+// judges the defaults of a CRD before it accepts the CRD, which differs
+// from how it validates requests in two ways: formats are kept as written
+// (a known format is checked on every string, whatever the type, and the
+// type check is skipped for a string or list under a non-numeric type with
+// a format), and x-kubernetes-int-or-string sets no type (an anyOf, if
+// any, judges the value alone).
+func WithDefaultsCheck() Option {
+	return func(o *options) { o.defaults = true }
 }
 
 // New compiles s into a Validator: patterns are compiled, formats resolved
@@ -46,7 +58,11 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	c := compiler{formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
+	c := compiler{defaults: o.defaults, formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
+	if o.defaults {
+		// Every format the validator knows, whatever the version.
+		c.formats = formatsAt(maxCompatibilityMinor)
+	}
 	root, err := c.schema(s)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,85 @@
+package crd
+
+import (
+	"math"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The API server serves a CRD as it reads it back from storage, where it is
+// kept as apiextensions.k8s.io/v1 JSON: a whole-number float in a default
+// is written without a fraction there ("13"), and decoded again as an
+// integer. Validation of the CRD itself sees the float as sent.
+
+// serveDefaults replaces the defaults of s and of the schemas below it by
+// their values after a round trip through JSON. The values are replaced,
+// never modified: they may be shared with the CRD.
+func serveDefaults(s *structural.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Default != nil && s.Default.Value != nil {
+		if v, changed := servedValue(s.Default.Value); changed {
+			s.Default = &crdschema.JSON{Value: v}
+		}
+	}
+	serveDefaults(s.Items)
+	if s.AdditionalProperties != nil {
+		serveDefaults(s.AdditionalProperties.Schema)
+	}
+	for _, p := range s.Properties {
+		serveDefaults(p)
+	}
+}
+
+// servedValue returns v after a round trip through JSON, and whether that
+// changed it; an unchanged v is returned as it is, a changed one is a copy.
+func servedValue(v any) (any, bool) {
+	switch x := v.(type) {
+	case float64:
+		if i, ok := jsonInteger(x); ok {
+			return i, true
+		}
+	case map[string]any:
+		var out map[string]any
+		for k, e := range x {
+			if n, changed := servedValue(e); changed {
+				if out == nil {
+					out = make(map[string]any, len(x))
+					for k2, e2 := range x {
+						out[k2] = e2
+					}
+				}
+				out[k] = n
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, e := range x {
+			if n, changed := servedValue(e); changed {
+				if out == nil {
+					out = append([]any(nil), x...)
+				}
+				out[i] = n
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}
+
+// jsonInteger says whether encoding/json writes f without a fraction or an
+// exponent (whole numbers of magnitude below 1e21) and whether the result
+// then decodes as an int64, which it does when it fits one.
+func jsonInteger(f float64) (int64, bool) {
+	if f != math.Trunc(f) || math.Abs(f) >= 1e21 || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
