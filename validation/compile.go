@@ -66,7 +66,7 @@ type compiler struct {
 	// defaults reads it (see WithDefaultsCheck).
 	defaults bool
 	formats  map[string]func(string) bool
-	regexps map[string]*regexp.Regexp // compiled patterns, shared between nodes
+	regexps  map[string]*regexp.Regexp // compiled patterns, shared between nodes
 }
 
 func (c *compiler) schema(s *structural.Schema) (*node, error) {
