@@ -47,7 +47,7 @@ func serve(tb testing.TB, ex example) *served {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if errs := crd.Validate(def); len(errs) > 0 {
+	if errs := crd.Validate(context.Background(), def); len(errs) > 0 {
 		tb.Fatalf("%s: crdschema refuses the CRD: %v", ex.crdFile, errs)
 	}
 	s.def = def
@@ -107,7 +107,7 @@ func crdschemaValidateCRD(body []byte) (crdschema.ErrorList, error) {
 	if err != nil {
 		return nil, err
 	}
-	return crd.Validate(def), nil
+	return crd.Validate(context.Background(), def), nil
 }
 
 func decodeObject(body []byte) (map[string]any, error) {

@@ -57,18 +57,25 @@ func (n *node) setRules(rules []*compiledRule, err error) {
 // messageExpression of s (allOf included) once. isResourceRoot tells
 // whether s is the schema of a whole custom resource, whose rules see
 // apiVersion, kind and metadata.name/generateName. Rules that do not
-// compile are reported by Validate (and by CheckSchema), not here; the
-// error is for options that make no sense.
+// compile are reported by Validate (and by Check), not here; the error is
+// for a compatibility version this package does not know. When s has no
+// rules outside its junctors, Compile returns nil, which validates nothing:
+// the API server then has no CEL step at all.
 //
 // Without options, rules compile in the environment the API server uses for
 // stored expressions, the one it validates objects with.
 func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compiled, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
+	cfg := newConfig()
+	for _, o := range opts {
+		if o != nil {
+			o.applyCompile(cfg)
+		}
+	}
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	if !hasRules(s, 0) {
-		return &Compiled{}, nil
+		return nil, nil
 	}
 	vs := newValueSchema(s, isResourceRoot)
 	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclType(s, isResourceRoot), vs, cfg, 0)}, nil

@@ -32,19 +32,20 @@ func Example() {
 		panic(err)
 	}
 
-	// What CRD validation would say, and what each rule costs. As in the
-	// Kubernetes documentation's example, string(int) in the
-	// messageExpression is priced at its worst case, so the API server
-	// refuses this CRD.
-	errs, costs, err := celrules.CheckSchema(s, crdschema.NewPath("spec", "validation", "openAPIV3Schema"))
+	// What compiling the rules at CRD validation gives: each rule's cost
+	// figures. As in the Kubernetes documentation's example, string(int)
+	// in the messageExpression is priced at its worst case, far above
+	// celrules.StaticCostLimit, so the API server refuses this CRD
+	// (crd.Validate says so).
+	tree, err := celrules.Check(s, crdschema.NewPath("spec", "validation", "openAPIV3Schema"))
 	if err != nil {
 		panic(err)
 	}
-	for _, e := range errs {
-		fmt.Println(e)
-	}
-	for _, c := range costs {
-		fmt.Printf("%s: cost %d x %d\n", c.Field, c.Cost, c.Cardinality)
+	for _, n := range tree.Children {
+		for _, r := range n.Rules {
+			fmt.Printf("%s: rule cost %d x %d, messageExpression cost %d (over the limit: %v)\n",
+				n.Path, r.Cost, r.Cardinality, r.MessageCost, r.MessageCost > celrules.StaticCostLimit)
+		}
 	}
 
 	// Compile once, validate many objects.
@@ -60,11 +61,7 @@ func Example() {
 	verrs, _ := rules.Validate(context.Background(), nil, obj, nil, celrules.RuntimeBudget)
 	fmt.Println(verrs.Error())
 	// Output:
-	// spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
-	// spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
-	// spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
-	// spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: cost 5 x 1
-	// spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].messageExpression: cost 1844674407370955267 x 1
+	// spec.validation.openAPIV3Schema.properties[spec]: rule cost 5 x 1, messageExpression cost 1844674407370955267 (over the limit: true)
 	// spec: Invalid value: replicas must be at most 3
 }
 
@@ -90,13 +87,14 @@ func ExampleCache() {
 	var cache celrules.Cache
 	for i, s := range []*structural.Schema{version(63), version(253)} {
 		path := crdschema.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
-		errs, costs, err := celrules.CheckSchema(s, path, celrules.UseCache(&cache))
+		tree, err := celrules.Check(s, path, celrules.WithCache(&cache))
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(len(errs), "errors; cost", costs[0].Cost)
+		r := tree.Children[0].Rules[0]
+		fmt.Println(r.Rule.Rule, "compiled:", r.Compiled, "cost", r.Cost)
 	}
 	// Output:
-	// 0 errors; cost 2
-	// 0 errors; cost 2
+	// self.startsWith('app-') compiled: true cost 2
+	// self.startsWith('app-') compiled: true cost 2
 }

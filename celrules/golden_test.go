@@ -212,12 +212,17 @@ func (c *testCorrelation) Index(i int) Correlation {
 	return &testCorrelation{old: old, cur: nl[i], s: c.s.Items}
 }
 
-func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
+func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
 	s := mustSchema(t, c.Schema)
 	if s == nil {
 		return
 	}
-	opts := append([]Option(nil), extra...)
+	var opts []any
+	var compileOpts []Option
+	for _, e := range extra {
+		opts = append(opts, e)
+		compileOpts = append(compileOpts, e)
+	}
 	if c.OldSchemas != nil {
 		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)))
 		for _, o := range c.OldSchemas {
@@ -232,10 +237,25 @@ func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra
 	if errs := structural.Validate(parsePath(c.Path), s, nil); len(errs) > 0 {
 		opts = append(opts, SchemaErrors(errs))
 	}
+	// The rules' own defects (a missing rule, a bad message, reason or
+	// fieldPath) are reported by structural.ValidateProps, as part of the
+	// schema's errors, and stop the rules of the nodes above them.
+	var props crdschema.JSONSchemaProps
+	if err := json.Unmarshal(c.Schema, &props); err != nil {
+		t.Fatal(err)
+	}
+	var defects crdschema.ErrorList
+	for _, e := range structural.ValidateProps(parsePath(c.Path), &props, structural.CreatePropsOptions()) {
+		if strings.Contains(e.Field, "x-kubernetes-validations") {
+			defects = append(defects, e)
+		}
+	}
+	opts = append(opts, SchemaErrors(defects))
 	errs, cs, err := CheckSchema(s, parsePath(c.Path), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	errs = append(defects, errs...)
 	var want []goldenError
 	for _, e := range c.CRDErrors {
 		if celCRDError(e, c.Path) {
@@ -249,7 +269,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra
 	if len(c.CRDErrors) > 0 {
 		return
 	}
-	compiled, err := Compile(s, true, extra...)
+	compiled, err := Compile(s, true, compileOpts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,13 +346,13 @@ func TestGolden(t *testing.T) {
 	shared := new(Cache)
 	for _, mode := range []struct {
 		name string
-		opts []Option
-	}{{"fresh", nil}, {"sharedCache", []Option{UseCache(shared)}}} {
+		opts []EnvOption
+	}{{"fresh", nil}, {"sharedCache", []EnvOption{UseCache(shared)}}} {
 		t.Run(mode.name, func(t *testing.T) { testGolden(t, cases, mode.opts) })
 	}
 }
 
-func testGolden(t *testing.T, cases map[string]*goldenCase, opts []Option) {
+func testGolden(t *testing.T, cases map[string]*goldenCase, opts []EnvOption) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			cm, cx, costs, rm, rx := runCase(t, c, opts...)

@@ -6,57 +6,84 @@ import (
 	"github.com/crdschema/crdschema"
 )
 
-// Option configures Compile and CheckSchema.
-type Option func(*config)
+// An Option configures Compile. The options of the CEL environment
+// (EnvOption) apply to Compile and to Check alike.
+type Option interface {
+	applyCompile(*config)
+}
+
+// A CheckOption configures Check.
+type CheckOption interface {
+	applyCheck(*config)
+}
+
+// An EnvOption configures the CEL environment rules compile in; it is both
+// an Option and a CheckOption.
+type EnvOption func(*config)
+
+func (o EnvOption) applyCompile(c *config) { o(c) }
+func (o EnvOption) applyCheck(c *config)   { o(c) }
+
+type compileOption func(*config)
+
+func (o compileOption) applyCompile(c *config) { o(c) }
+
+type checkOption func(*config)
+
+func (o checkOption) applyCheck(c *config) { o(c) }
 
 type config struct {
-	minor    uint
-	badMajor int
+	minor uint
 	// newExpressions selects the environment of new expressions for every
-	// expression not in preexisting (CRD creation and update); otherwise
-	// every expression compiles in the stored-expressions environment, as
-	// at request time.
+	// expression not in preexisting (Check: CRD creation and update);
+	// otherwise every expression compiles in the stored-expressions
+	// environment, as at request time.
 	newExpressions bool
 	preexisting    Expressions
-	// suppressExpressionCost drops the per-expression cost errors (the
-	// schema is unchanged by a CRD update).
-	suppressExpressionCost bool
-	schemaErrors           crdschema.ErrorList
-	// checkOnly is set by CheckSchema, which evaluates nothing: programs
-	// are created only for expressions whose program creation might fail.
+	// checkOnly is set by Check, which evaluates nothing: programs are
+	// created only for expressions whose program creation might fail.
 	checkOnly bool
-	// lazy defers each node's compilation to its first use (LazyCompile).
+	// lazy defers each node's compilation to its first use (WithLazyCompile).
 	lazy bool
-	// cache, if set, shares parses and environments (UseCache).
+	// cache, if set, shares parses and environments (WithCache).
 	cache *Cache
 }
 
-func newConfig(opts []Option) (*config, error) {
-	c := &config{minor: defaultMinor, badMajor: 1}
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
-	}
-	if c.badMajor != 1 {
-		return nil, fmt.Errorf("celrules: unsupported compatibility version %d.%d: only 1.x is known", c.badMajor, c.minor)
-	}
-	return c, nil
+func newConfig() *config {
+	return &config{minor: defaultMinor}
 }
 
-// CompatibilityVersion selects the Kubernetes compatibility version whose
-// CEL environment compiles new expressions: each version has the
-// libraries and options the API server of that version allows. Only major
-// version 1 exists. The default is 1.36, the compatibility version of a
-// 1.37 API server. It has no effect on stored expressions.
-func CompatibilityVersion(major, minor int) Option {
-	return func(c *config) {
-		c.badMajor = major
-		if minor < 0 {
-			minor = 0
-		}
-		c.minor = uint(minor)
+func (c *config) check() error {
+	if c.minor > maxMinor {
+		return fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
 	}
+	return nil
+}
+
+// WithCompatibilityVersion selects the Kubernetes compatibility version
+// 1.minor whose CEL environment compiles new expressions: each version has
+// the libraries and options the API server of that version allows. The
+// default is 1.36, the compatibility version of a 1.37 API server. It has no
+// effect on stored expressions (every expression Compile compiles, and the
+// expressions Check is told an update keeps).
+func WithCompatibilityVersion(minor int) EnvOption {
+	return func(c *config) { c.minor = uint(max(minor, 0)) }
+}
+
+// WithCache makes Compile and Check take what they can from c and add what
+// they compute to it: parsed expressions and environments.
+func WithCache(c *Cache) EnvOption {
+	return func(cfg *config) { cfg.cache = c }
+}
+
+// WithLazyCompile makes Compile defer compiling the rules of each schema
+// node until Validate first reaches the node with a value. Validation
+// results are the same; the cost of compiling moves from Compile to the
+// first validations, and rules of nodes no value reaches are never
+// compiled. It suits a Compiled that validates one small value, such as a
+// default, and not one shared by many validations.
+func WithLazyCompile() Option {
+	return compileOption(func(c *config) { c.lazy = true })
 }
 
 // Expressions is a set of rule and messageExpression texts, typically
@@ -66,41 +93,12 @@ type Expressions struct {
 	MessageExpressions map[string]bool
 }
 
-// NewExpressions compiles every expression that is not in preexisting in
-// the environment for new expressions at the compatibility version (the
-// API server's choice when a CRD is created or updated); preexisting
-// expressions compile in the stored-expressions environment. Without this
-// option every expression compiles in the stored-expressions environment,
-// as the API server does when it validates objects.
-func NewExpressions(preexisting Expressions) Option {
-	return func(c *config) {
-		c.newExpressions = true
-		c.preexisting = preexisting
-	}
-}
-
-// SuppressExpressionCost makes CheckSchema skip the per-expression cost
-// limit, as the API server does for a version whose schema an update does
-// not change. The limit on the schema's total still applies.
-func SuppressExpressionCost() Option {
-	return func(c *config) { c.suppressExpressionCost = true }
-}
-
-// LazyCompile makes Compile defer compiling the rules of each schema node
-// until Validate first reaches the node with a value. Validation results
-// are the same; the cost of compiling moves from Compile to the first
-// validations, and rules of nodes no value reaches are never compiled. It
-// suits a Compiled that validates one small value, such as a default,
-// and not one shared by many validations.
-func LazyCompile() Option {
-	return func(c *config) { c.lazy = true }
-}
-
-// SchemaErrors gives CheckSchema the errors CRD validation found in the
-// schema so far. As the API server does, CheckSchema compiles no rule of a
-// node where one of these errors lies at or below the node.
-func SchemaErrors(errs crdschema.ErrorList) Option {
-	return func(c *config) { c.schemaErrors = errs }
+// WithStoredExpressions makes Check compile the expressions in e in the
+// environment of stored expressions, which may know more functions than
+// the one of new expressions, as the API server compiles the expressions
+// that a CRD update keeps (see CollectExpressions).
+func WithStoredExpressions(e Expressions) CheckOption {
+	return checkOption(func(c *config) { c.preexisting = e })
 }
 
 // storedFor reports whether the rule text (or messageExpression, when
@@ -117,8 +115,8 @@ func (c *config) storedFor(expr string, message bool) bool {
 
 // CollectExpressions returns the rule and messageExpression texts of the
 // given schemas (typically every schema of the CRD before an update), for
-// NewExpressions. It looks everywhere a rule can be written, junctors
-// included.
+// WithStoredExpressions. It looks everywhere a rule can be written,
+// junctors included.
 func CollectExpressions(schemas ...*crdschema.JSONSchemaProps) Expressions {
 	e := Expressions{Rules: map[string]bool{}, MessageExpressions: map[string]bool{}}
 	for _, s := range schemas {

@@ -124,7 +124,7 @@ func BenchmarkCRDValidate(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				_ = crd.Validate(in.def)
+				_ = crd.Validate(context.Background(), in.def)
 			}
 		})
 	}
@@ -155,7 +155,7 @@ func BenchmarkEstimate(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, _, err := celrules.CheckSchema(s, p); err != nil {
+				if _, err := celrules.Check(s, p); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -74,9 +74,9 @@ func runCRD(c *testCase) (*crdOutcome, error) {
 		}
 		scan(old, out)
 		establish(old)
-		errs = crd.ValidateUpdate(def, old)
+		errs = crd.ValidateUpdate(context.Background(), def, old)
 	} else {
-		errs = crd.Validate(def)
+		errs = crd.Validate(context.Background(), def)
 	}
 	out.errors = toGolden(errs)
 	var old *crdschema.CustomResourceDefinition

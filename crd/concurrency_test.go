@@ -7,6 +7,7 @@ package crd_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -139,7 +140,7 @@ func TestConcurrentValidate(t *testing.T) {
 	def := readHTTPRouteCRD(t)
 	broken := readHTTPRouteCRD(t)
 	broken.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["hostnames"].Items.Schema.Pattern = "("
-	want := fmt.Sprint(crd.Validate(def), crd.Validate(broken))
+	want := fmt.Sprint(crd.Validate(context.Background(), def), crd.Validate(context.Background(), broken))
 	if !strings.Contains(want, "pattern") {
 		t.Fatalf("the broken CRD is not rejected: %s", want)
 	}
@@ -149,7 +150,7 @@ func TestConcurrentValidate(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 1 {
-				if got := fmt.Sprint(crd.Validate(def), crd.Validate(broken)); got != want {
+				if got := fmt.Sprint(crd.Validate(context.Background(), def), crd.Validate(context.Background(), broken)); got != want {
 					t.Errorf("concurrent validation differs:\n%s\nwant\n%s", got, want)
 					return
 				}
@@ -232,9 +233,9 @@ func TestValidateDoesNotModifyCRD(t *testing.T) {
 		old := readHTTPRouteCRD(t)
 		old.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["hostnames"].Items.Schema.Pattern = "("
 		defBefore, oldBefore := hostile.Clone(def), hostile.Clone(old)
-		crd.Validate(def)
-		crd.ValidateUpdate(def, old)
-		crd.ValidateUpdate(def, def)
+		crd.Validate(context.Background(), def)
+		crd.ValidateUpdate(context.Background(), def, old)
+		crd.ValidateUpdate(context.Background(), def, def)
 		crd.Defaulted(def)
 		crd.VersionSchema(def, "v1")
 		crd.RuleCosts(def, old, "v1")

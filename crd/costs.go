@@ -2,15 +2,52 @@ package crd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/structural"
 )
 
+// RuleCost is the static cost figure CRD validation computes for one rule
+// or messageExpression.
+type RuleCost struct {
+	// Field is the path of the expression in the CRD
+	// ("spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule").
+	Field string
+	// Rule is the expression's text.
+	Rule string
+	// Cost is the estimated maximum cost of one evaluation.
+	Cost uint64
+	// Cardinality is how many times the expression may run per object: the
+	// product of the maxItems/maxProperties of the lists and maps above it,
+	// or the worst case the request size allows when one is unbounded. A
+	// messageExpression has the cardinality of its rule.
+	Cardinality uint64
+	// Unbounded is set when the expression exceeds
+	// celrules.StaticCostLimit: the paths in the CRD of the lists, maps and
+	// strings without maxItems, maxProperties or maxLength that drive the
+	// estimate, either because the expression reads them or because they
+	// contain the rule's node. Declaring limits there lowers the cost.
+	Unbounded []string
+}
+
+// Total is the figure the API server compares with
+// celrules.StaticCostLimit: a rule's cost multiplied by its cardinality
+// (saturated at the largest uint64), and a messageExpression's cost alone,
+// as the API server does not multiply it.
+func (c RuleCost) Total() uint64 {
+	if strings.HasSuffix(c.Field, ".messageExpression") {
+		return c.Cost
+	}
+	return celrules.MulSaturate(c.Cost, c.Cardinality)
+}
+
 // RuleCosts returns the static cost figures of every CEL rule and
 // messageExpression of the named version of def, as CRD validation
-// computes them: the field of the expression (in the CRD's internal form,
+// computes them, in schema order (a node's expressions, then those of its
+// additionalProperties, its properties by name, its items): the field of
+// the expression (in the CRD's internal form,
 // spec.validation.openAPIV3Schema... when all versions share one schema),
 // its estimated cost per evaluation, its cardinality, and for an
 // expression over the per-expression limit the unbounded lists, maps and
@@ -24,7 +61,7 @@ import (
 // Use it in a test to keep an eye on how close a CRD's rules are to the
 // API server's limits (celrules.StaticCostLimit per expression,
 // celrules.StaticCRDCostLimit in total).
-func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]celrules.Cost, error) {
+func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]RuleCost, error) {
 	if def == nil {
 		return nil, fmt.Errorf("crd.RuleCosts: nil CustomResourceDefinition")
 	}
@@ -49,9 +86,37 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]
 		}
 		pre = celrules.CollectExpressions(schemas...)
 	}
-	_, costs, err := celrules.CheckSchema(s, path, celrules.NewExpressions(pre))
+	tree, err := celrules.Check(s, path, celrules.WithStoredExpressions(pre))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
+	}
+	var costs []RuleCost
+	var walk func(n *celrules.NodeCheck)
+	walk = func(n *celrules.NodeCheck) {
+		xv := n.Path.Child("x-kubernetes-validations")
+		for i := range n.Rules {
+			r := &n.Rules[i]
+			if r.Compiled {
+				c := RuleCost{Field: xv.Index(i).Child("rule").String(), Rule: r.Rule.Rule, Cost: r.Cost, Cardinality: r.Cardinality}
+				if celrules.MulSaturate(r.Cost, r.Cardinality) > celrules.StaticCostLimit {
+					c.Unbounded = r.Unbounded()
+				}
+				costs = append(costs, c)
+			}
+			if r.MessageErr == "" && r.MessageCompiled {
+				c := RuleCost{Field: xv.Index(i).Child("messageExpression").String(), Rule: r.Rule.MessageExpression, Cost: r.MessageCost, Cardinality: r.Cardinality}
+				if r.MessageCost > celrules.StaticCostLimit {
+					c.Unbounded = r.MessageUnbounded()
+				}
+				costs = append(costs, c)
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	if tree != nil {
+		walk(tree)
 	}
 	return costs, nil
 }

@@ -1,6 +1,7 @@
 package crd_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/crdschema/crdschema"
@@ -43,7 +44,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	for _, e := range crd.Validate(def) {
+	for _, e := range crd.Validate(context.Background(), def) {
 		fmt.Println(e)
 	}
 	// Output:
@@ -80,7 +81,7 @@ spec:
 	def.Spec.Scope = crdschema.ClusterScoped
 	def.Spec.Versions = append(def.Spec.Versions[:1:1], def.Spec.Versions[0])
 	def.Spec.Versions[1].Name = "v2"
-	for _, e := range crd.ValidateUpdate(def, old) {
+	for _, e := range crd.ValidateUpdate(context.Background(), def, old) {
 		fmt.Println(e.Field+":", e.Detail)
 	}
 	// Output:

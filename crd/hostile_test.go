@@ -152,7 +152,7 @@ spec:
 func newHostileResource(t testing.TB) *crd.Resource {
 	t.Helper()
 	def := unmarshalCRD(t, hostileCRD)
-	if errs := crd.Validate(def); len(errs) > 0 {
+	if errs := crd.Validate(context.Background(), def); len(errs) > 0 {
 		t.Fatalf("the test CRD is invalid: %v", errs)
 	}
 	r, err := crd.New(def, "v1",
@@ -585,7 +585,7 @@ spec:
 func TestHostileNumbers(t *testing.T) {
 	skipUnderRace(t)
 	def := unmarshalCRD(t, numbersCRD)
-	if errs := crd.Validate(def); len(errs) > 0 {
+	if errs := crd.Validate(context.Background(), def); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	r, err := crd.New(def, "v1")
@@ -788,11 +788,11 @@ func TestHostileDeepSchema(t *testing.T) {
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":` + schemaNest(depth) + `}}}}]}}`
 	def := unmarshalCRD(t, y)
 	var errs crdschema.ErrorList
-	bounded(t, hostileLimit, func() { errs = crd.Validate(def) })
+	bounded(t, hostileLimit, func() { errs = crd.Validate(context.Background(), def) })
 	if len(errs) > 0 {
 		t.Fatalf("Validate: %v", errs)
 	}
-	bounded(t, hostileLimit, func() { errs = crd.ValidateUpdate(def, def) })
+	bounded(t, hostileLimit, func() { errs = crd.ValidateUpdate(context.Background(), def, def) })
 	if len(errs) > 0 {
 		t.Fatalf("ValidateUpdate: %v", errs)
 	}
@@ -845,7 +845,7 @@ func TestHostileThousandsOfRules(t *testing.T) {
 	b.WriteString(`]}}}}}]}}`)
 	def := unmarshalCRD(t, b.String())
 	var errs crdschema.ErrorList
-	bounded(t, 60*time.Second, func() { errs = crd.Validate(def) })
+	bounded(t, 60*time.Second, func() { errs = crd.Validate(context.Background(), def) })
 	if got := errorKeysOf(errs); !reflect.DeepEqual(got, wantThousandsOfRules) {
 		t.Errorf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantThousandsOfRules, "\n"))
 	}

@@ -1,7 +1,10 @@
 package crd
 
 import (
+	"reflect"
+
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -74,7 +77,7 @@ func createOptions() validationOptions {
 }
 
 // updateOptions are the options of an update of old to in.
-func updateOptions(in, old *internalCRD, c *config) validationOptions {
+func updateOptions(in, old *internalCRD) validationOptions {
 	os := &old.spec
 	return validationOptions{
 		allowDefaults:                            true,
@@ -83,7 +86,7 @@ func updateOptions(in, old *internalCRD, c *config) validationOptions {
 		requireOpenAPISchema:                     allVersionsHaveSchema(os),
 		requireValidPropertyType:                 !os.schemas(hasInvalidType),
 		requireStructuralSchema:                  !os.schemas(isNonStructural),
-		requirePrunedDefaults:                    !os.schemas(func(s *crdschema.JSONSchemaProps) bool { return hasUnprunedDefaults(s, c) }),
+		requirePrunedDefaults:                    !os.schemas(func(s *crdschema.JSONSchemaProps) bool { return hasUnprunedDefaults(s) }),
 		requireAtomicSetType:                     !os.schemas(hasNonAtomicSetType),
 		requireMapListKeysMapSetValidation:       !os.schemas(hasInvalidMapListKeysMapSet),
 		preexisting:                              findPreexistingExpressions(os),
@@ -130,17 +133,17 @@ func isNonStructural(s *crdschema.JSONSchemaProps) bool {
 }
 
 // hasUnprunedDefaults reports whether a structural s has a default that
-// pruning would change. Without a defaults hook, no default counts as
-// unpruned.
-func hasUnprunedDefaults(s *crdschema.JSONSchemaProps, c *config) bool {
-	if c.hooks.unprunedDefaults == nil || !schemaHas(s, hasDefault) {
+// pruning would change.
+func hasUnprunedDefaults(s *crdschema.JSONSchemaProps) bool {
+	if !schemaHas(s, hasDefault) {
 		return false
 	}
 	ss, err := structural.New(s)
 	if err != nil || len(structural.Validate(nil, ss, nil)) > 0 {
 		return false
 	}
-	return c.hooks.unprunedDefaults(ss)
+	pruned, err := defaulting.PruneDefaults(ss)
+	return err == nil && !reflect.DeepEqual(ss, pruned)
 }
 
 func hasDefault(s *crdschema.JSONSchemaProps) bool { return s.Default != nil }

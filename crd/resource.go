@@ -42,17 +42,11 @@ type Resource struct {
 	hasStatus       bool
 	scale           *crdschema.CustomResourceSubresourceScale
 
-	rules ruleValidator // nil when the version has no CEL rules
+	rules *celrules.Compiled // nil when the version has no CEL rules
 
 	now        func() time.Time
 	uid        func() string
 	nameSuffix func() string
-}
-
-// ruleValidator is the CEL step of validation: it returns the errors of
-// the x-kubernetes-validations rules for obj (and old on updates).
-type ruleValidator interface {
-	validate(ctx context.Context, obj, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList
 }
 
 // A ResourceOption configures New.
@@ -153,7 +147,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
 		}
 	}
-	if r.rules, err = newRuleValidator(r.schema); err != nil {
+	if r.rules, err = celrules.Compile(r.schema, true); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	for _, o := range opts {

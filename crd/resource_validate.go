@@ -243,7 +243,12 @@ func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o,
 			return append(errs, crdschema.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 		}
 	}
-	return append(errs, r.rules.validate(ctx, o, old, opts...)...)
+	var oldObj any
+	if old != nil {
+		oldObj = old
+	}
+	rerrs, _ := r.rules.Validate(ctx, nil, o, oldObj, celrules.RuntimeBudget, opts...)
+	return append(errs, rerrs...)
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -238,32 +238,6 @@ func TestVersionSchema(t *testing.T) {
 	}
 }
 
-// withHooks replaces the hooks, as the package's own plug-ins will.
-func withHooks(h hooks) Option {
-	return func(c *config) { c.hooks = h }
-}
-
-type fakeRules struct {
-	started []string
-	nodes   []string
-}
-
-type fakeRuleSchema struct{ r *fakeRules }
-
-func (r *fakeRules) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
-	r.started = append(r.started, path.String())
-	return fakeRuleSchema{r}
-}
-
-func (s fakeRuleSchema) node(n *structural.CELNode) crdschema.ErrorList {
-	s.r.nodes = append(s.r.nodes, n.Path.String())
-	return crdschema.ErrorList{crdschema.Forbidden(n.Path.Child("x-kubernetes-validations"), "rule")}
-}
-
-func (s fakeRuleSchema) finish(crdschema.ErrorList) crdschema.ErrorList {
-	return crdschema.ErrorList{crdschema.Forbidden(nil, "total")}
-}
-
 func hookCRD(spec crdschema.JSONSchemaProps) *crdschema.CustomResourceDefinition {
 	return &crdschema.CustomResourceDefinition{
 		ObjectMeta: crdschema.ObjectMeta{Name: "foos.example.com"},
@@ -277,53 +251,48 @@ func hookCRD(spec crdschema.JSONSchemaProps) *crdschema.CustomResourceDefinition
 	}
 }
 
-// TestHooks checks where default validation and CEL rules plug in: only
-// for schemas that pass the structural checks, defaults before rules, rule
-// errors for nodes with rules, and the total after the walk.
-func TestHooks(t *testing.T) {
-	rule := crdschema.ValidationRules{{Rule: "true"}}
-	var defaultsCalled int
-	h := func(r *fakeRules, defaultErrs crdschema.ErrorList) hooks {
-		return hooks{
-			defaults: func(path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
-				defaultsCalled++
-				if path.String() != "spec.validation.openAPIV3Schema" || ss == nil || !requirePruned {
-					t.Errorf("defaults hook: path %s, schema %v, requirePruned %v", path, ss, requirePruned)
-				}
-				return defaultErrs, nil
-			},
-			rules: r,
-		}
+// TestRuleOrchestration checks where default validation and CEL rules
+// come in: only for schemas that pass the structural checks, defaults
+// before rules, no rule compiled on a node with another error below it.
+func TestRuleOrchestration(t *testing.T) {
+	ctx := context.Background()
+	bad := crdschema.ValidationRules{{Rule: "self.nope == 1"}}
+
+	// A rule that does not compile is reported.
+	errs := Validate(ctx, hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: bad}))
+	if len(errs) != 1 || errs[0].Field != "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule" {
+		t.Errorf("compile error: got %q", errorKeys(errs))
 	}
 
-	r := &fakeRules{}
-	errs := Validate(hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: rule}), withHooks(h(r, nil)))
-	want := []string{
-		"FieldValueForbidden <nil>: total",
-		"FieldValueForbidden spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations: rule",
-	}
-	if !sameErrors(errs, want) || defaultsCalled != 1 {
-		t.Errorf("rules: got %q (defaults called %d times), want %q", errorKeys(errs), defaultsCalled, want)
-	}
-	if !reflect.DeepEqual(r.nodes, []string{"spec.validation.openAPIV3Schema.properties[spec]"}) {
-		t.Errorf("rule nodes: %q", r.nodes)
+	// An invalid default stops the rules.
+	errs = Validate(ctx, hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: bad,
+		Properties: map[string]crdschema.JSONSchemaProps{"n": {Type: "integer", Default: &crdschema.JSON{Value: "x"}}}}))
+	want := []string{`FieldValueTypeInvalid spec.validation.openAPIV3Schema.properties[spec].properties[n].default:  in body must be of type integer: "string"`}
+	if !sameErrors(errs, want) {
+		t.Errorf("default errors: got %q, want %q", errorKeys(errs), want)
 	}
 
-	// default errors stop CEL
-	r = &fakeRules{}
-	defErr := crdschema.ErrorList{crdschema.Invalid(crdschema.NewPath("d"), 1, "bad default")}
-	errs = Validate(hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: rule}), withHooks(h(r, defErr)))
-	if !sameErrors(errs, []string{"FieldValueInvalid d: bad default"}) || r.started != nil {
-		t.Errorf("default errors: got %q, rules started %q", errorKeys(errs), r.started)
-	}
-
-	// a non-structural schema stops defaults and CEL
-	r = &fakeRules{}
-	defaultsCalled = 0
-	errs = Validate(hookCRD(crdschema.JSONSchemaProps{XValidations: rule}), withHooks(h(r, nil)))
+	// A non-structural schema stops defaults and rules.
+	errs = Validate(ctx, hookCRD(crdschema.JSONSchemaProps{XValidations: bad}))
 	want = []string{"FieldValueRequired spec.validation.openAPIV3Schema.properties[spec].type: must not be empty for specified object fields"}
-	if !sameErrors(errs, want) || r.started != nil || defaultsCalled != 0 {
-		t.Errorf("non-structural: got %q, rules started %q, defaults called %d times", errorKeys(errs), r.started, defaultsCalled)
+	if !sameErrors(errs, want) {
+		t.Errorf("non-structural: got %q, want %q", errorKeys(errs), want)
+	}
+
+	// A rule defect below a node stops the node's rules, not its siblings'.
+	errs = Validate(ctx, hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: bad,
+		Properties: map[string]crdschema.JSONSchemaProps{
+			"a": {Type: "string", XValidations: crdschema.ValidationRules{{Rule: "self.size() > 0", Message: " "}}},
+			"b": {Type: "string", XValidations: bad},
+		}}))
+	want = []string{
+		`FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[a].x-kubernetes-validations[0].message: must be non-empty if specified`,
+		`FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[b].x-kubernetes-validations[0].rule: compilation failed: ERROR: <input>:1:5: type 'string' does not support field selection
+ | self.nope == 1
+ | ....^`,
+	}
+	if !sameErrors(errs, want) {
+		t.Errorf("rule defects: got %q, want %q", errorKeys(errs), want)
 	}
 }
 
@@ -335,13 +304,13 @@ func TestUpdateUsesStoredStatus(t *testing.T) {
 	old.Status.Conditions = []crdschema.CustomResourceDefinitionCondition{{Type: crdschema.Established, Status: crdschema.ConditionFalse}}
 	def := hookCRD(crdschema.JSONSchemaProps{Type: "object"})
 	def.Spec.Scope = crdschema.ClusterScoped
-	errs := ValidateUpdate(def, old)
+	errs := ValidateUpdate(context.Background(), def, old)
 	want := []string{"FieldValueInvalid status.storedVersions[0]: missing from spec.versions; v1alpha1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1alpha1 and removes v1alpha1 from status.storedVersions"}
 	if !sameErrors(errs, want) {
 		t.Errorf("got %q, want %q", errorKeys(errs), want)
 	}
 	old.Status.Conditions = nil // established by default
-	errs = ValidateUpdate(def, old)
+	errs = ValidateUpdate(context.Background(), def, old)
 	want = append(want, "FieldValueInvalid spec.scope: field is immutable")
 	if !sameErrors(errs, want) {
 		t.Errorf("got %q, want %q", errorKeys(errs), want)
@@ -357,9 +326,8 @@ func TestRatchetedOptions(t *testing.T) {
 		"l": {Type: "array", XListType: ptr("set"), Items: &crdschema.JSONSchemaPropsOrArray{Schema: &crdschema.JSONSchemaProps{Type: "object", Nullable: true}}},
 	}})
 	good := hookCRD(crdschema.JSONSchemaProps{Type: "object"})
-	c := newConfig(nil)
 	in := toInternal(prepareUpdate(bad, prepareStored(bad)))
-	o := updateOptions(in, toInternal(prepareStored(bad)), c)
+	o := updateOptions(in, toInternal(prepareStored(bad)))
 	if o.requireValidPropertyType || o.requireAtomicSetType || o.requireMapListKeysMapSetValidation || o.requireStructuralSchema {
 		t.Errorf("bad old: %+v", o)
 	}
@@ -368,11 +336,11 @@ func TestRatchetedOptions(t *testing.T) {
 	}
 	unpruned := hookCRD(crdschema.JSONSchemaProps{Type: "object", Default: &crdschema.JSON{Value: map[string]any{"a": int64(1), "b": int64(2)}},
 		Properties: map[string]crdschema.JSONSchemaProps{"a": {Type: "integer"}}})
-	o = updateOptions(in, toInternal(prepareStored(unpruned)), c)
+	o = updateOptions(in, toInternal(prepareStored(unpruned)))
 	if o.requirePrunedDefaults {
 		t.Errorf("unpruned default in old: %+v", o)
 	}
-	o = updateOptions(in, toInternal(prepareStored(good)), c)
+	o = updateOptions(in, toInternal(prepareStored(good)))
 	if !o.requirePrunedDefaults {
 		t.Errorf("no default in old: %+v", o)
 	}
@@ -472,30 +440,20 @@ func TestWithoutNulls(t *testing.T) {
 	}
 }
 
-// TestDefaultRulesHook: CEL rules are evaluated on valid defaults only,
-// top-down, until the budget is spent.
-func TestDefaultRulesHook(t *testing.T) {
-	var seen []string
-	rules := func(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64) {
-		seen = append(seen, path.String())
-		return crdschema.ErrorList{crdschema.Invalid(path, value, "rule")}, budget - 6000000
+// TestDefaultRules checks that the rules of a node are evaluated on its
+// default, with the default as old value too, and reported at the default.
+func TestDefaultRules(t *testing.T) {
+	props := map[string]crdschema.JSONSchemaProps{
+		"a": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: crdschema.ValidationRules{{Rule: "self > 5"}}},
+		"b": {Type: "integer", Default: &crdschema.JSON{Value: int64(9)}, XValidations: crdschema.ValidationRules{{Rule: "self > 5"}}},
+		"c": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: crdschema.ValidationRules{{Rule: "self == oldSelf + 1"}}},
 	}
-	def := hookCRD(crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
-		"a": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}},
-		"b": {Type: "integer", Default: &crdschema.JSON{Value: "x"}},
-		"c": {Type: "integer", Default: &crdschema.JSON{Value: int64(2)}},
-		"d": {Type: "integer", Default: &crdschema.JSON{Value: int64(3)}},
-	}})
-	errs := Validate(def, withHooks(hooks{defaults: defaultsCheck(rules)}))
+	errs := Validate(context.Background(), hookCRD(crdschema.JSONSchemaProps{Type: "object", Properties: props}))
 	want := []string{
-		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[a].default: rule",
-		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[c].default: rule",
-		"FieldValueTypeInvalid spec.validation.openAPIV3Schema.properties[spec].properties[b].default:  in body must be of type integer: \"string\"",
+		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[a].default: failed rule: self > 5",
+		"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[c].default: failed rule: self == oldSelf + 1",
 	}
 	if !sameErrors(errs, want) {
 		t.Errorf("got %q, want %q", errorKeys(errs), want)
-	}
-	if len(seen) != 2 {
-		t.Errorf("rules evaluated on %q, want a and c only (the budget is spent after c)", seen)
 	}
 }

@@ -1,30 +1,27 @@
 package crd
 
 import (
+	"context"
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/validation"
 )
 
-// Option configures Validate and ValidateUpdate.
-type Option func(*config)
-
-// config is what the Options set, plus the checks that other files of this
-// package plug into schema validation (see hooks.go).
+// config is the state of one Validate or ValidateUpdate call.
 type config struct {
-	hooks hooks
+	ctx context.Context
+	// cache parses each distinct CEL expression once, for the rule checks
+	// and the evaluation of rules on defaults alike.
+	cache *celrules.Cache
 }
 
-func newConfig(opts []Option) *config {
-	c := &config{}
-	c.hooks = builtinHooks()
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
+func newConfig(ctx context.Context) *config {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return c
+	return &config{ctx: ctx, cache: new(celrules.Cache)}
 }
 
 // The values the API server takes from its clock and a random source when a
@@ -46,9 +43,10 @@ const generatedSuffix = "xxxxx"
 // preserveUnknownFields. It returns nil when def would be accepted.
 //
 // def is read as a user writes it (apiextensions.k8s.io/v1, before
-// defaulting); it is not modified.
-func Validate(def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c := newConfig(opts)
+// defaulting); it is not modified. ctx bounds the evaluation of CEL rules
+// on defaults, which CRD validation does.
+func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	c := newConfig(ctx)
 	in := toInternal(prepareCreate(def))
 	return nilIfEmpty(validateCreate(in, createOptions(), c))
 }
@@ -64,13 +62,14 @@ func Validate(def *crdschema.CustomResourceDefinition, opts ...Option) crdschema
 // kept and filled in where missing, and an old without status is taken as
 // established, with its spec names accepted and its storage version
 // stored. def takes over old's system metadata and status, as on the API
-// server. Neither def nor old is modified.
-func ValidateUpdate(def, old *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c := newConfig(opts)
+// server. Neither def nor old is modified. ctx bounds the evaluation of
+// CEL rules on defaults.
+func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	c := newConfig(ctx)
 	stored := prepareStored(old)
 	oldIn := toInternal(stored)
 	in := toInternal(prepareUpdate(def, stored))
-	return nilIfEmpty(validateUpdate(in, oldIn, updateOptions(in, oldIn, c), c))
+	return nilIfEmpty(validateUpdate(in, oldIn, updateOptions(in, oldIn), c))
 }
 
 func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {

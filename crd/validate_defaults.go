@@ -6,23 +6,12 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
-
-// runtimeCELCostBudget is the CEL cost budget for evaluating the rules on
-// all the defaults of a schema.
-const runtimeCELCostBudget = 10000000
-
-// defaultsCheck returns the defaults hook, evaluating CEL rules on
-// defaults with rules (nil: not evaluated).
-func defaultsCheck(rules func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)) func(*crdschema.Path, *structural.Schema, bool) (crdschema.ErrorList, error) {
-	return func(path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
-		return validateDefaults(path, ss, requirePruned, rules)
-	}
-}
 
 // The apiVersion and kind of the object a default inside metadata is
 // placed in to be checked, as the API server names it.
@@ -40,11 +29,10 @@ const (
 // would be placed in. Defaults below additionalProperties are not checked,
 // as upstream does not check them.
 //
-// Last, the CEL rules of the node are evaluated on the default with rules,
-// within one runtime cost budget for the whole schema; nil rules skip
-// that. A non-nil error is a default that cannot even be placed in its
-// surrounding object.
-func validateDefaults(path *crdschema.Path, ss *structural.Schema, requirePruned bool, rules func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)) (crdschema.ErrorList, error) {
+// Last, the CEL rules of the node are evaluated on the default, within one
+// runtime cost budget for the whole schema. A non-nil error is a default
+// that cannot even be placed in its surrounding object.
+func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
 	s := ss
 	if s == nil {
 		s = &structural.Schema{}
@@ -54,7 +42,7 @@ func validateDefaults(path *crdschema.Path, ss *structural.Schema, requirePruned
 		clone.XEmbeddedResource = true
 		s = &clone
 	}
-	v := defaultsValidator{requirePruned: requirePruned, rules: rules, budget: runtimeCELCostBudget}
+	v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget}
 	root := defaulting.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 	err := v.walk(path, s, s, root, false)
 	if err != nil {
@@ -64,8 +52,8 @@ func validateDefaults(path *crdschema.Path, ss *structural.Schema, requirePruned
 }
 
 type defaultsValidator struct {
+	*config
 	requirePruned bool
-	rules         func(*crdschema.Path, *structural.Schema, bool, any, int64) (crdschema.ErrorList, int64)
 	budget        int64 // left for CEL rules
 	errs          crdschema.ErrorList
 }
@@ -151,12 +139,26 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	return nil
 }
 
-// evalRules evaluates the CEL rules of s on a valid default.
+// evalRules evaluates the CEL rules of s on a valid default, as CRD
+// validation does: with the default as its own old value and, when that
+// passes, without an old value; the lower remaining budget counts.
 func (v *defaultsValidator) evalRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any) {
-	if v.rules == nil {
+	// The compiled rules serve this one default: only the nodes the
+	// default reaches are compiled.
+	c, err := celrules.Compile(s, isResourceRoot, celrules.WithLazyCompile(), celrules.WithCache(v.cache))
+	if err != nil {
+		v.errs = append(v.errs, crdschema.InternalError(path, err))
 		return
 	}
-	errs, left := v.rules(path, s, isResourceRoot, value, v.budget)
+	if c == nil {
+		return // no rules
+	}
+	errs, left := c.Validate(v.ctx, path, value, value, v.budget)
+	if len(errs) == 0 {
+		more, left2 := c.Validate(v.ctx, path, value, nil, v.budget)
+		errs = append(errs, more...)
+		left = min(left, left2)
+	}
 	v.errs = append(v.errs, errs...)
 	v.budget = left
 }

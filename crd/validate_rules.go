@@ -1,92 +1,149 @@
 package crd
 
 import (
-	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/structural"
 )
 
-// celChecker checks the CEL rules of a schema at CRD validation: compile
-// errors, oldSelf where old values cannot be correlated, optionalOldSelf
-// without oldSelf, and the cost limits, with package celrules. Its
-// compilations share parses.
-type celChecker struct {
-	cache *celrules.Cache
-}
-
-func (c celChecker) start(root *structural.Schema, path *crdschema.Path, opts *validationOptions) ruleSchema {
-	return &celSchema{root: root, path: path, opts: opts, cache: c.cache}
-}
-
-// celSchema checks one schema's rules once the walk over the schema has
-// found every other error: celrules.CheckSchema then skips the nodes with
-// errors at or below them, as the API server does.
-type celSchema struct {
-	root  *structural.Schema
-	path  *crdschema.Path
-	opts  *validationOptions
-	cache *celrules.Cache
-}
-
-func (c *celSchema) finish(schemaErrs crdschema.ErrorList) crdschema.ErrorList {
-	opts := []celrules.Option{
-		celrules.UseCache(c.cache),
-		celrules.SchemaErrors(schemaErrs),
-		celrules.NewExpressions(celrules.Expressions{
-			Rules:              c.opts.preexisting.rules,
-			MessageExpressions: c.opts.preexisting.messageExpressions,
-		}),
-	}
-	if c.opts.suppressPerExpressionCost {
-		opts = append(opts, celrules.SuppressExpressionCost())
-	}
-	errs, _, err := celrules.CheckSchema(c.root, c.path, opts...)
+// validateRules reports what CRD validation reports about the CEL rules of
+// the structural schema root at path, once the other checks of the schema
+// found schemaErrs: compile errors, oldSelf where old values cannot be
+// correlated, optionalOldSelf without oldSelf, and the per-expression and
+// whole-schema cost limits. As the API server does, it reports nothing of
+// a node with schema errors at or below it, and leaves its costs out of
+// the total.
+func validateRules(c *config, root *structural.Schema, path *crdschema.Path, opts *validationOptions, schemaErrs crdschema.ErrorList) crdschema.ErrorList {
+	tree, err := celrules.Check(root, path, celrules.WithCache(c.cache), celrules.WithStoredExpressions(celrules.Expressions{
+		Rules:              opts.preexisting.rules,
+		MessageExpressions: opts.preexisting.messageExpressions,
+	}))
 	if err != nil {
-		return crdschema.ErrorList{crdschema.InternalError(c.path, err)}
+		return crdschema.ErrorList{crdschema.InternalError(path, err)}
 	}
-	// The rules' own defects (a missing rule, a bad message, reason or
-	// fieldPath) are schema errors that the walk has reported already.
-	seen := make(map[crdschema.Error]bool, len(schemaErrs))
+	if tree == nil {
+		return nil
+	}
+	v := ruleReporter{suppressCost: opts.suppressPerExpressionCost}
 	for _, e := range schemaErrs {
-		seen[errorKey(e)] = true
+		v.errFields = append(v.errFields, e.Field)
 	}
-	out := errs[:0]
-	for _, e := range errs {
-		if !seen[errorKey(e)] {
-			out = append(out, e)
+	v.node(tree)
+	if v.total.total > celrules.StaticCRDCostLimit {
+		for _, e := range v.total.top {
+			v.errs = append(v.errs, crdschema.Forbidden(e.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"))
 		}
+		v.errs = append(v.errs, crdschema.Forbidden(path, costErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", v.total.total, celrules.StaticCRDCostLimit)))
 	}
-	return out
+	return v.errs
 }
 
-// errorKey identifies an error by what a user sees of it.
-func errorKey(e *crdschema.Error) crdschema.Error {
-	return crdschema.Error{Type: e.Type, Field: e.Field, Detail: e.Detail}
+type ruleReporter struct {
+	suppressCost bool     // the schema is unchanged by an update
+	errFields    []string // the fields of the schema's other errors
+	total        totalCost
+	errs         crdschema.ErrorList
 }
 
-// defaultRules evaluates the rules of s on one of its defaults, as CRD
-// validation does: with the default as its own old value and, when that
-// passes, without an old value; the lower remaining budget counts.
-func (ch celChecker) defaultRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any, budget int64) (crdschema.ErrorList, int64) {
-	if !hasRules(s) {
-		return nil, budget
+// node reports the errors of n's subtree, children first, as the API
+// server compiles them.
+func (v *ruleReporter) node(n *celrules.NodeCheck) {
+	for _, c := range n.Children {
+		v.node(c)
 	}
-	// The compiled rules serve this one default: only the nodes the
-	// default reaches are compiled.
-	c, err := celrules.Compile(s, isResourceRoot, celrules.LazyCompile(), celrules.UseCache(ch.cache))
-	if err != nil {
-		return crdschema.ErrorList{crdschema.InternalError(path, err)}, budget
+	if v.hasErrorsAt(n.Path.String()) {
+		return
 	}
-	ctx := context.Background()
-	errs, left := c.Validate(ctx, path, value, value, budget)
-	if len(errs) == 0 {
-		more, left2 := c.Validate(ctx, path, value, nil, budget)
-		errs = append(errs, more...)
-		if left2 < left {
-			left = left2
+	xv := n.Path.Child("x-kubernetes-validations")
+	if n.Err != nil {
+		v.errs = append(v.errs, crdschema.InternalError(xv, n.Err))
+		return
+	}
+	for i := range n.Rules {
+		r := &n.Rules[i]
+		rp := xv.Index(i)
+		cost := celrules.MulSaturate(r.Cost, r.Cardinality)
+		if !v.suppressCost && cost > celrules.StaticCostLimit {
+			v.errs = append(v.errs, crdschema.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, celrules.StaticCostLimit)))
+		}
+		v.total.observe(rp.Child("rule"), cost)
+		if r.Err != "" {
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), structural.RuleBadValue(r.Rule), r.Err))
+		}
+		if r.MessageErr != "" {
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("messageExpression"), structural.RuleBadValue(r.Rule), r.MessageErr))
+		} else if r.MessageCompiled {
+			if !v.suppressCost && r.MessageCost > celrules.StaticCostLimit {
+				v.errs = append(v.errs, crdschema.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", r.MessageCost, celrules.StaticCostLimit)))
+			}
+			v.total.observe(rp.Child("messageExpression"), r.MessageCost)
+		}
+		if r.UsesOldSelf {
+			if n.Uncorrelatable != nil {
+				v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), r.Rule.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", n.Uncorrelatable)))
+			}
+		} else if r.Rule.OptionalOldSelf != nil {
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("optionalOldSelf"), *r.Rule.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
 		}
 	}
-	return errs, left
+}
+
+// hasErrorsAt reports whether one of the schema's other errors lies at or
+// below p.
+func (v *ruleReporter) hasErrorsAt(p string) bool {
+	for _, f := range v.errFields {
+		if strings.HasPrefix(f, p) && (len(f) == len(p) || f[len(p)] == '.' || f[len(p)] == '[') {
+			return true
+		}
+	}
+	return false
+}
+
+// costErrorMessage renders how far cost exceeds limit, as the API server
+// words it.
+func costErrorMessage(what string, cost, limit uint64) string {
+	f := float64(cost) / float64(limit)
+	var factor string
+	switch {
+	case f > 100:
+		factor = "more than 100x"
+	case f < 1.5:
+		factor = fmt.Sprintf("%fx", f)
+	default:
+		factor = fmt.Sprintf("%.1fx", f)
+	}
+	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", what, factor)
+}
+
+type pathCost struct {
+	path *crdschema.Path
+	cost uint64
+}
+
+// totalCost sums a schema's expression costs and keeps the four largest
+// that count (at least 1% of the schema limit).
+type totalCost struct {
+	total uint64
+	top   []pathCost
+}
+
+func (t *totalCost) observe(p *crdschema.Path, cost uint64) {
+	if math.MaxUint64-t.total < cost {
+		t.total = math.MaxUint64
+	} else {
+		t.total += cost
+	}
+	if cost < celrules.StaticCRDCostLimit/100 {
+		return
+	}
+	t.top = append(t.top, pathCost{p, cost})
+	sort.SliceStable(t.top, func(i, j int) bool { return t.top[i].cost > t.top[j].cost })
+	if len(t.top) > 4 {
+		t.top = t.top[:4]
+	}
 }

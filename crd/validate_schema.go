@@ -29,51 +29,40 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		errs = append(errs, crdschema.Forbidden(fldPath.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
 	}
 
-	var rules ruleSchema
-	var newErrs crdschema.ErrorList // reported only when nothing else fails
+	var rulesRoot *structural.Schema // the schema whose rules are checked, if any
+	var newErrs crdschema.ErrorList  // reported only when nothing else fails
 	if opts.requireStructuralSchema {
 		if ss, err := structural.New(schema); err != nil {
 			newErrs = crdschema.ErrorList{crdschema.Invalid(schemaPath, "", err.Error())}
 		} else if e := structural.Validate(schemaPath, ss, nil); len(e) > 0 {
 			errs = append(errs, e...)
-		} else if e, err := checkDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
+		} else if e, err := validateDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
 			errs = append(errs, crdschema.Invalid(schemaPath, "", err.Error()))
 		} else if len(e) > 0 {
 			errs = append(errs, e...)
-		} else if c.hooks.rules != nil {
-			rules = c.hooks.rules.start(ss, schemaPath, &opts)
+		} else {
+			rulesRoot = ss
 		}
 	}
 
-	po := structural.PropsOptions{
+	errs = append(errs, structural.ValidateProps(schemaPath, schema, structural.PropsOptions{
 		AllowDefaults:                      opts.allowDefaults,
 		DisallowDefaultsReason:             opts.disallowDefaultsReason,
 		RequireValidPropertyType:           opts.requireValidPropertyType,
 		RequireAtomicSetType:               opts.requireAtomicSetType,
 		RequireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
-	}
-	if n, ok := rules.(nodeRules); ok {
-		po.CEL = n.node
-	}
-	errs = append(errs, structural.ValidateProps(schemaPath, schema, po)...)
+	})...)
 
 	if len(errs) == 0 {
 		errs = append(errs, newErrs...)
 	}
-	if rules != nil {
-		errs = append(errs, rules.finish(errs)...)
+	if rulesRoot != nil {
+		errs = append(errs, validateRules(c, rulesRoot, schemaPath, &opts, errs)...)
 	}
 	// The API server finally builds a validator from a schema without
 	// errors and reports "error building validator"; that can only fail
 	// on a $ref, which is always reported above.
 	return errs
-}
-
-func checkDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
-	if c.hooks.defaults == nil {
-		return nil, nil
-	}
-	return c.hooks.defaults(path, ss, requirePruned)
 }
 
 // rootFieldsWithStatus are the keywords the root of a schema may use when

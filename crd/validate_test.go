@@ -3,6 +3,7 @@ package crd
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -86,9 +87,9 @@ func TestConformance(t *testing.T) {
 			def := mustCRD(t, c.CRD)
 			var errs crdschema.ErrorList
 			if len(c.OldCRD) > 0 {
-				errs = ValidateUpdate(def, mustCRD(t, c.OldCRD))
+				errs = ValidateUpdate(context.Background(), def, mustCRD(t, c.OldCRD))
 			} else {
-				errs = Validate(def)
+				errs = Validate(context.Background(), def)
 			}
 			if !sameErrors(errs, c.Errors) {
 				t.Errorf("%s\ngot:\n  %s\nwant:\n  %s", c.Description, strings.Join(errorKeys(errs), "\n  "), strings.Join(c.Errors, "\n  "))
@@ -107,8 +108,8 @@ func TestInputsNotModified(t *testing.T) {
 			old = mustCRD(t, c.OldCRD)
 		}
 		before, _ := json.Marshal([]any{def, old})
-		Validate(def)
-		ValidateUpdate(def, old)
+		Validate(context.Background(), def)
+		ValidateUpdate(context.Background(), def, old)
 		after, _ := json.Marshal([]any{def, old})
 		if !bytes.Equal(before, after) {
 			t.Errorf("%s: input modified", c.Name)
@@ -118,11 +119,11 @@ func TestInputsNotModified(t *testing.T) {
 
 // TestNil checks that nil CRDs are reported, not crashed on.
 func TestNil(t *testing.T) {
-	if errs := Validate(nil); len(errs) == 0 {
-		t.Error("Validate(nil): no errors")
+	if errs := Validate(context.Background(), nil); len(errs) == 0 {
+		t.Error("Validate(context.Background(), nil): no errors")
 	}
-	if errs := ValidateUpdate(nil, nil); len(errs) == 0 {
-		t.Error("ValidateUpdate(nil, nil): no errors")
+	if errs := ValidateUpdate(context.Background(), nil, nil); len(errs) == 0 {
+		t.Error("ValidateUpdate(context.Background(), nil, nil): no errors")
 	}
 	if Defaulted(nil) != nil {
 		t.Error("Defaulted(nil) != nil")
@@ -154,10 +155,10 @@ func readHTTPRoute(t testing.TB) []byte {
 // updated onto itself.
 func TestRealCRD(t *testing.T) {
 	def := mustCRD(t, readHTTPRoute(t))
-	if errs := Validate(def); len(errs) > 0 {
+	if errs := Validate(context.Background(), def); len(errs) > 0 {
 		t.Errorf("Validate: %v", errs)
 	}
-	if errs := ValidateUpdate(def, def); len(errs) > 0 {
+	if errs := ValidateUpdate(context.Background(), def, def); len(errs) > 0 {
 		t.Errorf("ValidateUpdate: %v", errs)
 	}
 }
@@ -167,7 +168,7 @@ func BenchmarkValidate(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if errs := Validate(def); len(errs) > 0 {
+		if errs := Validate(context.Background(), def); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}
@@ -179,7 +180,7 @@ func BenchmarkValidateUpdate(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if errs := ValidateUpdate(def, old); len(errs) > 0 {
+		if errs := ValidateUpdate(context.Background(), def, old); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}
@@ -195,10 +196,10 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		errs := Validate(def)
+		errs := Validate(context.Background(), def)
 		for _, e := range errs {
 			_ = e.Error()
 		}
-		ValidateUpdate(def, def)
+		ValidateUpdate(context.Background(), def, def)
 	})
 }

@@ -14,9 +14,8 @@
 //	errs := structural.Validate(crdschema.NewPath("spec", "validation", "openAPIV3Schema"), s, nil)
 //
 // gives the errors that kubectl apply shows for the same CRD.
-// ValidateProps leaves the CEL step of CRD validation (compiling
-// x-kubernetes-validations and checking their cost) to a hook,
-// PropsOptions.CEL, which it calls where the API server compiles rules.
+// ValidateProps checks the rules' own fields; compiling them and checking
+// their cost is package crd's business (with package celrules).
 // SchemaBadValue and RuleBadValue give the values the API server prints
 // for a schema or a rule inside an error message.
 //

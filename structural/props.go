@@ -27,21 +27,6 @@ type PropsOptions struct {
 	// map lists, and map keys that are nullable or neither required nor
 	// defaulted.
 	RequireMapListKeysMapSetValidation bool
-
-	// CEL, when set, is the CEL step of CRD validation (compilation and
-	// cost limits of x-kubernetes-validations), which this package does not
-	// do. ValidateProps calls it where the API server compiles rules: for
-	// every node with rules that is reached from the root through
-	// properties, additionalProperties and items only (never inside
-	// allOf, anyOf, oneOf, not, definitions or dependencies), after the
-	// node's subtree has been checked, and only when the node and its
-	// subtree have no schema errors. Children are visited before their
-	// parents. The errors it returns are reported after all schema errors.
-	//
-	// The API server runs this step only when the whole schema converts
-	// with New and passes Validate and default validation; a caller
-	// mirrors that by leaving CEL nil otherwise.
-	CEL func(n *CELNode) crdschema.ErrorList
 }
 
 // CreatePropsOptions returns the options the API server uses when a CRD
@@ -53,43 +38,6 @@ func CreatePropsOptions() PropsOptions {
 		RequireAtomicSetType:               true,
 		RequireMapListKeysMapSetValidation: true,
 	}
-}
-
-// CELStep says how a CELNode is reached from its parent.
-type CELStep int
-
-// The steps from a node to its children that CEL rules follow.
-const (
-	CELRoot                 CELStep = iota // the root of the schema
-	CELProperty                            // a property, named by CELNode.Property
-	CELAdditionalProperties                // the additionalProperties schema
-	CELItems                               // the items schema
-)
-
-// CELNode is a schema node as ValidateProps hands it to the CEL step.
-// Nodes form a chain up to the root, so that the step can derive type
-// information and cardinalities (maxItems, maxProperties) top-down, as the
-// API server does.
-type CELNode struct {
-	// Path is the node's path, e.g.
-	// spec.validation.openAPIV3Schema.properties[spec].
-	Path *crdschema.Path
-	// Schema is the node; nil for a missing items or additionalProperties
-	// schema in the chain.
-	Schema *crdschema.JSONSchemaProps
-	// Parent is the node this one was reached from; nil at the root.
-	Parent *CELNode
-	// Step is how the node was reached; Property is the property's name
-	// when Step is CELProperty.
-	Step     CELStep
-	Property string
-	// Uncorrelatable, when not nil, is the path of the highest ancestor
-	// below which old and new values cannot be correlated (items of lists
-	// that are not list-type map, values of maps whose map-type is
-	// neither granular nor atomic): rules there may not use oldSelf
-	// ("oldSelf cannot be used on the uncorrelatable portion of the schema
-	// within <Uncorrelatable>").
-	Uncorrelatable *crdschema.Path
 }
 
 // ValidateProps reports every violation of the schema restrictions the API
@@ -106,16 +54,12 @@ type CELNode struct {
 //
 // Errors come in the API server's order, except that sibling properties
 // (and definitions and dependencies) are visited by name where the API
-// server visits them in random order; the CEL step's errors follow all
-// others. p is not modified.
+// server visits them in random order. p is not modified. Compiling the
+// rules is package crd's business (with package celrules).
 func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
 	w := propsWalker{opts: opts}
-	var root *CELNode
-	if opts.CEL != nil && p != nil {
-		root = &CELNode{Path: fldPath, Schema: p, Step: CELRoot}
-	}
-	w.walk(p, fldPath, propsContext{allowDefaults: opts.AllowDefaults, defaultsReason: opts.DisallowDefaultsReason}, true, root)
-	return append(w.errs, w.celErrs...)
+	w.walk(p, fldPath, propsContext{allowDefaults: opts.AllowDefaults, defaultsReason: opts.DisallowDefaultsReason}, true)
+	return w.errs
 }
 
 // propsContext is what a node inherits from its ancestors.
@@ -123,7 +67,6 @@ type propsContext struct {
 	allowDefaults      bool
 	defaultsReason     string
 	insideResourceMeta bool
-	uncorrelatable     *crdschema.Path
 }
 
 func (c propsContext) forbidDefaults(reason string) propsContext {
@@ -132,27 +75,14 @@ func (c propsContext) forbidDefaults(reason string) propsContext {
 	return c
 }
 
-func (c propsContext) forbidOldSelf(p *crdschema.Path) propsContext {
-	if c.uncorrelatable == nil {
-		c.uncorrelatable = p
-	}
-	return c
-}
-
 type propsWalker struct {
-	opts    PropsOptions
-	errs    crdschema.ErrorList
-	celErrs crdschema.ErrorList
+	opts PropsOptions
+	errs crdschema.ErrorList
 	frames
 }
 
-// property returns the property k of m to walk: a copy in f, or, when CEL
-// nodes (which keep it) are built, a copy of its own.
-func (f *frame) property(m map[string]crdschema.JSONSchemaProps, k string, cel *CELNode) *crdschema.JSONSchemaProps {
-	if cel != nil {
-		p := m[k]
-		return &p
-	}
+// property returns the property k of m to walk: a copy in f.
+func (f *frame) property(m map[string]crdschema.JSONSchemaProps, k string) *crdschema.JSONSchemaProps {
 	f.prop = m[k]
 	return &f.prop
 }
@@ -170,22 +100,11 @@ var newlines = regexp.MustCompile(`[\n\r]+`)
 
 func hasNewlines(s string) bool { return newlines.MatchString(s) }
 
-func childCEL(parent *CELNode, s *crdschema.JSONSchemaProps, path *crdschema.Path, step CELStep, name string) *CELNode {
-	if parent == nil {
-		return nil
-	}
-	return &CELNode{Path: path, Schema: s, Parent: parent, Step: step, Property: name}
-}
-
 // walk checks p and its subtree. It reports whether New would convert the
 // subtree, which decides whether fieldPath is checked.
-func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext, isRoot bool, cel *CELNode) bool {
+func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext, isRoot bool) bool {
 	if p == nil {
 		return true
-	}
-	start := len(w.errs)
-	if cel != nil {
-		cel.Uncorrelatable = ctx.uncorrelatable
 	}
 	convertible := checkSupported(p) == nil &&
 		(p.Items == nil || len(p.Items.JSONSchemas) == 0) &&
@@ -204,7 +123,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
 		path := fldPath.Child("additionalProperties")
-		if !w.walk(ap.Schema, path, sub, false, childCEL(cel, ap.Schema, path, CELAdditionalProperties, "")) {
+		if !w.walk(ap.Schema, path, sub, false) {
 			convertible = false
 		}
 	}
@@ -212,24 +131,21 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		f := w.enter(p.Properties, true)
 		for _, k := range f.keys {
 			sub := ctx
-			if m := p.XMapType; m != nil && *m != "granular" && *m != "atomic" {
-				sub = sub.forbidOldSelf(fldPath)
-			}
 			if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
 				sub.insideResourceMeta = true
 				if isRoot {
 					sub = sub.forbidDefaults("in top-level " + k)
 				}
 			}
-			prop := f.property(p.Properties, k, cel)
+			prop := f.property(p.Properties, k)
 			path := fldPath.Child("properties").Key(k)
-			if !w.walk(prop, path, sub, false, childCEL(cel, prop, path, CELProperty, k)) {
+			if !w.walk(prop, path, sub, false) {
 				convertible = false
 			}
 		}
 		w.leave()
 	}
-	if !w.walk(p.Not, fldPath.Child("not"), ctx, false, nil) {
+	if !w.walk(p.Not, fldPath.Child("not"), ctx, false) {
 		convertible = false
 	}
 	for _, j := range [...]struct {
@@ -237,7 +153,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		list []crdschema.JSONSchemaProps
 	}{{"allOf", p.AllOf}, {"oneOf", p.OneOf}, {"anyOf", p.AnyOf}} {
 		for i := range j.list {
-			if !w.walk(&j.list[i], fldPath.Child(j.name).Index(i), ctx, false, nil) {
+			if !w.walk(&j.list[i], fldPath.Child(j.name).Index(i), ctx, false) {
 				convertible = false
 			}
 		}
@@ -245,26 +161,22 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 	if len(p.Definitions) != 0 {
 		f := w.enter(p.Definitions, true)
 		for _, k := range f.keys {
-			w.walk(f.property(p.Definitions, k, nil), fldPath.Child("definitions").Key(k), ctx, false, nil)
+			w.walk(f.property(p.Definitions, k), fldPath.Child("definitions").Key(k), ctx, false)
 		}
 		w.leave()
 	}
 	if p.Items != nil {
-		sub := ctx
-		if p.XListType == nil || *p.XListType != "map" {
-			sub = sub.forbidOldSelf(fldPath)
-		}
 		path := fldPath.Child("items")
-		if !w.walk(p.Items.Schema, path, sub, false, childCEL(cel, p.Items.Schema, path, CELItems, "")) {
+		if !w.walk(p.Items.Schema, path, ctx, false) {
 			convertible = false
 		}
 		for i := range p.Items.JSONSchemas {
 			s := &p.Items.JSONSchemas[i]
-			w.walk(s, path.Index(i), sub, false, childCEL(cel, s, path.Index(i), CELItems, ""))
+			w.walk(s, path.Index(i), ctx, false)
 		}
 	}
 	for _, k := range sortedKeys(p.Dependencies) {
-		w.walk(p.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ctx, false, nil)
+		w.walk(p.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ctx, false)
 	}
 
 	w.checkExtensions(p, fldPath)
@@ -273,9 +185,6 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 	}
 	if len(p.XValidations) > 0 {
 		w.checkRules(p, fldPath, convertible)
-		if cel != nil && len(w.errs) == start {
-			w.celErrs = append(w.celErrs, w.opts.CEL(cel)...)
-		}
 	}
 	return convertible
 }

@@ -1,10 +1,7 @@
 package structural
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/crdschema/crdschema"
 )
 
 func TestValidateProps(t *testing.T) {
@@ -157,67 +154,6 @@ func TestValidatePropsRules(t *testing.T) {
 	schema = props(t, `{"type":"object","properties":{"a":{"type":"string","$ref":"#/x"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".b"}]}`)
 	checkMessages(t, ValidateProps(rootPath, schema, CreatePropsOptions()), []string{
 		"spec.validation.openAPIV3Schema.properties[a].$ref: Forbidden: $ref is not supported",
-	})
-}
-
-func TestValidatePropsCEL(t *testing.T) {
-	schema := props(t, `{"type":"object","x-kubernetes-validations":[{"rule":"root"}],"properties":{
-		"spec":{"type":"object","x-kubernetes-map-type":"bogus","properties":{
-			"list":{"type":"array","items":{"type":"string","x-kubernetes-validations":[{"rule":"item"}]}},
-			"maplist":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string"}},"x-kubernetes-validations":[{"rule":"mapitem"}]}}}},
-		"other":{"type":"object","additionalProperties":{"type":"string","x-kubernetes-validations":[{"rule":"value"}]},
-			"allOf":[{"x-kubernetes-validations":[{"rule":"nested"}]}]},
-		"bad":{"type":"object","uniqueItems":true,"x-kubernetes-validations":[{"rule":"bad"}]},
-		"fine":{"type":"object","x-kubernetes-validations":[{"rule":"fine"}],"properties":{"x":{"type":"string"}}}}}`)
-	type call struct{ path, rule, uncorrelatable, chain string }
-	var calls []call
-	opts := CreatePropsOptions()
-	opts.CEL = func(n *CELNode) crdschema.ErrorList {
-		var chain []string
-		for c := n; c != nil; c = c.Parent {
-			switch c.Step {
-			case CELRoot:
-				chain = append(chain, "root")
-			case CELProperty:
-				chain = append(chain, c.Property)
-			case CELItems:
-				chain = append(chain, "items")
-			case CELAdditionalProperties:
-				chain = append(chain, "additionalProperties")
-			}
-		}
-		u := ""
-		if n.Uncorrelatable != nil {
-			u = n.Uncorrelatable.String()
-		}
-		calls = append(calls, call{n.Path.String(), n.Schema.XValidations[0].Rule, u, strings.Join(chain, "<")})
-		return crdschema.ErrorList{crdschema.Invalid(n.Path.Child("x-kubernetes-validations").Index(0).Child("rule"), n.Schema.XValidations[0].Rule, "cel")}
-	}
-	errs := ValidateProps(rootPath, schema, opts)
-	const p = "spec.validation.openAPIV3Schema"
-	want := []call{
-		{p + ".properties[fine]", "fine", "", "fine<root"},
-		{p + ".properties[other].additionalProperties", "value", "", "additionalProperties<other<root"},
-		{p + ".properties[spec].properties[list].items", "item", p + ".properties[spec]", "items<list<spec<root"},
-		{p + ".properties[spec].properties[maplist].items", "mapitem", p + ".properties[spec]", "items<maplist<spec<root"},
-	}
-	if len(calls) != len(want) {
-		t.Fatalf("CEL calls:\ngot  %v\nwant %v", calls, want)
-	}
-	for i := range want {
-		if calls[i] != want[i] {
-			t.Errorf("CEL call %d:\ngot  %+v\nwant %+v", i, calls[i], want[i])
-		}
-	}
-	// The root has an error below it (bad.uniqueItems), so its rules are
-	// not compiled; CEL errors come after the schema errors.
-	checkMessages(t, errs, []string{
-		p + ".properties[bad].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
-		p + `.properties[spec].x-kubernetes-map-type: Unsupported value: "bogus": supported values: "atomic", "granular"`,
-		p + `.properties[fine].x-kubernetes-validations[0].rule: Invalid value: "fine": cel`,
-		p + `.properties[other].additionalProperties.x-kubernetes-validations[0].rule: Invalid value: "value": cel`,
-		p + `.properties[spec].properties[list].items.x-kubernetes-validations[0].rule: Invalid value: "item": cel`,
-		p + `.properties[spec].properties[maplist].items.x-kubernetes-validations[0].rule: Invalid value: "mapitem": cel`,
 	})
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // boundFor names the keyword that bounds the schema node at path (a path
-// of celrules.Cost.Unbounded, such as
+// of crd.RuleCost.Unbounded, such as
 // "spec.validation.openAPIV3Schema.properties[spec].properties[names].items"):
 // maxItems for a list, maxProperties for a map, maxLength for a string.
 // schema is the version's root schema, at the path's first

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"flag"
 	"fmt"
@@ -92,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // reportVersion prints the costs of one version (only the top most
 // expensive when top > 0) and reports whether a rule or the total is over
 // budget.
-func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version string, costs []celrules.Cost, top int) bool {
+func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version string, costs []crd.RuleCost, top int) bool {
 	fmt.Fprintf(w, "%s (%s), version %s: %d rule(s) and messageExpression(s)\n", def.Spec.Names.Kind, def.Name, version, len(costs))
 	schema, _ := crd.VersionSchema(crd.Defaulted(def), version)
 	over := false
@@ -103,7 +104,7 @@ func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version
 	}
 	listed := costs
 	if top > 0 && top < len(costs) {
-		listed = append([]celrules.Cost(nil), costs...)
+		listed = append([]crd.RuleCost(nil), costs...)
 		sort.SliceStable(listed, func(i, j int) bool { return listed[i].Total() > listed[j].Total() })
 		listed = listed[:top]
 		fmt.Fprintf(w, "  the %d most expensive:\n", top)
@@ -141,7 +142,7 @@ func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version
 func reportVerdict(w io.Writer, def *crdschema.CustomResourceDefinition) {
 	var costErrs crdschema.ErrorList
 	others := 0
-	for _, e := range crd.Validate(def) {
+	for _, e := range crd.Validate(context.Background(), def) {
 		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
 			costErrs = append(costErrs, e)
 		} else {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -58,7 +59,7 @@ func loadCatalog(paths []string, jobs int) (*catalog, error) {
 	}
 	parallel(len(entries), jobs, func(i int) {
 		if e := entries[i]; e.def != nil {
-			e.errs = crd.Validate(e.def)
+			e.errs = crd.Validate(context.Background(), e.def)
 		}
 	})
 

@@ -45,12 +45,12 @@ func run() error {
 		def.Name, def.Spec.Group, def.Spec.Names.Kind, len(def.Spec.Versions), len(unknown))
 
 	step("Would the API server accept it?")
-	report(crd.Validate(def))
+	report(crd.Validate(context.Background(), def))
 
 	step("Structural schemas: a property without a type is refused")
 	bad := mustCRD()
 	setProp(bad, "spec", "image", crdschema.JSONSchemaProps{Pattern: "^[a-z]"})
-	report(crd.Validate(bad))
+	report(crd.Validate(context.Background(), bad))
 
 	res, err := crd.New(def, "v1", crd.WithClock(fixedNow))
 	if err != nil {

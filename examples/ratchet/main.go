@@ -63,7 +63,7 @@ func run() error {
 	}}
 	spec.Properties["cronSpec"] = cron
 	tightened.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"] = spec
-	report(crd.ValidateUpdate(tightened, def))
+	report(crd.ValidateUpdate(context.Background(), tightened, def))
 	strict, err := crd.New(tightened, "v1")
 	if err != nil {
 		return err

@@ -1,0 +1,517 @@
+package celrules
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// NodeCheck is what compiling the x-kubernetes-validations rules of one
+// schema node gives at CRD validation, and the same for the nodes below it.
+// Check returns a tree of them; package crd turns it into the API server's
+// errors and limits.
+type NodeCheck struct {
+	// Path is the node's path, below the path given to Check.
+	Path *crdschema.Path
+	// Err is set when the node's rules cannot be compiled at all, because
+	// no CEL type could be derived for the node; Rules is then empty.
+	Err error
+	// Rules holds the results of the node's rules, in order; it is empty
+	// for a node that only has rules below it.
+	Rules []RuleCheck
+	// Uncorrelatable is the path of the closest list or map above the node
+	// whose items or entries have no old counterpart on updates (atomic or
+	// set lists, maps of an atomic map type), where a rule may not use
+	// oldSelf; nil when there is none.
+	Uncorrelatable *crdschema.Path
+	// Children are the nodes below with rules at or below them, in schema
+	// order: additionalProperties, properties by name, items. (The API
+	// server compiles children before their parent.)
+	Children []*NodeCheck
+}
+
+// RuleCheck is what compiling one rule and its messageExpression gives.
+type RuleCheck struct {
+	// Rule is the rule as written in the schema.
+	Rule crdschema.ValidationRule
+	// Compiled says the rule compiled; otherwise Err is the API server's
+	// detail of the compile error, and Cost is still set when the rule
+	// type-checked.
+	Compiled bool
+	Err      string
+	// Cost is the estimated maximum cost of one evaluation, and
+	// Cardinality how many times the rule may run per object: the product
+	// of the maxItems/maxProperties of the lists and maps above it, or the
+	// worst case the request size allows when one is unbounded.
+	Cost, Cardinality uint64
+	// UsesOldSelf says the rule is a transition rule.
+	UsesOldSelf bool
+	// MessageCompiled says the messageExpression, if any, compiled;
+	// otherwise MessageErr is the detail of its compile error.
+	// MessageCost is its estimated maximum cost, which the API server
+	// does not multiply by the cardinality.
+	MessageCompiled bool
+	MessageErr      string
+	MessageCost     uint64
+
+	ctx              *celContext
+	unbounded        []string
+	messageUnbounded []string
+}
+
+// Unbounded returns the paths in the CRD of the lists, maps and strings
+// without maxItems, maxProperties or maxLength that drive the rule's cost
+// figure: those the rule reads, and those that contain its node. Declaring
+// limits there lowers the figure.
+func (r *RuleCheck) Unbounded() []string {
+	if r.ctx == nil {
+		return nil
+	}
+	return r.ctx.unboundedPaths(r.unbounded, true)
+}
+
+// MessageUnbounded is Unbounded for the messageExpression, whose cost is
+// not multiplied: only the values it reads count.
+func (r *RuleCheck) MessageUnbounded() []string {
+	if r.ctx == nil {
+		return nil
+	}
+	return r.ctx.unboundedPaths(r.messageUnbounded, false)
+}
+
+// MulSaturate multiplies a cost by a cardinality as the API server does,
+// saturating at the largest uint64.
+func MulSaturate(a, b uint64) uint64 {
+	if a == 0 {
+		return 0
+	}
+	if math.MaxUint64/a < b {
+		return math.MaxUint64
+	}
+	return a * b
+}
+
+// Check compiles the x-kubernetes-validations rules of the structural
+// schema s, found at fldPath in a CRD, as CRD validation compiles them: in
+// the environment of new expressions (but for WithStoredExpressions), with
+// the CEL type and the cardinality the API server derives for each node. It
+// returns nil when s has no rules outside its junctors (where the API server
+// compiles none).
+//
+// The API server looks at rules only when the schema is structural and its
+// defaults are valid; check only such a schema. The result is the same
+// for a node and its rules whatever errors the schema has elsewhere; what
+// CRD validation reports of it is package crd's business.
+func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...CheckOption) (*NodeCheck, error) {
+	cfg := newConfig()
+	cfg.newExpressions = true
+	for _, o := range opts {
+		if o != nil {
+			o.applyCheck(cfg)
+		}
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, nil
+	}
+	cfg.checkOnly = true
+	one := uint64(1)
+	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
+	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String()}
+	if !ch.markRules(s, 0) {
+		return nil, nil
+	}
+	return ch.walk(s, fldPath, root, nil, 0), nil
+}
+
+// typeInfo is a node's schema and CEL type as CRD validation derives them.
+type typeInfo struct {
+	schema *structural.Schema
+	dt     *declType
+}
+
+// celContext follows CRD validation's derivation of the CEL type and the
+// cardinality of each node.
+type celContext struct {
+	schema  *structural.Schema
+	parent  *celContext
+	inScope bool
+	// access derives the node's type from its parent's; nil at the root.
+	access func(*typeInfo) *typeInfo
+	// cardinality is nil when a list or map above is unbounded.
+	cardinality *uint64
+	// path is the node's path in the CRD; unboundedAbove the paths of the
+	// lists and maps above it without maxItems or maxProperties.
+	path           string
+	unboundedAbove []string
+
+	done bool
+	info *typeInfo
+	err  error
+}
+
+func (c *celContext) typeInfo() (*typeInfo, error) {
+	if c == nil || !c.inScope {
+		return nil, nil
+	}
+	if c.done {
+		return c.info, c.err
+	}
+	c.done = true
+	if c.parent != nil {
+		pi, err := c.parent.typeInfo()
+		if err != nil {
+			c.err = err
+			return nil, err
+		}
+		if pi != nil && c.access != nil {
+			if c.info = c.access(pi); c.info != nil {
+				return c.info, nil
+			}
+		}
+	}
+	dt := newDeclType(c.schema, c.parent == nil || c.schema.XEmbeddedResource)
+	if dt == nil {
+		c.err = fmt.Errorf("unable to convert structural schema to CEL declarations")
+		return nil, c.err
+	}
+	c.info = &typeInfo{schema: c.schema, dt: dt}
+	return c.info, nil
+}
+
+// maxElements is how many children a value of s has at most; nil means
+// unbounded.
+func maxElements(s *structural.Schema) *uint64 {
+	one := uint64(1)
+	switch s.Type {
+	case "object":
+		if s.AdditionalProperties != nil {
+			if s.ValueValidation != nil && s.ValueValidation.MaxProperties != nil {
+				n := uint64(nonNegative(*s.ValueValidation.MaxProperties))
+				return &n
+			}
+			return nil
+		}
+		return &one
+	case "array":
+		if s.ValueValidation != nil && s.ValueValidation.MaxItems != nil {
+			n := uint64(nonNegative(*s.ValueValidation.MaxItems))
+			return &n
+		}
+		return nil
+	}
+	return &one
+}
+
+func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
+	out := &celContext{schema: s, parent: c, inScope: c.inScope || len(s.XValidations) > 0, access: access,
+		path: path.String(), unboundedAbove: c.unboundedAbove}
+	m := maxElements(c.schema)
+	if m == nil {
+		out.unboundedAbove = append(append([]string(nil), c.unboundedAbove...), c.path)
+	}
+	if c.cardinality == nil {
+		return out
+	}
+	if m != nil {
+		n := MulSaturate(*c.cardinality, *m)
+		out.cardinality = &n
+	}
+	return out
+}
+
+func propertyAccess(name string) func(*typeInfo) *typeInfo {
+	return func(p *typeInfo) *typeInfo {
+		if p.schema.Properties == nil {
+			return nil
+		}
+		escaped, ok := Escape(name)
+		if !ok || p.dt == nil {
+			return nil
+		}
+		f, ok := p.dt.fields[escaped]
+		if !ok {
+			return nil
+		}
+		ps := p.schema.Properties[name]
+		if ps == nil {
+			ps = &structural.Schema{}
+		}
+		return &typeInfo{schema: ps, dt: f.typ}
+	}
+}
+
+func itemsAccess(p *typeInfo) *typeInfo {
+	if p.schema.Items == nil {
+		return nil
+	}
+	var dt *declType
+	if p.dt != nil {
+		dt = p.dt.elem
+	}
+	return &typeInfo{schema: p.schema.Items, dt: dt}
+}
+
+func additionalAccess(p *typeInfo) *typeInfo {
+	if p.schema.AdditionalProperties == nil || p.schema.AdditionalProperties.Schema == nil {
+		return nil
+	}
+	var dt *declType
+	if p.dt != nil {
+		dt = p.dt.elem
+	}
+	return &typeInfo{schema: p.schema.AdditionalProperties.Schema, dt: dt}
+}
+
+// unboundedPaths joins the unbounded lists and maps above the node (when
+// above is set) with the node-relative paths an expression's estimate
+// used.
+func (c *celContext) unboundedPaths(used []string, above bool) []string {
+	var out []string
+	if above {
+		out = append(out, c.unboundedAbove...)
+	}
+	for _, u := range used {
+		if u == "" {
+			out = append(out, c.path)
+		} else {
+			out = append(out, c.path+"."+u)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+type ruleChecker struct {
+	cfg *config
+	// compiled holds the compile results of the nodes checked so far, by
+	// their rules (see rulesKey): a schema often repeats a structure with
+	// its rules.
+	compiled map[string][]compileResult
+	// withRules holds the nodes with rules at or below them; the walk
+	// skips the others, where there is nothing to report, without deriving
+	// their types.
+	withRules map[*structural.Schema]bool
+}
+
+// markRules records in ch.withRules whether s has rules at or below it,
+// junctors left out.
+func (ch *ruleChecker) markRules(s *structural.Schema, depth int) bool {
+	if s == nil || depth > maxSchemaDepth {
+		return false
+	}
+	has := len(s.XValidations) > 0
+	if s.AdditionalProperties != nil && ch.markRules(s.AdditionalProperties.Schema, depth+1) {
+		has = true
+	}
+	for _, ps := range s.Properties {
+		if ch.markRules(ps, depth+1) {
+			has = true
+		}
+	}
+	if ch.markRules(s.Items, depth+1) {
+		has = true
+	}
+	if has {
+		ch.withRules[s] = true
+	}
+	return has
+}
+
+type compileResult struct {
+	dt    *declType
+	rules []*compiledRule
+	err   error
+}
+
+// compileNodeRules compiles the rules of a node whose schema is s and
+// whose type is dt, or returns the results of a node compiled before with
+// the same rules and an equal type. Those results are the same but for
+// the generated type names in error texts, which change with every
+// compilation anyway.
+func (ch *ruleChecker) compileNodeRules(s *structural.Schema, dt *declType) ([]*compiledRule, error) {
+	key, ok := rulesKey(s.XValidations)
+	if !ok || dt == nil {
+		return compileRules(s, s.XValidations, dt, ch.cfg)
+	}
+	for _, c := range ch.compiled[key] {
+		budget := maxTypeComparison
+		if equalDeclTypes(c.dt, dt, &budget) {
+			return c.rules, c.err
+		}
+	}
+	rules, err := compileRules(s, s.XValidations, dt, ch.cfg)
+	if ch.compiled == nil {
+		ch.compiled = map[string][]compileResult{}
+	}
+	if len(ch.compiled[key]) < maxCompileCandidates {
+		ch.compiled[key] = append(ch.compiled[key], compileResult{dt, rules, err})
+	}
+	return rules, err
+}
+
+// Limits that keep reusing compile results cheap on hostile schemas (the
+// same rules at every level of a deep schema): how many earlier nodes with
+// the same rules are considered, and how many type nodes one comparison
+// may visit before it gives up (and the node is compiled).
+const (
+	maxCompileCandidates = 8
+	maxTypeComparison    = 4096
+)
+
+// rulesKey identifies a node's rules. It reports false when compiling
+// them also depends on the node's schema (a rule with a fieldPath).
+func rulesKey(rules crdschema.ValidationRules) (string, bool) {
+	var b strings.Builder
+	for _, r := range rules {
+		if r.FieldPath != "" {
+			return "", false
+		}
+		b.WriteString(strconv.Quote(r.Rule))
+		b.WriteString(strconv.Quote(r.Message))
+		b.WriteString(strconv.Quote(r.MessageExpression))
+		if r.Reason != nil {
+			b.WriteString(strconv.Quote(string(*r.Reason)))
+		} else {
+			b.WriteByte('-')
+		}
+		switch {
+		case r.OptionalOldSelf == nil:
+			b.WriteString("-;")
+		case *r.OptionalOldSelf:
+			b.WriteString("t;")
+		default:
+			b.WriteString("f;")
+		}
+	}
+	return b.String(), true
+}
+
+// equalDeclTypes reports whether a and b are the same type with the same
+// size bounds: everything compiling a rule depends on. It visits at most
+// *budget type nodes and answers false when that is not enough.
+func equalDeclTypes(a, b *declType, budget *int) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || *budget <= 0 {
+		return false
+	}
+	*budget--
+	if a.kind != b.kind || a.name != b.name || a.maxElements != b.maxElements ||
+		a.minSize != b.minSize || a.unbounded != b.unbounded || len(a.fields) != len(b.fields) {
+		return false
+	}
+	// The CEL type of lists, maps and objects follows from their name and
+	// element types; a scalar's is its own.
+	if a.kind == kindScalar && ((a.celType == nil) != (b.celType == nil) ||
+		(a.celType != nil && a.celType.String() != b.celType.String())) {
+		return false
+	}
+	for n, fa := range a.fields {
+		fb, ok := b.fields[n]
+		if !ok || fa.name != fb.name || fa.required != fb.required || !equalDeclTypes(fa.typ, fb.typ, budget) {
+			return false
+		}
+	}
+	return equalDeclTypes(a.key, b.key, budget) && equalDeclTypes(a.elem, b.elem, budget)
+}
+
+// walk checks the node s at p and everything below it. forbidOldSelf is
+// the path of the list or map above s whose items cannot be correlated,
+// if any.
+func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celContext, forbidOldSelf *crdschema.Path, depth int) *NodeCheck {
+	if s == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	n := &NodeCheck{Path: p, Uncorrelatable: forbidOldSelf}
+	add := func(c *NodeCheck) {
+		if c != nil {
+			n.Children = append(n.Children, c)
+		}
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		ap := s.AdditionalProperties.Schema
+		if ch.withRules[ap] {
+			add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, additionalAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
+		}
+	}
+	names := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		ps := s.Properties[k]
+		if ps == nil || !ch.withRules[ps] {
+			continue
+		}
+		sub := forbidOldSelf
+		if sub == nil && !correlatableMap(s.XMapType) {
+			sub = p
+		}
+		add(ch.walk(ps, p.Child("properties").Key(k), ctx.child(ps, propertyAccess(k), p.Child("properties").Key(k)), sub, depth+1))
+	}
+	if s.Items != nil && ch.withRules[s.Items] {
+		sub := forbidOldSelf
+		if sub == nil && (s.XListType == nil || *s.XListType != "map") {
+			sub = p
+		}
+		add(ch.walk(s.Items, p.Child("items"), ctx.child(s.Items, itemsAccess, p.Child("items")), sub, depth+1))
+	}
+	if len(s.XValidations) > 0 {
+		ch.compileNode(n, ctx)
+	}
+	return n
+}
+
+// compileNode compiles the node's rules as CRD validation does.
+func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
+	ti, err := ctx.typeInfo()
+	if err != nil {
+		n.Err = fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err)
+		return
+	}
+	if ti == nil {
+		n.Err = fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
+		return
+	}
+	results, err := ch.compileNodeRules(ti.schema, ti.dt)
+	if err != nil {
+		n.Err = err
+		return
+	}
+	n.Rules = make([]RuleCheck, len(results))
+	for i, cr := range results {
+		card := cr.maxCardinality
+		if ctx.cardinality != nil {
+			card = *ctx.cardinality
+		}
+		r := &n.Rules[i]
+		*r = RuleCheck{
+			Rule:             cr.src,
+			Compiled:         cr.compiled,
+			Cost:             cr.maxCost,
+			Cardinality:      card,
+			UsesOldSelf:      cr.usesOldSelf,
+			MessageCompiled:  cr.messageCompiled,
+			MessageCost:      cr.messageMaxCost,
+			ctx:              ctx,
+			unbounded:        cr.unbounded,
+			messageUnbounded: cr.messageUnbounded,
+		}
+		if cr.err != nil {
+			r.Err = cr.err.detail
+		}
+		if cr.messageErr != nil {
+			r.MessageErr = cr.messageErr.detail
+		}
+	}
+}
