@@ -15,6 +15,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
 )
 
 // goldenCase is one conformance case of upstream's CEL behaviour, reduced
@@ -177,7 +178,7 @@ type testCorrelation struct {
 
 func (c *testCorrelation) Unchanged() bool { return deepEqual(c.old, c.cur) }
 
-func (c *testCorrelation) Key(f string) Correlation {
+func (c *testCorrelation) Key(f string) validation.Correlation {
 	om, ok1 := c.old.(map[string]any)
 	nm, ok2 := c.cur.(map[string]any)
 	if !ok1 || !ok2 || c.s == nil {
@@ -199,7 +200,7 @@ func (c *testCorrelation) Key(f string) Correlation {
 	return &testCorrelation{old: ov, cur: nv, s: ps}
 }
 
-func (c *testCorrelation) Index(i int) Correlation {
+func (c *testCorrelation) Index(i int) validation.Correlation {
 	nl, ok := c.cur.([]any)
 	ol, ok2 := c.old.([]any)
 	if !ok || !ok2 || i >= len(nl) || c.s == nil {

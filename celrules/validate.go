@@ -14,17 +14,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/pathstack"
+	"github.com/crdschema/crdschema/validation"
 )
-
-// Correlation tells validation ratcheting whether a value is unchanged
-// from the old object. Key and Index return the correlation of a member,
-// or nil when the member does not correlate.
-type Correlation interface {
-	// Unchanged reports whether the new value deep-equals its old value.
-	Unchanged() bool
-	Key(field string) Correlation
-	Index(i int) Correlation
-}
 
 // ValidateOption configures one call of Validate.
 type ValidateOption func(*validateConfig)
@@ -38,8 +29,9 @@ type validateConfig struct {
 // WithRatcheting turns validation ratcheting on: the failure of a rule
 // that does not use oldSelf is not reported where c says the value is
 // unchanged from the old object. c is the correlation of the validated
-// value.
-func WithRatcheting(c Correlation) ValidateOption {
+// value with its old value, the same that package validation takes (see
+// package ratchet).
+func WithRatcheting(c validation.Correlation) ValidateOption {
 	return func(v *validateConfig) { v.ratchet.current = c }
 }
 
@@ -52,7 +44,7 @@ func WithWarnings(warn func(*crdschema.Error)) ValidateOption {
 // ratchet is the ratcheting state at one node: the node's correlation
 // and its nearest parent's.
 type ratchet struct {
-	current, parent Correlation
+	current, parent validation.Correlation
 }
 
 func (r ratchet) unchanged() bool {
@@ -105,20 +97,20 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 			o(&vc)
 		}
 	}
-	v := &validation{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath)}
+	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath)}
 	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
-// validation is one Validate call. It keeps the location of the value
+// run is one Validate call. It keeps the location of the value
 // being validated as a stack, and builds its path only for an error.
-type validation struct {
+type run struct {
 	ctx  context.Context
 	warn func(*crdschema.Error)
 	loc  pathstack.Stack
 }
 
 // path returns the path of the value being validated.
-func (v *validation) path() *crdschema.Path { return v.loc.Path() }
+func (v *run) path() *crdschema.Path { return v.loc.Path() }
 
 func isNil(v any) bool {
 	if v == nil {
@@ -131,7 +123,7 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *validation) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
+func (v *run) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
 	if n == nil || obj == nil {
 		return nil, budget
 	}
@@ -168,7 +160,7 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *validation) object(n *node, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) object(n *node, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 {
 		return nil, budget
 	}
@@ -212,7 +204,7 @@ func (v *validation) object(n *node, obj, old map[string]any, r ratchet, budget 
 	return errs, budget
 }
 
-func (v *validation) list(n *node, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) list(n *node, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 || n.items == nil {
 		return nil, budget
 	}
@@ -256,7 +248,7 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *validation) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if isNil(old) {
 		old = nil
 	}
@@ -421,7 +413,7 @@ func (e *messageError) Error() string { return e.detail }
 
 // message evaluates a messageExpression; a fallback error means the
 // rule's message (or the default) is used instead.
-func (v *validation) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
+func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
 	result, details, err := evalProgram(v.ctx, prog, act)
 	if details == nil || details.ActualCost() == nil {
 		return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}

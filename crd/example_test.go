@@ -89,3 +89,84 @@ spec:
 	// spec.scope: field is immutable
 	// status.storedVersions: must have the storage version v2
 }
+
+// ExampleNew is what an operator's unit test does: compile a version of
+// the CRD once, then create and update objects as the API server would.
+func ExampleNew() {
+	def, _, err := crdschema.UnmarshalCRD([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec: {type: string}
+              replicas: {type: integer, default: 1, maximum: 10}
+            x-kubernetes-validations:
+            - rule: self.replicas >= oldSelf.replicas
+              message: replicas may not decrease
+          status:
+            type: object
+            properties:
+              ready: {type: integer}
+`))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	if err := crd.Validate(ctx, def).ToError(); err != nil {
+		panic(err) // the API server would refuse the CRD
+	}
+	res, err := crd.New(def, "v1")
+	if err != nil {
+		panic(err)
+	}
+
+	created, err := res.Create(ctx, map[string]any{
+		"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+		"metadata": map[string]any{"name": "nightly", "finalizers": []any{"cleanup"}},
+		"spec":     map[string]any{"cronSpec": "0 3 * * *", "colour": "blue"},
+	})
+	if err != nil {
+		panic(err) // refused before validation
+	}
+	fmt.Println("create:", created.Err())
+	fmt.Println("defaulted replicas:", created.Object["spec"].(map[string]any)["replicas"])
+	for _, w := range created.Warnings {
+		fmt.Println("warning:", w)
+	}
+
+	// The stored object, as a client reads it back, changed and sent.
+	stored := created.Object
+	stored["metadata"].(map[string]any)["resourceVersion"] = "1"
+	update := map[string]any{
+		"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+		"metadata": map[string]any{"name": "nightly", "namespace": "default", "resourceVersion": "1"},
+		"spec":     map[string]any{"cronSpec": "0 3 * * *", "replicas": int64(0)},
+	}
+	updated, err := res.Update(ctx, update, stored)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("update:", updated.Err())
+	// Output:
+	// create: <nil>
+	// defaulted replicas: 1
+	// warning: unknown field "spec.colour"
+	// warning: metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers
+	// update: CronTab.stable.example.com "nightly" is invalid: spec: Invalid value: replicas may not decrease
+}

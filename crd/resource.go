@@ -166,40 +166,89 @@ type Result struct {
 	// sorted: kubectl warns about them, and a strict field validation
 	// refuses the request because of them.
 	UnknownFields []string
+	// Warnings are the warnings the API server returns with the response
+	// (kubectl prints them as "Warning: ..."): one for each unknown field,
+	// and those about the finalizer names a request adds.
+	Warnings []string
 	// Errors are the validation errors; the request is accepted when
 	// there are none.
 	Errors crdschema.ErrorList
 }
 
-// RequestError is a request the API server refuses before validation: a
+// Err returns the outcome as one error: nil when the request is accepted,
+// otherwise a *RequestError of reason Invalid whose message is the API
+// server's ("CronTab.stable.example.com \"a\" is invalid: spec.replicas:
+// ...") and whose Errors are r.Errors.
+func (r *Result) Err() error {
+	if r == nil || len(r.Errors) == 0 {
+		return nil
+	}
+	kind, _ := r.Object["kind"].(string)
+	group, _, _ := splitGroupVersion(stringField(r.Object, "apiVersion"))
+	if group != "" {
+		kind += "." + group
+	}
+	name, _ := metaOf(r.Object)["name"].(string)
+	return &RequestError{
+		Reason:  StatusReasonInvalid,
+		Message: fmt.Sprintf("%s %q is invalid: %v", kind, name, r.Errors.ToError()),
+		Errors:  r.Errors,
+	}
+}
+
+func stringField(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// RequestError is a request the API server refuses: before validation (a
 // body that cannot be decoded, a wrong apiVersion, a missing or stale
-// resourceVersion, a name that does not match. Its Reason and Message are
-// those of the API server's status error, as kubectl prints them:
-// "Error from server (<Reason>): <Message>".
+// resourceVersion, a name that does not match), or by validation
+// (Result.Err). Its Reason and Message are those of the API server's status
+// error, as kubectl prints them: "Error from server (<Reason>): <Message>".
 type RequestError struct {
-	// Reason is the status reason: "BadRequest", "Invalid", "Conflict",
-	// "NotFound" or "InternalError".
-	Reason  string
+	Reason  StatusReason
 	Message string
+	// Errors are the field errors that caused the refusal (the status
+	// error's causes), if any.
+	Errors crdschema.ErrorList
 }
 
 func (e *RequestError) Error() string { return e.Message }
 
-// The status reasons of refused requests.
+// StatusReason is the reason of an API server status error.
+type StatusReason string
+
+// The reasons of refused requests, as the API server names them.
 const (
-	reasonBadRequest = "BadRequest"
-	reasonInvalid    = "Invalid"
-	reasonConflict   = "Conflict"
-	reasonNotFound   = "NotFound"
-	reasonInternal   = "InternalError"
+	StatusReasonBadRequest    StatusReason = "BadRequest"
+	StatusReasonInvalid       StatusReason = "Invalid"
+	StatusReasonConflict      StatusReason = "Conflict"
+	StatusReasonNotFound      StatusReason = "NotFound"
+	StatusReasonInternalError StatusReason = "InternalError"
 )
+
+// Code returns the HTTP status code the API server sends with the reason.
+func (r StatusReason) Code() int {
+	switch r {
+	case StatusReasonBadRequest:
+		return 400
+	case StatusReasonInvalid:
+		return 422
+	case StatusReasonConflict:
+		return 409
+	case StatusReasonNotFound:
+		return 404
+	}
+	return 500
+}
 
 // refuse returns a BadRequest RequestError.
 func refuse(format string, args ...any) *RequestError {
-	return refuseAs(reasonBadRequest, format, args...)
+	return refuseAs(StatusReasonBadRequest, format, args...)
 }
 
-func refuseAs(reason, format string, args ...any) *RequestError {
+func refuseAs(reason StatusReason, format string, args ...any) *RequestError {
 	return &RequestError{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -240,7 +289,7 @@ func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, err
 	if len(m) > 0 {
 		o["metadata"] = m
 	}
-	return &Result{Object: o, UnknownFields: unknown, Errors: r.validateCreate(ctx, o)}, nil
+	return r.result(o, unknown, r.validateCreate(ctx, o), true, nil), nil
 }
 
 // Update runs an update (PUT) of the main resource: obj is the request
@@ -258,7 +307,7 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 // of obj is taken, everything else is kept from old.
 func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*Result, error) {
 	if !r.hasStatus {
-		return nil, refuseAs(reasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
+		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
 	}
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
@@ -298,10 +347,12 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	}
 	if newRV == 0 {
 		e := crdschema.Invalid(crdschema.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")
-		return nil, refuseAs(reasonInvalid, "%s %q is invalid: %s", r.resource, name, e.Error())
+		err := refuseAs(StatusReasonInvalid, "%s %q is invalid: %s", r.resource, name, e.Error())
+		err.Errors = crdschema.ErrorList{e}
+		return nil, err
 	}
 	if newRV != oldRV {
-		return nil, refuseAs(reasonConflict, "Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.resource, name)
+		return nil, refuseAs(StatusReasonConflict, "Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", r.resource, name)
 	}
 	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
 		return nil, err
@@ -320,13 +371,10 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	m = metaOf(o)
 	copyUpdateSystemFields(m, om)
 	o["metadata"] = m
-	var errs crdschema.ErrorList
 	if status {
-		errs = r.validateStatusUpdate(ctx, o, old)
-	} else {
-		errs = r.validateUpdate(ctx, o, old)
+		return r.result(o, unknown, r.validateStatusUpdate(ctx, o, old), false, nil), nil
 	}
-	return &Result{Object: o, UnknownFields: unknown, Errors: errs}, nil
+	return r.result(o, unknown, r.validateUpdate(ctx, o, old), true, old), nil
 }
 
 // ReadStored returns a copy of obj as the API server reads it back from

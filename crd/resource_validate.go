@@ -59,7 +59,7 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 	if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
 		errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
 	}
-	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr.CEL()))
+	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
 
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
@@ -82,7 +82,7 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 			errs = append(errs, n...)
 		}
 	}
-	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr.CEL()))
+	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
 
 // validateCommon is the generic part of an update's validation: the new

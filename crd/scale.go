@@ -45,14 +45,14 @@ type ScaleStatus struct {
 // a missing selector is empty, and missing spec replicas are an error.
 func (r *Resource) GetScale(obj map[string]any) (*Scale, error) {
 	if r.scale == nil {
-		return nil, refuseAs(reasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
+		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
 	}
 	s, found, err := r.scaleOf(obj)
 	if err != nil {
 		return nil, refuse("%v", err)
 	}
 	if !found {
-		return nil, refuseAs(reasonInternal, "Internal error occurred: the spec replicas field %q does not exist", r.scale.SpecReplicasPath)
+		return nil, refuseAs(StatusReasonInternalError, "Internal error occurred: the spec replicas field %q does not exist", r.scale.SpecReplicasPath)
 	}
 	return s, nil
 }
@@ -63,7 +63,7 @@ func (r *Resource) GetScale(obj map[string]any) (*Scale, error) {
 // scale.Metadata.ResourceVersion must match the stored object's.
 func (r *Resource) UpdateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
 	if r.scale == nil {
-		return nil, refuseAs(reasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
+		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
 	}
 	if scale == nil {
 		return nil, refuse("nil update passed to Scale")

@@ -150,7 +150,7 @@ func TestRequestErrorReasons(t *testing.T) {
 			t.Errorf("%s: err = %v, want a *RequestError", tt.body, err)
 			continue
 		}
-		if re.Reason != tt.reason || re.Message != tt.text {
+		if string(re.Reason) != tt.reason || re.Message != tt.text {
 			t.Errorf("got (%s) %s\nwant (%s) %s", re.Reason, re.Message, tt.reason, tt.text)
 		}
 	}

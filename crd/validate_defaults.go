@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -43,7 +44,7 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 		s = &clone
 	}
 	v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget}
-	root := defaulting.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
+	root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 	err := v.walk(path, s, s, root, false)
 	if err != nil {
 		return nil, err
@@ -58,13 +59,13 @@ type defaultsValidator struct {
 	errs          crdschema.ErrorList
 }
 
-func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schema, sur defaulting.Surrounding, insideMeta bool) error {
+func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	if s == nil {
 		return nil
 	}
 	if s.XEmbeddedResource {
 		insideMeta = false
-		sur = defaulting.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
+		sur = surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 		root = s
 	}
 	if s.Default != nil && s.Default.Value != nil {
@@ -95,7 +96,7 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 }
 
 // check validates the default of s, reported at path.
-func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur defaulting.Surrounding, insideMeta bool) error {
+func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
 	validator, err := validation.New(s, validation.WithDefaultsCheck())
 	if err != nil {

@@ -75,12 +75,3 @@ func defaultValue(s *structural.Schema) any {
 	}
 	return DeepCopy(s.Default.Value)
 }
-
-// PruneNulls removes, in place, every null map value of x whose schema
-// (the property's, or else additionalProperties') exists, is not nullable
-// and has no default; list elements are never removed. The API server
-// does this right after pruning unknown fields, before defaulting. It is
-// prune.PruneNulls.
-func PruneNulls(x any, s *structural.Schema) {
-	prune.PruneNulls(x, s)
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -112,7 +113,7 @@ func TestDefaultNotShared(t *testing.T) {
 func TestPruneNulls(t *testing.T) {
 	s := object("foo", withDefault(t, typ("string"), `"d"`), "bar", nullable(typ("string")), "baz", typ("string"))
 	o := obj(t, `{"foo":null,"bar":null,"baz":null}`)
-	defaulting.PruneNulls(o, s)
+	prune.PruneNulls(o, s)
 	if want := obj(t, `{"foo":null,"bar":null}`); !reflect.DeepEqual(o, want) {
 		t.Errorf("got %v, want %v", o, want)
 	}
@@ -141,7 +142,7 @@ func TestDefaultDeep(t *testing.T) {
 	unknown := &node{Extensions: structural.Extensions{XPreserveUnknownFields: true}}
 	s := object("spec", unknown, "d", withDefault(t, typ("string"), `"v"`))
 	o := map[string]any{"spec": deep}
-	defaulting.PruneNulls(o, s)
+	prune.PruneNulls(o, s)
 	defaulting.Default(o, s)
 	if o["d"] != "v" || o["spec"] == nil {
 		t.Errorf("got %v", o["d"])

@@ -5,6 +5,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -31,8 +32,8 @@ func Example() {
 	}
 
 	obj := map[string]any{"spec": map[string]any{"image": "my-image", "replicas": nil, "suspend": nil}}
-	defaulting.PruneNulls(obj, served) // suspend: null is dropped
-	defaulting.Default(obj, served)    // replicas: null gets its default
+	prune.PruneNulls(obj, served)   // suspend: null is dropped
+	defaulting.Default(obj, served) // replicas: null gets its default
 	fmt.Println(obj["spec"])
 	// Output:
 	// map[cronSpec:5 0 * * * image:my-image replicas:1]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -39,7 +40,7 @@ func FuzzDefault(f *testing.F) {
 		if err != nil {
 			return
 		}
-		defaulting.PruneNulls(v, s)
+		prune.PruneNulls(v, s)
 		defaulting.Default(v, s)
 		once, err := json.Marshal(v)
 		if err != nil {

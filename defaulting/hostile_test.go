@@ -14,6 +14,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -62,7 +63,7 @@ func defaultAll(t *testing.T, s *structural.Schema, x any) {
 	t.Helper()
 	before := s.DeepCopy()
 	bounded(t, hostileLimit, func() {
-		defaulting.PruneNulls(x, s)
+		prune.PruneNulls(x, s)
 		defaulting.Default(x, s)
 	})
 	if !reflect.DeepEqual(s, before) {
@@ -229,7 +230,7 @@ func TestConcurrentDefault(t *testing.T) {
 	}
 	run := func(s *structural.Schema) string {
 		o := obj()
-		defaulting.PruneNulls(o, s)
+		prune.PruneNulls(o, s)
 		defaulting.Default(o, s)
 		out := mustJSON(t, o)
 		// Change everything the defaults put there.

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -28,14 +29,14 @@ func PruneDefaults(s *structural.Schema) (*structural.Schema, error) {
 		return nil, nil
 	}
 	p := defaultsPruner{root: s}
-	return p.prune(s, Surrounding{})
+	return p.prune(s, surround.Surrounding{})
 }
 
 type defaultsPruner struct {
 	root *structural.Schema
 }
 
-func (p *defaultsPruner) prune(s *structural.Schema, sur Surrounding) (*structural.Schema, error) {
+func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (*structural.Schema, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -80,7 +81,7 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur Surrounding) (*structur
 }
 
 // pruneDefault returns the cleaned default d placed at sur.
-func (p *defaultsPruner) pruneDefault(d any, sur Surrounding) (*crdschema.JSON, error) {
+func (p *defaultsPruner) pruneDefault(d any, sur surround.Surrounding) (*crdschema.JSON, error) {
 	obj, err := sur.Wrap(DeepCopy(d))
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ func BenchmarkRow(b *testing.B) {
 		{Name: "Status", Type: "string", JSONPath: `.status.conditions[?(@.type=="Ready")].message`, Priority: 1},
 		{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas"},
 		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-	}, WithNow(clock))
+	}, WithClock(clock))
 	if err != nil {
 		b.Fatal(err)
 	}

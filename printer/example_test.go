@@ -18,7 +18,7 @@ func Example() {
 		{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
 	}
 	now := func() time.Time { return time.Date(2026, 1, 1, 0, 0, 7, 0, time.UTC) }
-	p, err := printer.New(columns, printer.WithNow(now))
+	p, err := printer.New(columns, printer.WithClock(now))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -28,7 +28,7 @@ func FuzzRow(f *testing.F) {
 		p, err := New([]crdschema.CustomResourceColumnDefinition{
 			{Name: "A", Type: "string", JSONPath: ".metadata.name"},
 			{Name: "B", Type: typ, JSONPath: path},
-		}, WithNow(clock))
+		}, WithClock(clock))
 		if p == nil {
 			t.Fatal("nil printer")
 		}

@@ -34,7 +34,7 @@ func clock() time.Time { return now }
 
 func newPrinter(t testing.TB, cols ...crdschema.CustomResourceColumnDefinition) *printer.Printer {
 	t.Helper()
-	p, err := printer.New(cols, printer.WithNow(clock))
+	p, err := printer.New(cols, printer.WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestHostileColumns(t *testing.T) {
 		var p *printer.Printer
 		var err error
 		bounded(t, hostileLimit, func() {
-			p, err = printer.New([]crdschema.CustomResourceColumnDefinition{{Name: "C", Type: "string", JSONPath: path}}, printer.WithNow(clock))
+			p, err = printer.New([]crdschema.CustomResourceColumnDefinition{{Name: "C", Type: "string", JSONPath: path}}, printer.WithClock(clock))
 		})
 		if p == nil {
 			t.Fatalf("%.30q: no printer (err %v)", path, err)

@@ -44,9 +44,9 @@ type Printer struct {
 // An Option configures a Printer.
 type Option func(*Printer)
 
-// WithNow sets the clock against which date columns are rendered as ages.
+// WithClock sets the clock against which date columns are rendered as ages.
 // The default is time.Now.
-func WithNow(now func() time.Time) Option {
+func WithClock(now func() time.Time) Option {
 	return func(p *Printer) {
 		if now != nil {
 			p.now = now

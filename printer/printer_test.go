@@ -46,7 +46,7 @@ func TestGoldenTables(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			p, _ := New(c.Columns, WithNow(clock))
+			p, _ := New(c.Columns, WithClock(clock))
 			if got := p.Columns(); !reflect.DeepEqual(got, c.Want.Columns) {
 				t.Errorf("columns:\n got %#v\nwant %#v", got, c.Want.Columns)
 			}
@@ -158,7 +158,7 @@ func TestCells(t *testing.T) {
 		{"", ".spec.i", nil},
 	}
 	for _, c := range cases {
-		p, err := New([]crdschema.CustomResourceColumnDefinition{{Name: "C", Type: c.typ, JSONPath: c.path}}, WithNow(clock))
+		p, err := New([]crdschema.CustomResourceColumnDefinition{{Name: "C", Type: c.typ, JSONPath: c.path}}, WithClock(clock))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func TestScaleColumns(t *testing.T) {
 	if got := names(NewScale(nil)); got != "Name:string,Age:date" {
 		t.Errorf("no scale: %s", got)
 	}
-	full := NewScale(&crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}, WithNow(clock))
+	full := NewScale(&crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}, WithClock(clock))
 	if got := names(full); got != "Name:string,Desired:integer,Available:integer,Age:date" {
 		t.Errorf("scale: %s", got)
 	}
@@ -279,7 +279,7 @@ func TestConcurrentUse(t *testing.T) {
 	p, err := New([]crdschema.CustomResourceColumnDefinition{
 		{Name: "Ready", Type: "string", JSONPath: `.status.conditions[?(@.type=="Ready")].status`},
 		{Name: "Names", Type: "string", JSONPath: `{range .spec.l[*]}{@}{end}`[1:]},
-	}, WithNow(clock))
+	}, WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func crontab(name string, replicas any, created string) map[string]any {
 }
 
 func TestTableText(t *testing.T) {
-	p, err := New(crontabColumns, WithNow(clock))
+	p, err := New(crontabColumns, WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestTableWide(t *testing.T) {
 		{Name: "Image", Type: "string", JSONPath: ".spec.image", Priority: 1},
 		{Name: "Replicas", Type: "integer", JSONPath: ".spec.replicas"},
 		{Name: "Note", Type: "string", JSONPath: ".spec.note"},
-	}, WithNow(clock))
+	}, WithClock(clock))
 	objs := []map[string]any{
 		crontab("a", int64(1), ""),
 		crontab("bb", "many", ""),

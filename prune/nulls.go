@@ -6,8 +6,7 @@ import "github.com/crdschema/crdschema/structural"
 // (the property's, or else additionalProperties') exists, is not nullable
 // and has no default. Such nulls would fail validation; the ones that have
 // a default are left for defaulting to replace. List elements are never
-// removed. This is the API server's decode-time null dropping; package
-// defaulting exposes the same function as defaulting.PruneNulls.
+// removed. This is the API server's decode-time null dropping.
 func PruneNulls(x any, s *structural.Schema) {
 	if s == nil {
 		// Without a schema no null can be removed anywhere below.

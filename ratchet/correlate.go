@@ -1,7 +1,6 @@
 package ratchet
 
 import (
-	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -301,28 +300,6 @@ func (c *Correlated) compare() bool {
 	return deepEqual(c.new, c.old, 0)
 }
 
-// CEL returns c as the correlation that package celrules takes for
-// ratcheting (celrules.WithRatcheting). It is nil for a nil c.
-func (c *Correlated) CEL() celrules.Correlation {
-	if c == nil {
-		return nil
-	}
-	return (*celCorrelation)(c)
-}
-
-// celCorrelation is a Correlated seen through celrules.Correlation.
-type celCorrelation Correlated
-
-func (c *celCorrelation) Unchanged() bool { return (*Correlated)(c).Unchanged() }
-
-func (c *celCorrelation) Key(name string) celrules.Correlation {
-	return (*Correlated)(c).key(name).CEL()
-}
-
-func (c *celCorrelation) Index(i int) celrules.Correlation {
-	return (*Correlated)(c).index(i).CEL()
-}
-
 // allocator hands out the nodes of one correlation from blocks, so that a
 // walk over a large object allocates a few blocks rather than a node per
 // value.
@@ -380,4 +357,24 @@ func (a *allocator) fields(n int) []field {
 	f := a.fieldBlock[:0:n]
 	a.fieldBlock = a.fieldBlock[n:]
 	return f
+}
+
+// StatusCorrelation returns the correlation that the schema validation of
+// the status takes on a status subresource update, given c, the
+// correlation of the whole objects, and s, the resource's structural
+// schema: c's status child, or, when the status does not correlate (the
+// old object has none, or s no status property), a correlation of the two
+// status values on their own, as the API server makes it. It is nil (no
+// ratcheting) when s is nil.
+func StatusCorrelation(c *Correlated, s *structural.Schema) validation.Correlation {
+	if s == nil {
+		return nil
+	}
+	if x := c.key("status"); x != nil {
+		return x
+	}
+	newObj, oldObj := c.Values()
+	newMap, _ := newObj.(map[string]any)
+	oldMap, _ := oldObj.(map[string]any)
+	return Correlate(newMap["status"], oldMap["status"], s.Properties["status"])
 }

@@ -185,10 +185,6 @@ func TestUnchanged(t *testing.T) {
 			if got := c.Unchanged(); got != tt.want {
 				t.Fatalf("second Unchanged() = %v, want %v", got, tt.want)
 			}
-			// The CEL view agrees.
-			if got := c.CEL().Unchanged(); got != tt.want {
-				t.Fatalf("CEL().Unchanged() = %v, want %v", got, tt.want)
-			}
 		})
 	}
 }
@@ -239,7 +235,7 @@ func TestManyFields(t *testing.T) {
 
 func TestNil(t *testing.T) {
 	var c *Correlated
-	if c.Key("a") != nil || c.Index(0) != nil || c.Unchanged() || c.CEL() != nil || c.Field("a") != nil || c.Item(0) != nil {
+	if c.Key("a") != nil || c.Index(0) != nil || c.Unchanged() || c.Field("a") != nil || c.Item(0) != nil {
 		t.Fatal("nil Correlated should correlate nothing")
 	}
 	if n, o := c.Values(); n != nil || o != nil {
@@ -258,11 +254,8 @@ func TestNil(t *testing.T) {
 	if v := c.Key("a"); v != nil {
 		t.Fatalf("Key = %#v, want nil interface", v)
 	}
-	if v := c.CEL().Key("a"); v != nil {
-		t.Fatalf("CEL().Key = %#v, want nil interface", v)
-	}
-	if v := c.CEL().Index(0); v != nil {
-		t.Fatalf("CEL().Index = %#v, want nil interface", v)
+	if v := c.Index(0); v != nil {
+		t.Fatalf("Index = %#v, want nil interface", v)
 	}
 }
 

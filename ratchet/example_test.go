@@ -1,6 +1,7 @@
 package ratchet_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/crdschema/crdschema"
@@ -43,17 +44,27 @@ func Example() {
 	stored := map[string]any{"spec": map[string]any{
 		"image": "registry.example.com/cron", "schedule": "* * * * *", "replicas": int64(1)}}
 
+	// validate runs the schema and the rules on an update, with ratcheting,
+	// as package crd does inside Resource.Update.
+	validate := func(obj map[string]any) (errs, warnings crdschema.ErrorList) {
+		c := ratchet.Correlate(obj, stored, s)
+		errs, warnings = v.ValidateUpdate(nil, obj, c)
+		cerrs, _ := rules.Validate(context.Background(), nil, obj, stored, celrules.RuntimeBudget,
+			celrules.WithRatcheting(c), celrules.WithWarnings(func(e *crdschema.Error) { warnings = append(warnings, e) }))
+		return append(errs, cerrs...), warnings
+	}
+
 	// Scaling leaves the invalid image and schedule as they are: accepted,
 	// with warnings.
 	scaled := map[string]any{"spec": map[string]any{
 		"image": "registry.example.com/cron", "schedule": "* * * * *", "replicas": int64(2)}}
-	errs, warnings := ratchet.Validate(v, rules, s, scaled, stored)
+	errs, warnings := validate(scaled)
 	fmt.Println("scale:", len(errs), "errors,", len(warnings), "warnings")
 
 	// Changing the image to another invalid one is refused.
 	retagged := map[string]any{"spec": map[string]any{
 		"image": "registry.example.com/cron:v2", "schedule": "* * * * *", "replicas": int64(1)}}
-	errs, _ = ratchet.Validate(v, rules, s, retagged, stored)
+	errs, _ = validate(retagged)
 	for _, e := range errs {
 		fmt.Println("retag:", e)
 	}
@@ -65,6 +76,5 @@ func Example() {
 	// Output:
 	// scale: 0 errors, 2 warnings
 	// retag: spec.image: Too long: may not be more than 10 bytes
-	// retag: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
 	// false true false
 }

@@ -1,11 +1,14 @@
 package ratchet
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
 )
 
 // totalSchema correlates every object key (its additionalProperties is
@@ -76,12 +79,12 @@ func walk(c *Correlated, depth int) {
 	case map[string]any:
 		for k := range v {
 			walk(c.Field(k), depth+1)
-			_ = c.CEL().Key(k)
+			_ = c.Key(k)
 		}
 	case []any:
 		for i := range v {
 			walk(c.Item(i), depth+1)
-			_ = c.CEL().Index(i)
+			_ = c.Index(i)
 		}
 	}
 	c.Unchanged()
@@ -103,7 +106,7 @@ func FuzzCorrelate(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	total, keyed := totalSchema(), keyedSchema()
-	c := compiled(f, `{"type":"object","properties":{"spec":{"type":"object","properties":{
+	s := mustSchema(f, `{"type":"object","properties":{"spec":{"type":"object","properties":{
 		"image":{"type":"string","maxLength":5},
 		"names":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":10,"x-kubernetes-validations":[{"rule":"self.size() < 3"}]}},
 		"limits":{"type":"object","maxProperties":10,"additionalProperties":{"type":"integer",
@@ -114,6 +117,14 @@ func FuzzCorrelate(f *testing.F) {
 		"phase":{"type":"string","maxLength":10,"x-kubernetes-validations":[{"rule":"self != 'bad'"}]}},
 		"anyOf":[{"properties":{"image":{"maxLength":3}}},{"required":["phase"]}]},
 		"status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}`)
+	v, err := validation.New(s)
+	if err != nil {
+		f.Fatal(err)
+	}
+	rules, err := celrules.Compile(s, true)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, newJSON, oldJSON string) {
 		newObj, err := crdschema.DecodeJSON([]byte(newJSON))
 		if err != nil {
@@ -146,9 +157,10 @@ func FuzzCorrelate(f *testing.F) {
 		newMap, _ := newObj.(map[string]any)
 		oldMap, _ := oldObj.(map[string]any)
 		if newMap != nil {
-			Validate(c.v, c.rules, c.schema, newMap, oldMap)
-			ValidateStatus(c.status, c.rules, c.schema, newMap, oldMap)
-			Validate(c.v, c.rules, c.schema, map[string]any{"spec": newObj}, map[string]any{"spec": oldObj})
+			c := Correlate(newMap, oldMap, s)
+			v.ValidateUpdate(nil, newMap, c)
+			v.ValidateUpdate(nil, newMap, StatusCorrelation(c, s))
+			rules.Validate(context.Background(), nil, newMap, oldMap, celrules.RuntimeBudget, celrules.WithRatcheting(c))
 		}
 	})
 }

@@ -157,7 +157,7 @@ func run() error {
 	}
 
 	step("kubectl get crontabs")
-	p, err := printer.New(def.Spec.Versions[0].AdditionalPrinterColumns, printer.WithNow(func() time.Time {
+	p, err := printer.New(def.Spec.Versions[0].AdditionalPrinterColumns, printer.WithClock(func() time.Time {
 		return fixedNow().Add(7 * time.Second)
 	}))
 	if err != nil {

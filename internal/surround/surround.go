@@ -1,4 +1,6 @@
-package defaulting
+// Package surround places a value inside the object that surrounds it, as
+// the API server does when it checks a default of a CRD in context.
+package surround
 
 import "errors"
 
