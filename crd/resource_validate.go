@@ -9,7 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/ratchet"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -135,7 +135,7 @@ func (r *Resource) objectMeta(o map[string]any) (*crdschema.ObjectMeta, crdschem
 	if _, isMap := raw.(map[string]any); !isMap {
 		return nil, crdschema.ErrorList{crdschema.Invalid(crdschema.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %T", raw))}
 	}
-	meta, _, err := prune.GetObjectMeta(o, prune.MetaOptions{})
+	meta, _, err := objectmeta.GetObjectMeta(o, objectmeta.MetaOptions{})
 	if err != nil {
 		return nil, crdschema.ErrorList{crdschema.Invalid(crdschema.NewPath("metadata"), raw, err.Error())}
 	}

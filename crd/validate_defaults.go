@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -107,7 +108,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		if err != nil {
 			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
 		}
-		if e, _ := prune.Coerce(nil, obj, root, true, prune.CoerceOptions{}); e != nil {
+		if e, _ := objectmeta.Coerce(nil, obj, root, true, objectmeta.CoerceOptions{}); e != nil {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
 		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.Error()))
@@ -120,7 +121,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	}
 	if v.requirePruned {
 		pruned := defaulting.DeepCopy(def)
-		prune.PruneValue(pruned, s, prune.Options{IsResourceRoot: s.XEmbeddedResource})
+		prune.Prune(pruned, s, s.XEmbeddedResource)
 		if !reflect.DeepEqual(pruned, def) {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
 		}
@@ -128,7 +129,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	// The API server coerces the default in place and validates the
 	// result; here a copy is coerced, the schema stays as it is.
 	coerced := defaulting.DeepCopy(def)
-	if e, _ := prune.CoerceValue(path, coerced, s, s.XEmbeddedResource, prune.CoerceOptions{}); e != nil {
+	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
 		v.errs = append(v.errs, errs...)

@@ -1,7 +1,6 @@
 package defaulting
 
 import (
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -25,7 +24,7 @@ func Default(x any, s *structural.Schema) {
 	switch x := x.(type) {
 	case map[string]any:
 		for k, ps := range s.Properties {
-			if !prune.HasDefault(ps) {
+			if !ps.HasDefault() {
 				continue
 			}
 			if v, ok := x[k]; !ok || (v == nil && !ps.Nullable) {

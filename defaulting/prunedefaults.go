@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -41,7 +42,7 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 		return nil, nil
 	}
 	c := *s
-	if prune.HasDefault(s) {
+	if s.HasDefault() {
 		d, err := p.pruneDefault(s.Default.Value, sur)
 		if err != nil {
 			return nil, fmt.Errorf("failed to prune default value: %v", err)
@@ -86,10 +87,10 @@ func (p *defaultsPruner) pruneDefault(d any, sur surround.Surrounding) (*crdsche
 	if err != nil {
 		return nil, err
 	}
-	if ferr, _ := prune.Coerce(nil, obj, p.root, true, prune.CoerceOptions{DropInvalidFields: true}); ferr != nil {
+	if ferr, _ := objectmeta.Coerce(nil, obj, p.root, true, objectmeta.CoerceOptions{DropInvalidFields: true}); ferr != nil {
 		return nil, ferr
 	}
-	prune.Prune(obj, p.root, prune.Options{IsResourceRoot: true})
+	prune.Prune(obj, p.root, true)
 	v, found, err := sur.Extract(obj)
 	if err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func copies(b *testing.B, o map[string]any, f func(map[string]any)) {
 func BenchmarkPrune(b *testing.B) {
 	s, o := loadHTTPRoute(b)
 	copies(b, o, func(o map[string]any) {
-		if paths := prune.Prune(o, s, prune.Options{IsResourceRoot: true}); len(paths) != 1 {
+		if paths := prune.Prune(o, s, true); len(paths) != 1 {
 			b.Fatalf("pruned %q", paths)
 		}
 	})
@@ -89,7 +89,7 @@ func BenchmarkPruneClean(b *testing.B) {
 	delete(o["spec"].(map[string]any), "unknownField")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if paths := prune.Prune(o, s, prune.Options{IsResourceRoot: true}); len(paths) != 0 {
+		if paths := prune.Prune(o, s, true); len(paths) != 0 {
 			b.Fatalf("pruned %q", paths)
 		}
 	}
@@ -101,8 +101,8 @@ func TestPruneCleanDoesNotAllocate(t *testing.T) {
 	var o map[string]any
 	testing.Benchmark(func(b *testing.B) { s, o = loadHTTPRoute(b) })
 	delete(o["spec"].(map[string]any), "unknownField")
-	prune.Prune(o, s, prune.Options{IsResourceRoot: true}) // warm the buffer pool
-	if n := testing.AllocsPerRun(100, func() { prune.Prune(o, s, prune.Options{IsResourceRoot: true}) }); n != 0 {
+	prune.Prune(o, s, true) // warm the buffer pool
+	if n := testing.AllocsPerRun(100, func() { prune.Prune(o, s, true) }); n != 0 {
 		t.Errorf("Prune of an object with nothing to prune: %v allocations, want 0", n)
 	}
 }

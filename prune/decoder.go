@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -42,7 +43,7 @@ type Decoder struct {
 func NewDecoder(opts DecoderOptions) *Decoder {
 	d := &Decoder{opts: opts, embeds: make(map[string]map[*structural.Schema]bool, len(opts.Schemas))}
 	for v, s := range opts.Schemas {
-		d.embeds[v] = embeddingNodes(s, false)
+		d.embeds[v] = objectmeta.EmbeddingNodes(s, false)
 	}
 	return d
 }
@@ -50,16 +51,17 @@ func NewDecoder(opts DecoderOptions) *Decoder {
 // Decode cleans obj in place, in the API server's order:
 //
 //  1. kind and apiVersion are remembered (they must be strings) and the
-//     root metadata is decoded (GetObjectMeta; its unknown fields are
+//     root metadata is decoded as ObjectMeta (its unknown fields are
 //     reported);
 //  2. if the object is of the CRD's group and kind: unknown fields are
-//     pruned against the schema of the apiVersion's version (Prune with
-//     IsResourceRoot, reported) and non-nullable nulls without default
+//     pruned against the schema of the apiVersion's version (Prune of a
+//     resource root, reported) and non-nullable nulls without default
 //     are dropped (PruneNulls), unless PreserveUnknownFields; then the
-//     embedded resources are coerced (Coerce, unknown metadata fields
-//     reported); with Storage a zero metadata.generation becomes 1;
+//     apiVersion, kind and metadata of embedded resources are coerced
+//     (unknown metadata fields reported); with Storage a zero
+//     metadata.generation becomes 1;
 //  3. kind and apiVersion are written back and the root metadata is
-//     replaced by its decoded form (SetObjectMeta).
+//     replaced by its decoded form.
 //
 // Defaulting (package defaulting) comes next, and is not part of Decode.
 //
@@ -77,7 +79,7 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 	if err != nil {
 		return nil, err
 	}
-	m, foundMeta, unknown, err := getMeta(obj, MetaOptions{
+	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{
 		DropMalformedFields:     d.opts.Storage,
 		ReturnUnknownFieldPaths: true,
 	})
@@ -93,22 +95,20 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 	if group == d.opts.Group && kind == d.opts.Kind {
 		s := d.opts.Schemas[version]
 		if !d.opts.PreserveUnknownFields {
-			unknownFields = append(unknownFields, Prune(obj, s, Options{IsResourceRoot: true})...)
+			unknownFields = append(unknownFields, Prune(obj, s, true)...)
 			PruneNulls(obj, s)
 		}
 		if embeds := d.embeds[version]; s != nil && embeds[s] {
-			c := coercer{
-				opts:   CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true},
-				embeds: embeds,
-			}
-			if ferr := c.coerce(nil, obj, s, s.XEmbeddedResource); ferr != nil {
+			c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
+			if ferr := c.Coerce(nil, obj, s, s.XEmbeddedResource); ferr != nil {
 				return nil, ferr
 			}
-			sortStrings(c.unknown)
-			unknownFields = append(unknownFields, c.unknown...)
+			u := c.Unknown()
+			sortStrings(u)
+			unknownFields = append(unknownFields, u...)
 		}
-		if d.opts.Storage && m != nil && m.om.Generation == 0 {
-			m.om.Generation = 1
+		if d.opts.Storage {
+			m.DefaultGeneration()
 		}
 	}
 
@@ -119,7 +119,7 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 		obj["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		obj["metadata"] = metaToMap(&m.om, m.fields)
+		obj["metadata"] = m.Map()
 	}
 	return unknownFields, nil
 }

@@ -6,15 +6,15 @@
 // additionalProperties and embedded resources) and returns their paths in
 // the API server's notation ("spec.items[0].foo"). PruneNulls drops the
 // nulls that the schema does not allow and that no default will replace.
-// GetObjectMeta, SetObjectMeta and Coerce model the API server's handling of
-// object metadata: metadata is decoded as Kubernetes' ObjectMeta type, which
-// drops unknown fields (reported as, for example, "metadata.clusterName"),
-// fails with the API server's error text on values of the wrong type,
-// renders timestamps in UTC with second precision, and is written back.
 //
-// Decoder puts these steps together in the API server's order: it is the
-// schema-dependent part of decoding a request body, before defaulting
-// (package defaulting) and validation.
+// Decoder puts these steps together with the API server's handling of
+// object metadata, in the API server's order: it is the schema-dependent
+// part of decoding a request body, before defaulting (package defaulting)
+// and validation. Metadata (of the object and of embedded resources) is
+// decoded as Kubernetes' ObjectMeta type, which drops unknown fields
+// (reported as, for example, "metadata.clusterName"), fails with the API
+// server's error text on values of the wrong type, renders timestamps in
+// UTC with second precision, and is written back.
 //
 // The functions of this package modify the objects they are given, in
 // place: the caller owns the object (decode a fresh one per request, or

@@ -67,7 +67,7 @@ func ExamplePrune() {
 		"items": []any{map[string]any{"name": "a", "foo": int64(1)}},
 		"bar":   true,
 	}
-	fmt.Println(prune.Prune(obj, schema, prune.Options{}))
+	fmt.Println(prune.Prune(obj, schema, false))
 	fmt.Println(obj)
 	// Output:
 	// [bar items[0].foo]

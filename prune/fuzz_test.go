@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -66,10 +67,10 @@ func FuzzPrune(f *testing.F) {
 		if !ok {
 			return
 		}
-		prune.Prune(o, s, prune.Options{IsResourceRoot: root})
+		prune.Prune(o, s, root)
 		prune.PruneNulls(o, s)
 		before := copyJSON(t, o)
-		if paths := prune.Prune(o, s, prune.Options{IsResourceRoot: root}); len(paths) > 0 {
+		if paths := prune.Prune(o, s, root); len(paths) > 0 {
 			t.Fatalf("second prune removed %q", paths)
 		}
 		if !reflect.DeepEqual(o, before) {
@@ -86,12 +87,12 @@ func FuzzCoerce(f *testing.F) {
 		if !ok {
 			return
 		}
-		opts := prune.CoerceOptions{DropInvalidFields: drop, ReturnUnknownFieldPaths: true}
-		if err, _ := prune.Coerce(nil, o, s, true, opts); err != nil {
+		opts := objectmeta.CoerceOptions{DropInvalidFields: drop, ReturnUnknownFieldPaths: true}
+		if err, _ := objectmeta.Coerce(nil, o, s, true, opts); err != nil {
 			return
 		}
 		before := copyJSON(t, o)
-		err, unknown := prune.Coerce(nil, o, s, true, opts)
+		err, unknown := objectmeta.Coerce(nil, o, s, true, opts)
 		if err != nil || len(unknown) > 0 {
 			t.Fatalf("second coercion: %v %q", err, unknown)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -65,9 +66,9 @@ func decodeAll(t *testing.T, s *structural.Schema, obj map[string]any) (pruned [
 	t.Helper()
 	sBefore := s.DeepCopy()
 	bounded(t, hostileLimit, func() {
-		pruned = prune.Prune(obj, s, prune.Options{IsResourceRoot: true})
+		pruned = prune.Prune(obj, s, true)
 		prune.PruneNulls(obj, s)
-		coerceErr, unknown = prune.Coerce(nil, obj, s, true, prune.CoerceOptions{ReturnUnknownFieldPaths: true})
+		coerceErr, unknown = objectmeta.Coerce(nil, obj, s, true, objectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	})
 	if !reflect.DeepEqual(s, sBefore) {
 		t.Error("the schema was modified")
@@ -123,12 +124,12 @@ func TestHostileDeepMetadata(t *testing.T) {
 	if err != nil || len(pruned) > 0 || len(unknown) > 0 {
 		t.Fatalf("pruned %q, err %v, unknown %q", pruned, err, unknown)
 	}
-	m, u, gerr := prune.GetObjectMeta(map[string]any{"metadata": meta()}, prune.MetaOptions{ReturnUnknownFieldPaths: true})
+	m, u, gerr := objectmeta.GetObjectMeta(map[string]any{"metadata": meta()}, objectmeta.MetaOptions{ReturnUnknownFieldPaths: true})
 	if gerr != nil || len(u) > 0 || len(m.Labels) != 100000 || m.Annotations["a"] != big {
 		t.Errorf("GetObjectMeta: %v %q", gerr, u)
 	}
 	out := map[string]any{}
-	if err := prune.SetObjectMeta(out, m); err != nil {
+	if err := objectmeta.SetObjectMeta(out, m); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(out["metadata"].(map[string]any)["managedFields"], meta()["managedFields"]) {
@@ -207,14 +208,14 @@ func TestHostileValues(t *testing.T) {
 			meta := map[string]any{"metadata": map[string]any{"name": "n", field: tc.v}}
 			var m *crdschema.ObjectMeta
 			var gerr error
-			bounded(t, hostileLimit, func() { m, _, gerr = prune.GetObjectMeta(meta, prune.MetaOptions{}) })
+			bounded(t, hostileLimit, func() { m, _, gerr = objectmeta.GetObjectMeta(meta, objectmeta.MetaOptions{}) })
 			if (gerr == nil) != tc.ok {
 				t.Errorf("%s %v: error %v", field, tc.v, gerr)
 			}
 			if gerr == nil && field == "generation" && float64(m.Generation) != toFloat(tc.v) {
 				t.Errorf("generation %v decoded as %d", tc.v, m.Generation)
 			}
-			m, _, gerr = prune.GetObjectMeta(meta, prune.MetaOptions{DropMalformedFields: true})
+			m, _, gerr = objectmeta.GetObjectMeta(meta, objectmeta.MetaOptions{DropMalformedFields: true})
 			if gerr != nil || m.Name != "n" {
 				t.Errorf("%s %v, dropping malformed fields: %v", field, tc.v, gerr)
 			}

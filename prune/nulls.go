@@ -20,7 +20,7 @@ func PruneNulls(x any, s *structural.Schema) {
 				continue
 			}
 			if v == nil {
-				if !fs.Nullable && !HasDefault(fs) {
+				if !fs.Nullable && !hasDefault(fs) {
 					delete(x, k)
 				}
 				continue
@@ -49,8 +49,4 @@ func fieldSchema(k string, s *structural.Schema) *structural.Schema {
 	return nil
 }
 
-// HasDefault reports whether s has a default the API server applies: an
-// explicit null default counts as none.
-func HasDefault(s *structural.Schema) bool {
-	return s != nil && s.Default != nil && s.Default.Value != nil
-}
+func hasDefault(s *structural.Schema) bool { return s.HasDefault() }

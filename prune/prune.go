@@ -8,19 +8,15 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// Options configure Prune.
-type Options struct {
-	// IsResourceRoot says that the value is a whole Kubernetes object, so
-	// that its root is treated like an embedded resource: apiVersion, kind
-	// and metadata are kept whatever the schema says (metadata is cleaned
-	// by the metadata coercion instead, see Coerce and SetObjectMeta).
-	IsResourceRoot bool
-}
-
-// Prune removes from obj, in place, every field that the schema s does
-// not specify, and returns the paths of the removed fields, sorted, in the
-// API server's notation ("spec.items[0].foo"). obj is modified: callers
-// that need the original must pass a copy.
+// Prune removes from v, in place, every field that the schema s does not
+// specify, and returns the paths of the removed fields, sorted, in the
+// API server's notation ("spec.items[0].foo"). v is a JSON value of any
+// type (a whole object, or a value inside one such as a default); the maps
+// and lists inside it are modified: callers that need the original must
+// pass a copy. isResourceRoot says that v is a whole Kubernetes object,
+// whose root is treated like an embedded resource: apiVersion, kind and
+// metadata are kept whatever the schema says (metadata is cleaned by the
+// decoder's metadata coercion instead, see Decoder).
 //
 // The rules are the API server's:
 //
@@ -32,17 +28,10 @@ type Options struct {
 //     removed (the fields of an object value, and those of objects in an
 //     array value) and reported;
 //   - apiVersion, kind and metadata of an embedded resource
-//     (x-kubernetes-embedded-resource, or the root with
-//     Options.IsResourceRoot) are kept, and never reported at the root;
+//     (x-kubernetes-embedded-resource, or the root with isResourceRoot)
+//     are kept, and never reported at the root;
 //   - a nil s removes every field of obj.
-func Prune(obj map[string]any, s *structural.Schema, opts Options) []string {
-	return PruneValue(obj, s, opts)
-}
-
-// PruneValue is Prune for a value of any JSON type (an object, a list or
-// a scalar), such as a default value. Maps and lists inside v are
-// modified in place.
-func PruneValue(v any, s *structural.Schema, opts Options) []string {
+func Prune(v any, s *structural.Schema, isResourceRoot bool) []string {
 	// The path of the visited node is built in a pooled buffer, so that an
 	// object with nothing to prune costs no allocation.
 	buf := pathBuffers.Get().(*[]byte)
@@ -53,7 +42,7 @@ func PruneValue(v any, s *structural.Schema, opts Options) []string {
 			pathBuffers.Put(buf)
 		}
 	}()
-	embedded := opts.IsResourceRoot
+	embedded := isResourceRoot
 	if s == nil && embedded {
 		s = &emptySchema
 	}

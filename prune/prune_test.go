@@ -155,7 +155,7 @@ func TestPrune(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := obj(t, tt.in)
-			paths := prune.Prune(o, tt.schema, prune.Options{IsResourceRoot: tt.root})
+			paths := prune.Prune(o, tt.schema, tt.root)
 			if want := obj(t, tt.want); !reflect.DeepEqual(o, want) {
 				t.Errorf("object\n got %v\nwant %v", o, want)
 			}
@@ -168,7 +168,7 @@ func TestPrune(t *testing.T) {
 
 func TestPruneValue(t *testing.T) {
 	v := []any{map[string]any{"a": "x", "b": int64(1)}}
-	paths := prune.PruneValue(v, array(object("a", str())), prune.Options{})
+	paths := prune.Prune(v, array(object("a", str())), false)
 	if want := []any{map[string]any{"a": "x"}}; !reflect.DeepEqual(v, want) {
 		t.Errorf("got %v, want %v", v, want)
 	}
@@ -215,7 +215,7 @@ func TestPruneDeep(t *testing.T) {
 	s := object("spec", preserve(&structural.Schema{Generic: structural.Generic{Type: "object"}}),
 		"other", &structural.Schema{Generic: structural.Generic{Type: "object"}, AdditionalProperties: &structural.SchemaOrBool{}})
 	o := map[string]any{"spec": map[string]any{"d": deep}, "other": map[string]any{"k": deep}}
-	paths := prune.Prune(o, s, prune.Options{IsResourceRoot: true})
+	paths := prune.Prune(o, s, true)
 	if want := []string{"other.k[0].x", "other.k[1].y"}; !reflect.DeepEqual(paths, want) {
 		t.Errorf("paths %q", paths)
 	}

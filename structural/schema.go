@@ -95,3 +95,8 @@ type NestedValueValidation struct {
 	ForbiddenGenerics   Generic
 	ForbiddenExtensions Extensions
 }
+
+// HasDefault reports whether s (which may be nil) has a default.
+func (s *Schema) HasDefault() bool {
+	return s != nil && s.Default != nil && s.Default.Value != nil
+}

@@ -1,4 +1,4 @@
-package prune
+package objectmeta
 
 import (
 	"sort"
@@ -216,3 +216,7 @@ func (c *coercer) coerceMeta(pth *crdschema.Path, x map[string]any) *crdschema.E
 	}
 	return nil
 }
+
+// emptySchema stands for a nil schema at a resource root, which keeps
+// apiVersion, kind and metadata.
+var emptySchema structural.Schema

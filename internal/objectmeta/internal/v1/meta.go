@@ -12,7 +12,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/crdschema/crdschema/prune/internal/types"
+	"github.com/crdschema/crdschema/internal/objectmeta/internal/types"
 )
 
 // ObjectMeta has the fields and JSON names of Kubernetes' ObjectMeta.

@@ -1,4 +1,4 @@
-package prune_test
+package objectmeta_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/objectmeta"
 )
 
 // Error texts are the API server's (see testdata/cases/metadata-type-errors).
@@ -34,7 +34,7 @@ func TestGetObjectMetaErrors(t *testing.T) {
 	for _, tt := range tests {
 		o := obj(t, `{"metadata":`+tt.md+`}`)
 		for _, ret := range []bool{false, true} {
-			m, _, err := prune.GetObjectMeta(o, prune.MetaOptions{DropMalformedFields: tt.drop, ReturnUnknownFieldPaths: ret})
+			m, _, err := objectmeta.GetObjectMeta(o, objectmeta.MetaOptions{DropMalformedFields: tt.drop, ReturnUnknownFieldPaths: ret})
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("%s (drop %v, unknown %v): error %v\nwant %s", tt.md, tt.drop, ret, err, tt.want)
 			}
@@ -47,7 +47,7 @@ func TestGetObjectMetaErrors(t *testing.T) {
 
 func TestGetObjectMetaUnknownFields(t *testing.T) {
 	o := obj(t, `{"metadata":{"name":"n","clusterName":"c","Name":"x","ownerReferences":[{"name":"o","bogus":1},{"uid":"u","x":{}}],"managedFields":[{"manager":"m","y":1}]}}`)
-	m, unknown, err := prune.GetObjectMeta(o, prune.MetaOptions{ReturnUnknownFieldPaths: true, ParentPath: crdschema.NewPath("spec", "template")})
+	m, unknown, err := objectmeta.GetObjectMeta(o, objectmeta.MetaOptions{ReturnUnknownFieldPaths: true, ParentPath: crdschema.NewPath("spec", "template")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,17 +65,17 @@ func TestGetObjectMetaUnknownFields(t *testing.T) {
 		t.Errorf("metadata %+v", m)
 	}
 	// Without ReturnUnknownFieldPaths the same fields are dropped silently.
-	if _, unknown, err := prune.GetObjectMeta(o, prune.MetaOptions{}); err != nil || unknown != nil {
+	if _, unknown, err := objectmeta.GetObjectMeta(o, objectmeta.MetaOptions{}); err != nil || unknown != nil {
 		t.Errorf("unknown %q, error %v", unknown, err)
 	}
-	if m, _, _ := prune.GetObjectMeta(map[string]any{}, prune.MetaOptions{}); m != nil {
+	if m, _, _ := objectmeta.GetObjectMeta(map[string]any{}, objectmeta.MetaOptions{}); m != nil {
 		t.Errorf("metadata %v for an object without", m)
 	}
 }
 
 func TestGetObjectMetaDrop(t *testing.T) {
 	o := obj(t, `{"metadata":{"name":"n","namespace":5,"labels":{"a":"b","c":1},"generation":2,"bogus":1,"ownerReferences":[{"name":"o","bogus":1}]}}`)
-	m, unknown, err := prune.GetObjectMeta(o, prune.MetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
+	m, unknown, err := objectmeta.GetObjectMeta(o, objectmeta.MetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestGetObjectMetaDrop(t *testing.T) {
 		t.Errorf("unknown %q, want %q", unknown, want)
 	}
 	got := map[string]any{}
-	if err := prune.SetObjectMeta(got, m); err != nil {
+	if err := objectmeta.SetObjectMeta(got, m); err != nil {
 		t.Fatal(err)
 	}
 	want := obj(t, `{"metadata":{"name":"n","generation":2,"ownerReferences":[{"apiVersion":"","kind":"","name":"o","uid":""}]}}`)
@@ -127,13 +127,13 @@ func TestSetObjectMetaRoundTrip(t *testing.T) {
 		} else {
 			in = obj(t, `{"metadata":`+tt.in+`}`)
 		}
-		m, _, err := prune.GetObjectMeta(in, prune.MetaOptions{})
+		m, _, err := objectmeta.GetObjectMeta(in, objectmeta.MetaOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
 		got := map[string]any{}
-		if err := prune.SetObjectMeta(got, m); err != nil {
+		if err := objectmeta.SetObjectMeta(got, m); err != nil {
 			t.Fatal(err)
 		}
 		want := obj(t, `{"metadata":`+tt.want+`}`)
@@ -141,7 +141,7 @@ func TestSetObjectMetaRoundTrip(t *testing.T) {
 			t.Errorf("%s\n got %v\nwant %v", tt.in, got, want)
 		}
 		// Coerce at a resource root gives the same metadata.
-		if ferr, _ := prune.Coerce(nil, in, nil, true, prune.CoerceOptions{}); ferr != nil || !reflect.DeepEqual(in, want) {
+		if ferr, _ := objectmeta.Coerce(nil, in, nil, true, objectmeta.CoerceOptions{}); ferr != nil || !reflect.DeepEqual(in, want) {
 			t.Errorf("Coerce %s: %v\n got %v\nwant %v", tt.in, ferr, in, want)
 		}
 	}
@@ -161,7 +161,7 @@ func TestSetObjectMeta(t *testing.T) {
 		ManagedFields:              []crdschema.ManagedFieldsEntry{{Manager: "m", FieldsV1: json.RawMessage(`{"f:a":{},"n":1}`)}},
 	}
 	o := map[string]any{"metadata": map[string]any{"old": true}}
-	if err := prune.SetObjectMeta(o, m); err != nil {
+	if err := objectmeta.SetObjectMeta(o, m); err != nil {
 		t.Fatal(err)
 	}
 	want := obj(t, `{"metadata":{"name":"n","generation":3,"creationTimestamp":"2020-01-02T02:04:05Z","deletionGracePeriodSeconds":30,
@@ -170,11 +170,11 @@ func TestSetObjectMeta(t *testing.T) {
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("got %v\nwant %v", o, want)
 	}
-	if err := prune.SetObjectMeta(o, nil); err != nil || len(o) != 0 {
+	if err := objectmeta.SetObjectMeta(o, nil); err != nil || len(o) != 0 {
 		t.Errorf("nil metadata: %v, %v", o, err)
 	}
 	bad := &crdschema.ObjectMeta{ManagedFields: []crdschema.ManagedFieldsEntry{{FieldsV1: json.RawMessage(`{`)}}}
-	if err := prune.SetObjectMeta(map[string]any{}, bad); err == nil {
+	if err := objectmeta.SetObjectMeta(map[string]any{}, bad); err == nil {
 		t.Error("no error for invalid fieldsV1")
 	}
 }
@@ -226,7 +226,7 @@ func TestCoerce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := obj(t, tt.in)
-			err, unknown := prune.Coerce(nil, o, s, false, prune.CoerceOptions{DropInvalidFields: tt.drop, ReturnUnknownFieldPaths: true})
+			err, unknown := objectmeta.Coerce(nil, o, s, false, objectmeta.CoerceOptions{DropInvalidFields: tt.drop, ReturnUnknownFieldPaths: true})
 			if tt.err != "" {
 				if err == nil || err.Error() != tt.err {
 					t.Errorf("error %v\nwant %s", err, tt.err)

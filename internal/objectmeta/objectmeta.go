@@ -1,4 +1,4 @@
-package prune
+package objectmeta
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
-	v1 "github.com/crdschema/crdschema/prune/internal/v1"
+	v1 "github.com/crdschema/crdschema/internal/objectmeta/internal/v1"
 	kjson "sigs.k8s.io/json"
 )
 
