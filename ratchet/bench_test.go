@@ -1,6 +1,7 @@
 package ratchet
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -111,7 +112,7 @@ func BenchmarkValidateUpdate(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			errs := c.v.Validate(nil, newObj)
-			rerrs, _ := c.rules.Validate(nil, nil, newObj, old, 10000000)
+			rerrs, _ := c.rules.Validate(context.Background(), nil, newObj, old, 10000000)
 			if len(errs)+len(rerrs) != 0 {
 				b.Fatal(errs, rerrs)
 			}
