@@ -22,11 +22,12 @@ import (
 // however busy the machine is.
 const Limit = 20 * time.Second
 
-// HangFactor is how many times its CPU limit a piece of code may take in
-// wall-clock time before Run calls it a hang: code that blocks takes no CPU
-// time, so only a wall-clock bound catches it, and this one is generous
-// enough for a machine where the code gets a tenth of a core.
-const HangFactor = 10
+// HangLimit bounds the wall-clock time of a piece of code under Run when
+// the test has no deadline (go test -timeout 0). Code that blocks takes no
+// CPU time, so only a wall-clock bound catches it; this one, like the
+// test's deadline that Run otherwise uses, is one that code which computes
+// meets even on a machine where it gets a twentieth of a core.
+const HangLimit = 10 * time.Minute
 
 // pollInterval is how often Run reads the clocks while f runs.
 const pollInterval = 20 * time.Millisecond
@@ -35,9 +36,9 @@ const pollInterval = 20 * time.Millisecond
 type cpuClock func() (d time.Duration, ok bool)
 
 // Run runs f on its own goroutine, locked to its own OS thread, and fails t
-// when f panics, when f takes more than limit of CPU time, or when f does not
-// return within HangFactor times limit of wall-clock time (or before the
-// test's deadline, if that comes first).
+// when f panics, when f takes more than limit of CPU time, or when f hangs:
+// does not return before the test's deadline (go test -timeout, ten minutes
+// by default), less a margin to report it, or within HangLimit without one.
 //
 // The CPU time is that of f's thread on Linux; elsewhere it is that of the
 // whole process (more than f's, so the bound errs on the safe side), and on
@@ -46,20 +47,20 @@ type cpuClock func() (d time.Duration, ok bool)
 // f may call t.Fatal: Run then ends the test too.
 func Run(t testing.TB, limit time.Duration, f func()) {
 	t.Helper()
-	run(t, limit, HangFactor*limit, f)
+	hang := HangLimit
+	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := dt.Deadline(); ok {
+			// Leave the testing package time to report the failure.
+			left := time.Until(deadline)
+			hang = max(left-left/20-time.Second, time.Second)
+		}
+	}
+	run(t, limit, hang, f)
 }
 
 // run is Run with the wall-clock bound hang.
 func run(t testing.TB, limit, hang time.Duration, f func()) {
 	t.Helper()
-	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
-		if deadline, ok := dt.Deadline(); ok {
-			// Leave the testing package time to report the failure.
-			if left := time.Until(deadline) * 9 / 10; left < hang {
-				hang = left
-			}
-		}
-	}
 	type result struct {
 		cpu    time.Duration
 		panic  string

@@ -65,6 +65,26 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunHangsBeforeDeadline: code that blocks fails the test before the
+// test's deadline, with time to report it.
+func TestRunHangsBeforeDeadline(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	ft := &fakeT{deadline: time.Now().Add(3 * time.Second)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ft, Limit, func() { <-stop })
+	}()
+	<-done
+	if !ft.failed || !strings.Contains(ft.msg, "hangs:") {
+		t.Errorf("blocked until the deadline: failed %v with %q", ft.failed, ft.msg)
+	}
+	if left := time.Until(ft.deadline); left < 500*time.Millisecond {
+		t.Errorf("failed %v before the deadline, too close to report", left)
+	}
+}
+
 // TestRunBoundsCPUTime: code that waits (as code does on a loaded machine,
 // for a core) may take longer than its limit in wall-clock time, as long as
 // it takes less CPU time; code that computes longer than its limit fails
@@ -131,9 +151,12 @@ func spinOnce() {
 // package's does.
 type fakeT struct {
 	testing.TB
-	failed bool
-	msg    string
+	failed   bool
+	msg      string
+	deadline time.Time
 }
+
+func (f *fakeT) Deadline() (time.Time, bool) { return f.deadline, !f.deadline.IsZero() }
 
 func (f *fakeT) Helper() {}
 
