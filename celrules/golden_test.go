@@ -16,6 +16,8 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // goldenCase is one conformance case of upstream's CEL behaviour, reduced
@@ -363,14 +365,8 @@ func testGolden(t *testing.T, cases map[string]*goldenCase, opts []EnvOption) {
 			for _, e := range cx {
 				t.Errorf("unexpected CRD error: %s", e)
 			}
-			if len(costs) != len(c.CELCosts) {
-				t.Errorf("costs:\n got %v\nwant %v", costs, c.CELCosts)
-			} else {
-				for i := range costs {
-					if costs[i] != c.CELCosts[i] {
-						t.Errorf("cost %d: got %+v, want %+v", i, costs[i], c.CELCosts[i])
-					}
-				}
+			if d := cmp.Diff(c.CELCosts, costs, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("costs (-want +got):\n%s", d)
 			}
 			for i := range rm {
 				blocked := false

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // normalize turns any JSON-encodable value into the generic form the
@@ -27,90 +29,22 @@ func normalize(v any) (any, error) {
 }
 
 // firstDiff returns "" when want and got are equal JSON values (numbers
-// compared by value, so 1 and 1.0 are equal), else where they first differ.
+// compared by value, so 1 and 1.0 are equal; an empty list or object equal
+// to a missing one of the same kind), else where and how they differ
+// (-want +got).
 func firstDiff(where string, want, got any) string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return mismatch(where, want, got)
-		}
-		keys := make([]string, 0, len(w)+len(g))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		for k := range g {
-			if _, ok := w[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			wv, wok := w[k]
-			gv, gok := g[k]
-			p := where + "." + k
-			switch {
-			case !wok:
-				return fmt.Sprintf("%s: expected no such key, got %s", p, show(gv))
-			case !gok:
-				return fmt.Sprintf("%s: expected %s, got no such key", p, show(wv))
-			}
-			if d := firstDiff(p, wv, gv); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return mismatch(where, want, got)
-		}
-		for i := 0; i < len(w) && i < len(g); i++ {
-			if d := firstDiff(where+"["+strconv.Itoa(i)+"]", w[i], g[i]); d != "" {
-				return d
-			}
-		}
-		if len(w) != len(g) {
-			if len(w) > len(g) {
-				return fmt.Sprintf("%s[%d]: expected %s, got nothing (expected %d items, got %d)", where, len(g), show(w[len(g)]), len(w), len(g))
-			}
-			return fmt.Sprintf("%s[%d]: expected nothing, got %s (expected %d items, got %d)", where, len(w), show(g[len(w)]), len(w), len(g))
-		}
-		return ""
-	case json.Number:
-		g, ok := got.(json.Number)
-		if !ok {
-			return mismatch(where, want, got)
-		}
-		a, aok := new(big.Rat).SetString(string(w))
-		b, bok := new(big.Rat).SetString(string(g))
-		if !aok || !bok || a.Cmp(b) != 0 {
-			return mismatch(where, want, got)
-		}
-		return ""
-	default:
-		if want != got {
-			return mismatch(where, want, got)
-		}
-		return ""
+	if d := cmp.Diff(want, got, numbersByValue, cmpopts.EquateEmpty()); d != "" {
+		return where + " (-want +got):\n" + d
 	}
+	return ""
 }
 
-func mismatch(where string, want, got any) string {
-	return fmt.Sprintf("%s: expected %s, got %s", where, show(want), show(got))
-}
-
-func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	s := string(b)
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
-}
+// numbersByValue compares JSON numbers by their value.
+var numbersByValue = cmp.Comparer(func(a, b json.Number) bool {
+	x, xok := new(big.Rat).SetString(string(a))
+	y, yok := new(big.Rat).SetString(string(b))
+	return xok && yok && x.Cmp(y) == 0
+})
 
 // sortErrors orders a list of golden-form field errors by type, field and
 // detail, the keys the matching rules compare, and drops "message".

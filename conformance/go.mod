@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/crdschema/crdschema v0.0.0
+	github.com/google/go-cmp v0.7.0
 	go.yaml.in/yaml/v3 v3.0.6
 )
 

@@ -3,16 +3,15 @@ package openapi
 import (
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/google/go-cmp/cmp"
 )
 
 // goldenCase is a CRD version and the documents the API server published
@@ -78,61 +77,6 @@ func asJSON(t testing.TB, v any) any {
 	return out
 }
 
-// jsonDiff lists (up to max) the places where two JSON values differ.
-func jsonDiff(path string, got, want any, out []string, max int) []string {
-	if len(out) >= max {
-		return out
-	}
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return append(out, fmt.Sprintf("%s: got %s, want an object", path, short(got)))
-		}
-		keys := map[string]bool{}
-		for k := range w {
-			keys[k] = true
-		}
-		for k := range g {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			gv, gok := g[k]
-			wv, wok := w[k]
-			switch {
-			case !gok:
-				out = append(out, fmt.Sprintf("%s/%s: missing, want %s", path, k, short(wv)))
-			case !wok:
-				out = append(out, fmt.Sprintf("%s/%s: unexpected %s", path, k, short(gv)))
-			default:
-				out = jsonDiff(path+"/"+k, gv, wv, out, max)
-			}
-			if len(out) >= max {
-				return out
-			}
-		}
-		return out
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return append(out, fmt.Sprintf("%s: got %s, want %s", path, short(got), short(want)))
-		}
-		for i := range w {
-			out = jsonDiff(fmt.Sprintf("%s/%d", path, i), g[i], w[i], out, max)
-		}
-		return out
-	}
-	if !reflect.DeepEqual(got, want) {
-		out = append(out, fmt.Sprintf("%s: got %s, want %s", path, short(got), short(want)))
-	}
-	return out
-}
-
 func short(v any) string {
 	b, _ := json.Marshal(v)
 	if len(b) > 200 {
@@ -156,15 +100,15 @@ func TestGoldenDocuments(t *testing.T) {
 			if err != nil {
 				t.Fatalf("V2: %v", err)
 			}
-			if diff := jsonDiff("v2", asJSON(t, v2), c.V2, nil, 20); len(diff) > 0 {
-				t.Errorf("V2 differs from upstream (%s):\n%s", c.Source, strings.Join(diff, "\n"))
+			if diff := cmp.Diff(c.V2, asJSON(t, v2)); diff != "" {
+				t.Errorf("V2 differs from upstream (%s) (-want +got):\n%s", c.Source, diff)
 			}
 			v3, err := V3(crd, version, Options{})
 			if err != nil {
 				t.Fatalf("V3: %v", err)
 			}
-			if diff := jsonDiff("v3", asJSON(t, v3), c.V3, nil, 20); len(diff) > 0 {
-				t.Errorf("V3 differs from upstream (%s):\n%s", c.Source, strings.Join(diff, "\n"))
+			if diff := cmp.Diff(c.V3, asJSON(t, v3)); diff != "" {
+				t.Errorf("V3 differs from upstream (%s) (-want +got):\n%s", c.Source, diff)
 			}
 			if !reflect.DeepEqual(asJSON(t, crd), before) {
 				t.Errorf("the CRD was modified")

@@ -62,9 +62,9 @@ func nestSchema(depth int, via string) *crdschema.JSONSchemaProps {
 func ptr[T any](v T) *T { return &v }
 
 // allEntryPoints runs every function of the package that takes a schema on
-// p, checks that none modifies its input, and returns the errors of New,
-// Validate and ValidateProps.
-func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (newErr error, errs, propsErrs crdschema.ErrorList) {
+// p, checks that none modifies its input, and returns the errors of
+// Validate and ValidateProps and that of New.
+func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs crdschema.ErrorList, newErr error) {
 	t.Helper()
 	before := hostile.Clone(p)
 	bounded(t, hostileLimit, func() {
@@ -103,7 +103,7 @@ func TestHostileDeepSchema(t *testing.T) {
 		t.Run(via, func(t *testing.T) {
 			deep := nestSchema(1000, via)
 			root := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{"spec": *deep}}
-			newErr, errs, propsErrs := allEntryPoints(t, root)
+			errs, propsErrs, newErr := allEntryPoints(t, root)
 			if newErr != nil || len(errs) > 0 || len(propsErrs) > 0 {
 				t.Errorf("New: %v\nValidate: %v\nValidateProps: %v", newErr, errs, propsErrs)
 			}
@@ -142,7 +142,7 @@ func TestHostileWideSchema(t *testing.T) {
 	props["e"] = crdschema.JSONSchemaProps{Type: "string", Enum: enum}
 	p := &crdschema.JSONSchemaProps{Type: "object", Properties: props}
 	boundedAlloc(t, 1<<30, func() {
-		newErr, errs, propsErrs := allEntryPoints(t, p)
+		errs, propsErrs, newErr := allEntryPoints(t, p)
 		if newErr != nil || len(errs) > 0 || len(propsErrs) > 0 {
 			t.Errorf("New: %v\nValidate: %v\nValidateProps: %v", newErr, errs, propsErrs)
 		}
@@ -183,7 +183,7 @@ func TestHostileSchemaValues(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{"f": tc.p}}
-			newErr, errs, propsErrs := allEntryPoints(t, p)
+			errs, propsErrs, newErr := allEntryPoints(t, p)
 			if newErr != nil {
 				t.Fatalf("New: %v", newErr)
 			}
@@ -220,7 +220,7 @@ func TestHostileThousandsOfRules(t *testing.T) {
 	if len(errs) > 0 {
 		t.Errorf("errors %v", errs)
 	}
-	newErr, errs, propsErrs := allEntryPoints(t, p)
+	errs, propsErrs, newErr := allEntryPoints(t, p)
 	if newErr != nil || len(errs) > 0 || len(propsErrs) > 0 {
 		t.Errorf("New: %v\nValidate: %v\nValidateProps: %v", newErr, errs, propsErrs)
 	}
@@ -271,7 +271,7 @@ func TestNoInputModification(t *testing.T) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		t.Fatal(err)
 	}
-	if newErr, errs, propsErrs := allEntryPoints(t, &p); newErr != nil || len(errs) > 0 || len(propsErrs) > 0 {
+	if errs, propsErrs, newErr := allEntryPoints(t, &p); newErr != nil || len(errs) > 0 || len(propsErrs) > 0 {
 		t.Errorf("New: %v\nValidate: %v\nValidateProps: %v", newErr, errs, propsErrs)
 	}
 }

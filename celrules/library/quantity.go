@@ -13,7 +13,11 @@ import (
 // QuantityType is the CEL type of the values returned by quantity().
 var QuantityType = cel.ObjectType("kubernetes.Quantity")
 
-var quantityRuntimeType = types.NewTypeValue("kubernetes.Quantity")
+// quantityRuntimeType is the runtime type reported by Quantity values: the
+// object type without the traits of an object (field tests, indexing),
+// exactly what cel-go's deprecated NewTypeValue, which Kubernetes uses,
+// builds.
+var quantityRuntimeType = QuantityType.WithTraits(0)
 
 // quantityVal is a resource quantity as a CEL value.
 //

@@ -13,8 +13,9 @@ import (
 // URLType is the CEL type of the values returned by url().
 var URLType = cel.ObjectType("kubernetes.URL")
 
-// urlRuntimeType is the runtime type reported by URL values.
-var urlRuntimeType = types.NewTypeValue("kubernetes.URL")
+// urlRuntimeType is the runtime type reported by URL values: without the
+// traits of an object, as quantityRuntimeType.
+var urlRuntimeType = URLType.WithTraits(0)
 
 // urlVal is a parsed URL as a CEL value.
 type urlVal struct{ u *url.URL }

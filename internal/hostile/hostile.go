@@ -1,5 +1,6 @@
 // Package hostile supports the hostile-input tests of this module's
-// packages: it runs a piece of code under a bound on time (and memory),
+// packages: it runs a piece of code under a bound on its CPU time (and its
+// memory), with a generous wall-clock bound only to catch hangs,
 // turning a panic into a test failure, skips tests that the race detector
 // would distort, and deep-copies inputs so that a test can check that a
 // function left them alone.
@@ -14,34 +15,118 @@ import (
 	"time"
 )
 
-// Limit is the generous bound on the time one hostile input may take on a
-// busy machine.
+// Limit is the generous bound on the CPU time one hostile input may take.
+// It is CPU time, not wall-clock time, so that a loaded machine (a build
+// beside the tests, a cold build cache) does not make a test fail: a
+// quadratic blow-up or a busy loop still exceeds it, as they take CPU time
+// however busy the machine is.
 const Limit = 20 * time.Second
 
-// Run runs f on its own goroutine and fails t when f panics or does not
-// return within limit.
+// HangLimit bounds the wall-clock time of a piece of code under Run when
+// the test has no deadline (go test -timeout 0). Code that blocks takes no
+// CPU time, so only a wall-clock bound catches it; this one, like the
+// test's deadline that Run otherwise uses, is one that code which computes
+// meets even on a machine where it gets a twentieth of a core.
+const HangLimit = 10 * time.Minute
+
+// pollInterval is how often Run reads the clocks while f runs.
+const pollInterval = 20 * time.Millisecond
+
+// A cpuClock reads a CPU-time clock; ok is false when it cannot.
+type cpuClock func() (d time.Duration, ok bool)
+
+// Run runs f on its own goroutine, locked to its own OS thread, and fails t
+// when f panics, when f takes more than limit of CPU time, or when f hangs:
+// does not return before the test's deadline (go test -timeout, ten minutes
+// by default), less a margin to report it, or within HangLimit without one.
+//
+// The CPU time is that of f's thread on Linux; elsewhere it is that of the
+// whole process (more than f's, so the bound errs on the safe side), and on
+// systems without a CPU-time clock Run bounds only the wall-clock time.
+// Goroutines that f starts are not counted, except by the wall-clock bound.
+// f may call t.Fatal: Run then ends the test too.
 func Run(t testing.TB, limit time.Duration, f func()) {
 	t.Helper()
-	done := make(chan string, 1)
+	hang := HangLimit
+	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := dt.Deadline(); ok {
+			// Leave the testing package time to report the failure.
+			left := time.Until(deadline)
+			hang = max(left-left/20-time.Second, time.Second)
+		}
+	}
+	run(t, limit, hang, f)
+}
+
+// run is Run with the wall-clock bound hang.
+func run(t testing.TB, limit, hang time.Duration, f func()) {
+	t.Helper()
+	type result struct {
+		cpu    time.Duration
+		panic  string
+		goexit bool
+	}
+	// cpu reports the CPU time f has taken so far.
+	started := make(chan func() (time.Duration, bool), 1)
+	done := make(chan result, 1)
 	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		clock := threadClock()
+		start, _ := clock()
+		started <- func() (time.Duration, bool) { return used(clock, start) }
 		panicked := true
 		defer func() {
+			r := result{}
+			r.cpu, _ = used(clock, start)
 			if panicked {
-				done <- fmt.Sprintf("panic: %v\n%s", recover(), debug.Stack())
+				if v := recover(); v != nil {
+					r.panic = fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
+				} else {
+					// f called runtime.Goexit: t.FailNow, on t or a subtest.
+					r.goexit = true
+				}
 			}
+			done <- r
 		}()
 		f()
 		panicked = false
-		done <- ""
 	}()
-	select {
-	case msg := <-done:
-		if msg != "" {
-			t.Fatal(msg)
+	cpu := <-started
+	wallStart := time.Now()
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-done:
+			if r.panic != "" {
+				t.Fatal(r.panic)
+			}
+			if r.goexit {
+				// f has reported its failure already (t.Fatal).
+				t.FailNow()
+			}
+			if r.cpu > limit {
+				t.Fatalf("took %v of CPU time (%s), more than %v", r.cpu.Round(time.Millisecond), clockScope, limit)
+			}
+			return
+		case <-tick.C:
+			c, ok := cpu()
+			if ok && c > limit {
+				t.Fatalf("still running after %v of CPU time (%s), more than %v", c.Round(time.Millisecond), clockScope, limit)
+			}
+			if wall := time.Since(wallStart); wall > hang {
+				t.Fatalf("hangs: did not finish within %v of wall-clock time (%v of CPU time, %s; CPU limit %v)",
+					wall.Round(time.Millisecond), c.Round(time.Millisecond), clockScope, limit)
+			}
 		}
-	case <-time.After(limit):
-		t.Fatalf("did not finish within %v", limit)
 	}
+}
+
+// used returns the CPU time clock has counted since start.
+func used(clock cpuClock, start time.Duration) (time.Duration, bool) {
+	now, ok := clock()
+	return now - start, ok
 }
 
 // Allocated returns the bytes f allocates.
