@@ -109,7 +109,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		if e, _ := prune.Coerce(nil, obj, root, true, prune.CoerceOptions{}); e != nil {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
 		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
-			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.Error()))
+			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.ToAggregate().Error()))
 		} else if errs := validator.Validate(path, def); len(errs) > 0 {
 			v.errs = append(v.errs, errs...)
 		} else {
