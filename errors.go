@@ -1,10 +1,11 @@
 package crdschema
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // ErrorType is the reason of a field error. Its values are Kubernetes'
@@ -90,7 +91,7 @@ func (e *Error) Body() string {
 			s = e.Type.String()
 			break
 		}
-		s = e.Type.String() + ": " + FormatValue(e.BadValue)
+		s = e.Type.String() + ": " + jsonvalue.Format(e.BadValue)
 	default:
 		s = "Internal error: unhandled error code: " + e.Type.String() + ": please report this"
 	}
@@ -98,25 +99,6 @@ func (e *Error) Body() string {
 		s += ": " + e.Detail
 	}
 	return s
-}
-
-// FormatValue renders a bad value as Kubernetes' field errors print it:
-// integers, floats and booleans with %v, strings quoted, anything else as
-// JSON (nil as null, maps with sorted keys).
-func FormatValue(v any) string {
-	switch t := v.(type) {
-	case int64, int32, float64, float32, bool:
-		return fmt.Sprint(t)
-	case string:
-		return strconv.Quote(t)
-	}
-	if b, err := json.Marshal(v); err == nil {
-		return string(b)
-	}
-	if s, ok := v.(fmt.Stringer); ok {
-		return s.String()
-	}
-	return fmt.Sprintf("%#v", v)
 }
 
 // ErrorList is a list of field errors. The nil list means no errors.

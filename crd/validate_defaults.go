@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -102,7 +103,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		return err
 	}
 	if insideMeta {
-		obj, err := sur.Wrap(defaulting.DeepCopy(def))
+		obj, err := sur.Wrap(jsonvalue.Copy(def))
 		if err != nil {
 			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
 		}
@@ -118,7 +119,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		return nil
 	}
 	if v.requirePruned {
-		pruned := defaulting.DeepCopy(def)
+		pruned := jsonvalue.Copy(def)
 		prune.PruneValue(pruned, s, prune.Options{IsResourceRoot: s.XEmbeddedResource})
 		if !reflect.DeepEqual(pruned, def) {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
@@ -126,7 +127,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	}
 	// The API server coerces the default in place and validates the
 	// result; here a copy is coerced, the schema stays as it is.
-	coerced := defaulting.DeepCopy(def)
+	coerced := jsonvalue.Copy(def)
 	if e, _ := prune.CoerceValue(path, coerced, s, s.XEmbeddedResource, prune.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {

@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -29,7 +30,7 @@ func Default(x any, s *structural.Schema) {
 				continue
 			}
 			if v, ok := x[k]; !ok || (v == nil && !ps.Nullable) {
-				x[k] = DeepCopy(ps.Default.Value)
+				x[k] = jsonvalue.Copy(ps.Default.Value)
 			}
 		}
 		var as *structural.Schema
@@ -73,7 +74,7 @@ func defaultValue(s *structural.Schema) any {
 	if s.Default == nil {
 		return nil
 	}
-	return DeepCopy(s.Default.Value)
+	return jsonvalue.Copy(s.Default.Value)
 }
 
 // PruneNulls removes, in place, every null map value of x whose schema

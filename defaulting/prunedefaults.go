@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -81,7 +82,7 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur Surrounding) (*structur
 
 // pruneDefault returns the cleaned default d placed at sur.
 func (p *defaultsPruner) pruneDefault(d any, sur Surrounding) (*crdschema.JSON, error) {
-	obj, err := sur.Wrap(DeepCopy(d))
+	obj, err := sur.Wrap(jsonvalue.Copy(d))
 	if err != nil {
 		return nil, err
 	}

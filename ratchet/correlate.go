@@ -2,6 +2,7 @@ package ratchet
 
 import (
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -274,7 +275,7 @@ func (c *Correlated) compare() bool {
 					return false
 				}
 				// A list whose items do not correlate is one value.
-				return deepEqual(n, o, 0)
+				return jsonvalue.Equal(n, o)
 			}
 			if !x.Unchanged() {
 				return false
@@ -298,7 +299,7 @@ func (c *Correlated) compare() bool {
 	case []any, map[string]any:
 		return false
 	}
-	return deepEqual(c.new, c.old, 0)
+	return jsonvalue.Equal(c.new, c.old)
 }
 
 // CEL returns c as the correlation that package celrules takes for
