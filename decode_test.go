@@ -124,26 +124,6 @@ func TestReadCRDsSkipsOtherKinds(t *testing.T) {
 	}
 }
 
-func TestYAMLHostile(t *testing.T) {
-	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
-	if _, err := YAMLToJSON([]byte("a: " + deep)); err == nil {
-		t.Error("20,000 nested flow sequences: no error")
-	}
-	bomb := `a: &a ["x","x","x","x","x","x","x","x","x","x"]
-b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]
-c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]
-d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]
-e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]
-f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]
-g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]
-h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]
-i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h,*h]
-`
-	if _, err := YAMLToJSON([]byte(bomb)); err == nil {
-		t.Error("alias bomb: no error")
-	}
-}
-
 func FuzzUnmarshalCRD(f *testing.F) {
 	f.Add([]byte(crontabYAML))
 	f.Add([]byte(`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":{"a":{"default":null}}}}}]}}`))

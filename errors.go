@@ -1,10 +1,11 @@
 package crdschema
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // ErrorType is the reason of a field error. Its values are Kubernetes'
@@ -90,7 +91,7 @@ func (e *Error) Body() string {
 			s = e.Type.String()
 			break
 		}
-		s = e.Type.String() + ": " + FormatValue(e.BadValue)
+		s = e.Type.String() + ": " + jsonvalue.Format(e.BadValue)
 	default:
 		s = "Internal error: unhandled error code: " + e.Type.String() + ": please report this"
 	}
@@ -100,33 +101,21 @@ func (e *Error) Body() string {
 	return s
 }
 
-// FormatValue renders a bad value as Kubernetes' field errors print it:
-// integers, floats and booleans with %v, strings quoted, anything else as
-// JSON (nil as null, maps with sorted keys).
-func FormatValue(v any) string {
-	switch t := v.(type) {
-	case int64, int32, float64, float32, bool:
-		return fmt.Sprint(t)
-	case string:
-		return strconv.Quote(t)
-	}
-	if b, err := json.Marshal(v); err == nil {
-		return string(b)
-	}
-	if s, ok := v.(fmt.Stringer); ok {
-		return s.String()
-	}
-	return fmt.Sprintf("%#v", v)
-}
-
 // ErrorList is a list of field errors. The nil list means no errors.
+//
+// An ErrorList is not an error: a function that returns error should
+// return list.ToAggregate(), which is nil for an empty list.
 type ErrorList []*Error
 
-// Error renders the list as Kubernetes' aggregate error does: repeated
-// messages once, a single message alone, several as "[m1, m2]".
-// It returns "" for an empty list; use ToError to get a nil error then.
-func (l ErrorList) Error() string {
-	msgs := make([]string, 0, len(l))
+// ToAggregate returns l as one error, as Kubernetes' ErrorList.ToAggregate
+// does: nil when l is empty, otherwise an error holding the errors of l with
+// repeated messages left out. Its text is the single message alone, or
+// several as "[m1, m2]". errors.As finds the *Error values in it.
+func (l ErrorList) ToAggregate() error {
+	if len(l) == 0 {
+		return nil
+	}
+	agg := &aggregate{errs: make([]error, 0, len(l))}
 	seen := make(map[string]bool, len(l))
 	for _, e := range l {
 		m := e.Error()
@@ -134,35 +123,33 @@ func (l ErrorList) Error() string {
 			continue
 		}
 		seen[m] = true
-		msgs = append(msgs, m)
+		agg.errs = append(agg.errs, e)
 	}
-	if len(msgs) == 1 {
-		return msgs[0]
-	}
-	if len(msgs) == 0 {
-		return ""
-	}
-	return "[" + strings.Join(msgs, ", ") + "]"
+	return agg
 }
 
-// ToError returns l as an error, or nil when l is empty.
-func (l ErrorList) ToError() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
+// aggregate is the error ToAggregate returns: errors with distinct
+// messages. It is a pointer, so that comparing two errors never panics.
+type aggregate struct{ errs []error }
 
-// Filter returns the errors of l for which keep returns true.
-func (l ErrorList) Filter(keep func(*Error) bool) ErrorList {
-	var out ErrorList
-	for _, e := range l {
-		if keep(e) {
-			out = append(out, e)
+func (a *aggregate) Error() string {
+	if len(a.errs) == 1 {
+		return a.errs[0].Error()
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range a.errs {
+		if i > 0 {
+			b.WriteString(", ")
 		}
+		b.WriteString(e.Error())
 	}
-	return out
+	b.WriteByte(']')
+	return b.String()
 }
+
+// Unwrap returns the errors of a, for errors.Is and errors.As.
+func (a *aggregate) Unwrap() []error { return a.errs }
 
 // Invalid reports a value that is not valid for its field.
 func Invalid(field *Path, value any, detail string) *Error {

@@ -104,30 +104,38 @@ func TestRequiredAndForbiddenBadValue(t *testing.T) {
 	}
 }
 
-func TestErrorListError(t *testing.T) {
+func TestErrorListToAggregate(t *testing.T) {
 	a := Required(NewPath("a"), "")
 	b := Forbidden(NewPath("b"), "no")
+	if err := ErrorList(nil).ToAggregate(); err != nil {
+		t.Errorf("ToAggregate of nil list = %v, want nil", err)
+	}
+	if err := (ErrorList{}).ToAggregate(); err != nil {
+		t.Errorf("ToAggregate of empty list = %v, want nil", err)
+	}
 	tests := []struct {
 		l    ErrorList
 		want string
 	}{
-		{nil, ""},
 		{ErrorList{a}, "a: Required value"},
 		{ErrorList{a, a}, "a: Required value"},
 		{ErrorList{a, b, a}, "[a: Required value, b: Forbidden: no]"},
+		{ErrorList{b, Forbidden(NewPath("b"), "no")}, "b: Forbidden: no"},
 	}
 	for _, tt := range tests {
-		if got := tt.l.Error(); got != tt.want {
-			t.Errorf("Error() = %q, want %q", got, tt.want)
+		err := tt.l.ToAggregate()
+		if err == nil {
+			t.Fatalf("ToAggregate(%d errors) = nil", len(tt.l))
 		}
-	}
-	if ErrorList(nil).ToError() != nil {
-		t.Error("ToError of empty list is not nil")
-	}
-	if err := (ErrorList{a}).ToError(); err == nil || err.Error() != "a: Required value" {
-		t.Errorf("ToError = %v", err)
-	}
-	if got := (ErrorList{a, b}).Filter(func(e *Error) bool { return e.Type == ErrorTypeForbidden }); len(got) != 1 || got[0] != b {
-		t.Errorf("Filter = %v", got)
+		if got := err.Error(); got != tt.want {
+			t.Errorf("ToAggregate().Error() = %q, want %q", got, tt.want)
+		}
+		var fe *Error
+		if !errors.As(err, &fe) || fe != tt.l[0] {
+			t.Errorf("errors.As found %v, want the first error %v", fe, tt.l[0])
+		}
+		if err == tt.l.ToAggregate() {
+			t.Error("two aggregates compare equal")
+		}
 	}
 }

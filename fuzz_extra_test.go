@@ -1,11 +1,11 @@
 package crdschema_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 var yamlSeeds = []string{
@@ -19,44 +19,14 @@ var yamlSeeds = []string{
 	"? [a]\n: b\n", "a: b: c", "- 1\n- 2\n", "",
 }
 
-// FuzzYAMLToJSON converts random YAML: the result, when there is one, is
-// valid JSON, and converting it again gives it back unchanged.
-func FuzzYAMLToJSON(f *testing.F) {
-	for _, s := range yamlSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		before := bytes.Clone(data)
-		j, err := crdschema.YAMLToJSON(data)
-		if !bytes.Equal(data, before) {
-			t.Fatal("the input was modified")
-		}
-		if err != nil {
-			return
-		}
-		if !json.Valid(j) {
-			t.Fatalf("not JSON: %q", j)
-		}
-		again, err := crdschema.YAMLToJSON(j)
-		if err != nil {
-			t.Fatalf("converting the JSON again: %v", err)
-		}
-		if _, err := crdschema.DecodeJSON(j); err == nil {
-			if !bytes.Equal(again, j) {
-				t.Fatalf("JSON changed: %q -> %q", j, again)
-			}
-		}
-	})
-}
-
-// FuzzReadObjects reads random streams: SplitDocuments, ReadObjects and
-// ReadCRDs never panic, and ReadObjects returns one object per document.
+// FuzzReadObjects reads random streams: ReadObjects and ReadCRDs never
+// panic, and ReadObjects returns one object per document.
 func FuzzReadObjects(f *testing.F) {
 	for _, s := range yamlSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := crdschema.SplitDocuments(data)
+		docs, err := yamljson.Split(data)
 		objs, oerr := crdschema.ReadObjects(data)
 		crdschema.ReadCRDs(data)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // The harness of the hostile-input tests (package internal/hostile).
@@ -345,14 +346,14 @@ func TestHostileJSONLookalikes(t *testing.T) {
 		if (err != nil) != tc.wantErr || (err == nil && !reflect.DeepEqual(obj, tc.want)) {
 			t.Errorf("%q: %v, %v", tc.doc, obj, err)
 		}
-		j, err := crdschema.YAMLToJSON([]byte(tc.doc))
+		j, err := yamljson.ToJSON([]byte(tc.doc))
 		if err == nil && !json.Valid(j) {
-			t.Errorf("YAMLToJSON(%q) = %q, not JSON, and no error", tc.doc, j)
+			t.Errorf("ToJSON(%q) = %q, not JSON, and no error", tc.doc, j)
 		}
-		docs, err := crdschema.SplitDocuments([]byte(tc.doc))
+		docs, err := yamljson.Split([]byte(tc.doc))
 		for _, d := range docs {
 			if err == nil && !json.Valid(d) {
-				t.Errorf("SplitDocuments(%q) gives %q, not JSON, and no error", tc.doc, d)
+				t.Errorf("Split(%q) gives %q, not JSON, and no error", tc.doc, d)
 			}
 		}
 	}

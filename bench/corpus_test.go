@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // corpusCRD is one CRD of the corpus as a JSON request body.
@@ -94,7 +95,7 @@ func readFamily(path string) ([]corpusCRD, error) {
 		if line, _, _ := bytes.Cut(doc, []byte("\n")); bytes.HasPrefix(line, []byte("# file: ")) {
 			file = strings.TrimSpace(string(line[len("# file: "):]))
 		}
-		body, err := crdschema.YAMLToJSON(doc)
+		body, err := yamljson.ToJSON(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
@@ -168,7 +169,7 @@ func objectBody(tb testing.TB, file string) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	body, err := crdschema.YAMLToJSON(data)
+	body, err := yamljson.ToJSON(data)
 	if err != nil {
 		tb.Fatalf("%s: %v", file, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 	"github.com/google/go-cmp/cmp"
@@ -178,7 +179,7 @@ type testCorrelation struct {
 	s        *structural.Schema
 }
 
-func (c *testCorrelation) Unchanged() bool { return deepEqual(c.old, c.cur) }
+func (c *testCorrelation) Unchanged() bool { return jsonvalue.SemanticEqual(c.old, c.cur) }
 
 func (c *testCorrelation) Key(f string) validation.Correlation {
 	om, ok1 := c.old.(map[string]any)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -212,41 +213,11 @@ func (p *preservedVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion to '%s' not supported for values preserved by x-kubernetes-preserve-unknown-fields", t.TypeName())
 }
 
-func (p *preservedVal) Equal(other ref.Val) ref.Val { return types.Bool(deepEqual(p.u, other.Value())) }
-func (p *preservedVal) Type() ref.Type              { return types.UnknownType }
-func (p *preservedVal) Value() any                  { return p.u }
-
-// deepEqual compares unstructured values as the API server's semantic
-// equality does: like reflect.DeepEqual, but empty and nil slices and maps
-// are equal.
-func deepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !deepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !deepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
+func (p *preservedVal) Equal(other ref.Val) ref.Val {
+	return types.Bool(jsonvalue.SemanticEqual(p.u, other.Value()))
 }
+func (p *preservedVal) Type() ref.Type { return types.UnknownType }
+func (p *preservedVal) Value() any     { return p.u }
 
 // objectVal is an object value: either a struct-like object over the
 // node's properties (keys escaped as in CEL) or a map over
@@ -314,7 +285,7 @@ func (o *objectVal) Equal(other ref.Val) ref.Val {
 		if !ok {
 			return types.MaybeNoSuchOverloadErr(other)
 		}
-		if ov, ok := ou.m[k]; ok && !deepEqual(v, ov) {
+		if ov, ok := ou.m[k]; ok && !jsonvalue.SemanticEqual(v, ov) {
 			return types.False
 		}
 	}

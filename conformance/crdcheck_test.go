@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // The crdcheck test runs the examples/crdcheck command, as a user would,
@@ -157,7 +158,7 @@ func manifestObjects(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := crdschema.SplitDocuments(data)
+	docs, err := yamljson.Split(data)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

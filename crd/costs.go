@@ -74,7 +74,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}
 	if errs := structural.Validate(path, s, nil); len(errs) > 0 {
-		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToError())
+		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToAggregate())
 	}
 	var pre celrules.Expressions
 	if old != nil {

@@ -1,6 +1,9 @@
 package crd
 
-import "github.com/crdschema/crdschema"
+import (
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+)
 
 // schemaFieldCount is the number of fields of crdschema.JSONSchemaProps
 // that equalSchema compares; a test fails when the type gains a field.
@@ -68,7 +71,7 @@ func equalJSONPtr(a, b *crdschema.JSON) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return semanticEqual(a.Value, b.Value)
+	return jsonvalue.SemanticEqual(a.Value, b.Value)
 }
 
 func equalJSONList(a, b []crdschema.JSON) bool {
@@ -76,7 +79,7 @@ func equalJSONList(a, b []crdschema.JSON) bool {
 		return false
 	}
 	for i := range a {
-		if !semanticEqual(a[i].Value, b[i].Value) {
+		if !jsonvalue.SemanticEqual(a[i].Value, b[i].Value) {
 			return false
 		}
 	}

@@ -128,7 +128,7 @@ spec:
 		panic(err)
 	}
 	ctx := context.Background()
-	if err := crd.Validate(ctx, def).ToError(); err != nil {
+	if err := crd.Validate(ctx, def).ToAggregate(); err != nil {
 		panic(err) // the API server would refuse the CRD
 	}
 	res, err := crd.New(def, "v1")

@@ -5,13 +5,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -191,7 +191,7 @@ func (r *Result) Err() error {
 	name, _ := metaOf(r.Object)["name"].(string)
 	return &RequestError{
 		Reason:  StatusReasonInvalid,
-		Message: fmt.Sprintf("%s %q is invalid: %v", kind, name, r.Errors.ToError()),
+		Message: fmt.Sprintf("%s %q is invalid: %v", kind, name, r.Errors.ToAggregate()),
 		Errors:  r.Errors,
 	}
 }
@@ -382,7 +382,7 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 // dropped, a missing generation set to 1), defaulted, converted to this
 // version and decoded again.
 func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
-	o, _ := defaulting.DeepCopy(obj).(map[string]any)
+	o := jsonvalue.CopyMap(obj)
 	if o == nil {
 		return nil, refuse("the stored object is not an object")
 	}
@@ -408,7 +408,7 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 // embedded resources) and the defaulter run; the apiVersion must be this
 // version's.
 func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
-	o, _ := defaulting.DeepCopy(obj).(map[string]any)
+	o := jsonvalue.CopyMap(obj)
 	if o == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
 	}
@@ -503,7 +503,7 @@ func (r *Resource) prepareUpdate(o, old map[string]any) {
 // prepareStatusUpdate is the status strategy's PrepareForUpdate: the
 // result is old with the request's status (and managedFields).
 func prepareStatusUpdate(o, old map[string]any) map[string]any {
-	out, _ := defaulting.DeepCopy(old).(map[string]any)
+	out := jsonvalue.CopyMap(old)
 	m := metaOf(out)
 	if mf, ok := metaOf(o)["managedFields"]; ok {
 		m["managedFields"] = mf
@@ -547,7 +547,7 @@ func equalExceptMetadata(a, b map[string]any) bool {
 		}
 		n++
 		w, ok := b[k]
-		if !ok || !jsonEqual(v, w, 0) {
+		if !ok || !jsonvalue.SemanticEqual(v, w) {
 			return false
 		}
 	}
@@ -557,49 +557,6 @@ func equalExceptMetadata(a, b map[string]any) bool {
 		}
 	}
 	return n == 0
-}
-
-// jsonEqual compares two JSON values as the API server's semantic equality
-// does: deeply, int64 and float64 apart, and a JSON null never equal to an
-// empty list or object (semantic equality equates a nil and an empty map
-// or slice only when both are typed, which decoded JSON never is). Values
-// nested deeper than the decoder allows
-// compare unequal rather than exhaust the stack.
-func jsonEqual(a, b any, depth int) bool {
-	if depth > 100000 {
-		return false
-	}
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonEqual(v, w, depth+1) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i], depth+1) {
-				return false
-			}
-		}
-		return true
-	case nil:
-		return b == nil
-	case string, int64, float64, bool:
-		return a == b
-	}
-	// Go values that JSON decoding does not produce.
-	return reflect.DeepEqual(a, b)
 }
 
 // metaOf returns obj's metadata map, or a new empty one.

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Scale is the autoscaling/v1 Scale of a custom resource, as the API
@@ -80,7 +80,7 @@ func (r *Resource) UpdateScale(ctx context.Context, scale *Scale, stored map[str
 	if scale.Spec.Replicas == math.MinInt32 {
 		return nil, refuse("the spec replicas field %q cannot be empty", r.scale.SpecReplicasPath)
 	}
-	o := deepCopyMap(old)
+	o := jsonvalue.CopyMap(old)
 	if m := metaOf(o); m["resourceVersion"] == nil || m["resourceVersion"] == "" {
 		m["resourceVersion"] = "1" // as the stored object is read
 		o["metadata"] = m
@@ -166,9 +166,4 @@ func setNestedInt64(obj map[string]any, fields []string, v int64) error {
 	}
 	m[fields[len(fields)-1]] = v
 	return nil
-}
-
-func deepCopyMap(m map[string]any) map[string]any {
-	out, _ := defaulting.DeepCopy(m).(map[string]any)
-	return out
 }

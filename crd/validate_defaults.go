@@ -7,7 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
@@ -104,14 +104,14 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		return err
 	}
 	if insideMeta {
-		obj, err := sur.Wrap(defaulting.DeepCopy(def))
+		obj, err := sur.Wrap(jsonvalue.Copy(def))
 		if err != nil {
 			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
 		}
 		if e, _ := objectmeta.Coerce(nil, obj, root, true, objectmeta.CoerceOptions{}); e != nil {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
 		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
-			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.Error()))
+			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.ToAggregate().Error()))
 		} else if errs := validator.Validate(path, def); len(errs) > 0 {
 			v.errs = append(v.errs, errs...)
 		} else {
@@ -120,7 +120,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		return nil
 	}
 	if v.requirePruned {
-		pruned := defaulting.DeepCopy(def)
+		pruned := jsonvalue.Copy(def)
 		prune.Prune(pruned, s, s.XEmbeddedResource)
 		if !reflect.DeepEqual(pruned, def) {
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
@@ -128,7 +128,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	}
 	// The API server coerces the default in place and validates the
 	// result; here a copy is coerced, the schema stays as it is.
-	coerced := defaulting.DeepCopy(def)
+	coerced := jsonvalue.Copy(def)
 	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // conformanceCase is a document of testdata/conformance.yaml.
@@ -30,7 +31,7 @@ func readConformanceCases(t testing.TB) []conformanceCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := crdschema.SplitDocuments(data)
+	docs, err := yamljson.Split(data)
 	if err != nil {
 		t.Fatal(err)
 	}

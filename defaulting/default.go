@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -28,7 +29,7 @@ func Default(x any, s *structural.Schema) {
 				continue
 			}
 			if v, ok := x[k]; !ok || (v == nil && !ps.Nullable) {
-				x[k] = DeepCopy(ps.Default.Value)
+				x[k] = jsonvalue.Copy(ps.Default.Value)
 			}
 		}
 		var as *structural.Schema
@@ -72,5 +73,5 @@ func defaultValue(s *structural.Schema) any {
 	if s.Default == nil {
 		return nil
 	}
-	return DeepCopy(s.Default.Value)
+	return jsonvalue.Copy(s.Default.Value)
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
@@ -83,7 +84,7 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 
 // pruneDefault returns the cleaned default d placed at sur.
 func (p *defaultsPruner) pruneDefault(d any, sur surround.Surrounding) (*crdschema.JSON, error) {
-	obj, err := sur.Wrap(DeepCopy(d))
+	obj, err := sur.Wrap(jsonvalue.Copy(d))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/go-openapi/spec"
 )
@@ -277,7 +278,7 @@ func (c *converter) valueValidation(out *spec.Schema, v *structural.ValueValidat
 	if len(v.Enum) > 0 {
 		out.Enum = make([]any, len(v.Enum))
 		for i := range v.Enum {
-			out.Enum[i] = copyValue(v.Enum[i].Value)
+			out.Enum[i] = jsonvalue.Copy(v.Enum[i].Value)
 		}
 	}
 	out.MaxProperties = clonePtr(v.MaxProperties)
@@ -422,26 +423,7 @@ func jsonValue(j *crdschema.JSON) any {
 	if j == nil {
 		return nil
 	}
-	return copyValue(j.Value)
-}
-
-// copyValue deep-copies a decoded JSON value.
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = copyValue(x)
-		}
-		return m
-	case []any:
-		l := make([]any, len(v))
-		for i, x := range v {
-			l[i] = copyValue(x)
-		}
-		return l
-	}
-	return v
+	return jsonvalue.Copy(j.Value)
 }
 
 // rulesValue is the JSON value of x-kubernetes-validations.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/yamljson"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -154,7 +155,7 @@ func readYAML(t *testing.T, file string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := crdschema.YAMLToJSON(data)
+	j, err := yamljson.ToJSON(data)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

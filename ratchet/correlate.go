@@ -1,6 +1,7 @@
 package ratchet
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -273,7 +274,7 @@ func (c *Correlated) compare() bool {
 					return false
 				}
 				// A list whose items do not correlate is one value.
-				return deepEqual(n, o, 0)
+				return jsonvalue.Equal(n, o)
 			}
 			if !x.Unchanged() {
 				return false
@@ -297,7 +298,7 @@ func (c *Correlated) compare() bool {
 	case []any, map[string]any:
 		return false
 	}
-	return deepEqual(c.new, c.old, 0)
+	return jsonvalue.Equal(c.new, c.old)
 }
 
 // allocator hands out the nodes of one correlation from blocks, so that a

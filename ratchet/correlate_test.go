@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -75,7 +76,7 @@ func TestKey(t *testing.T) {
 			if got != nil {
 				x := got.(*Correlated)
 				nv, ov := x.Values()
-				if !deepEqual(nv, mustJSON(t, tt.new).(map[string]any)[tt.key], 0) || !deepEqual(ov, mustJSON(t, tt.old).(map[string]any)[tt.key], 0) {
+				if !jsonvalue.Equal(nv, mustJSON(t, tt.new).(map[string]any)[tt.key]) || !jsonvalue.Equal(ov, mustJSON(t, tt.old).(map[string]any)[tt.key]) {
 					t.Errorf("Values() = %v, %v", nv, ov)
 				}
 				if c.Key(tt.key) != got {
@@ -125,10 +126,10 @@ func TestIndex(t *testing.T) {
 			if got == nil {
 				t.Fatalf("Index(%d) = nil, want old %s", tt.i, tt.wantOld)
 			}
-			if !deepEqual(got.old, mustJSON(t, tt.wantOld), 0) {
+			if !jsonvalue.Equal(got.old, mustJSON(t, tt.wantOld)) {
 				t.Errorf("Index(%d) old = %v, want %s", tt.i, got.old, tt.wantOld)
 			}
-			if !deepEqual(got.new, mustJSON(t, tt.new).([]any)[tt.i], 0) {
+			if !jsonvalue.Equal(got.new, mustJSON(t, tt.new).([]any)[tt.i]) {
 				t.Errorf("Index(%d) new = %v", tt.i, got.new)
 			}
 		})
@@ -261,31 +262,3 @@ func TestNil(t *testing.T) {
 
 // Correlated must satisfy the interface package validation takes.
 var _ validation.Correlation = (*Correlated)(nil)
-
-func TestDeepEqual(t *testing.T) {
-	shared := map[string]any{"a": []any{int64(1)}}
-	list := []any{"x"}
-	tests := []struct {
-		a, b any
-		want bool
-	}{
-		{nil, nil, true},
-		{int64(1), float64(1), false},
-		{map[string]any(nil), map[string]any{}, false},
-		{[]any(nil), []any{}, false},
-		{map[string]any{}, map[string]any{}, true},
-		{shared, shared, true},
-		{list, list, true},
-		{map[string]any{"a": nil}, map[string]any{"b": nil}, false},
-		{[]any{map[string]any{"a": int64(1)}}, []any{map[string]any{"a": int64(1)}}, true},
-		{[]any{map[string]any{"a": int64(1)}}, []any{map[string]any{"a": int64(2)}}, false},
-		{int(1), int(1), true},
-		{int(1), int64(1), false},
-		{"a", []byte("a"), false},
-	}
-	for i, tt := range tests {
-		if got := deepEqual(tt.a, tt.b, 0); got != tt.want {
-			t.Errorf("%d: deepEqual(%#v, %#v) = %v, want %v", i, tt.a, tt.b, got, tt.want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // The conversion errors, with the API server's texts.
@@ -190,7 +191,7 @@ func (c *converter) valueValidation(p *crdschema.JSONSchemaProps) (ValueValidati
 	if len(p.Enum) > 0 {
 		v.Enum = make([]crdschema.JSON, len(p.Enum))
 		for i, e := range p.Enum {
-			v.Enum[i] = crdschema.JSON{Value: copyValue(e.Value)}
+			v.Enum[i] = crdschema.JSON{Value: jsonvalue.Copy(e.Value)}
 		}
 	}
 	if v.AllOf, err = c.nestedList(p.AllOf); err != nil {
@@ -289,26 +290,7 @@ func copyJSON(j *crdschema.JSON) *crdschema.JSON {
 	if j == nil || j.Value == nil {
 		return nil
 	}
-	return &crdschema.JSON{Value: copyValue(j.Value)}
-}
-
-// copyValue deep-copies a decoded JSON value.
-func copyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = copyValue(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(t))
-		for i, e := range t {
-			l[i] = copyValue(e)
-		}
-		return l
-	}
-	return v
+	return &crdschema.JSON{Value: jsonvalue.Copy(j.Value)}
 }
 
 func copyRules(r crdschema.ValidationRules) crdschema.ValidationRules {

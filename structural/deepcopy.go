@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // DeepCopy returns a copy of s that shares nothing mutable with it.
@@ -57,10 +58,10 @@ func (n *NestedValueValidation) DeepCopy() *NestedValueValidation {
 
 func (g Generic) deepCopy() Generic {
 	if g.Default != nil {
-		g.Default = &crdschema.JSON{Value: copyValue(g.Default.Value)}
+		g.Default = &crdschema.JSON{Value: jsonvalue.Copy(g.Default.Value)}
 	}
 	if g.Example != nil {
-		g.Example = &crdschema.JSON{Value: copyValue(g.Example.Value)}
+		g.Example = &crdschema.JSON{Value: jsonvalue.Copy(g.Example.Value)}
 	}
 	if g.ExternalDocs != nil {
 		d := *g.ExternalDocs
@@ -90,7 +91,7 @@ func (v ValueValidation) deepCopy() ValueValidation {
 	if v.Enum != nil {
 		e := make([]crdschema.JSON, len(v.Enum))
 		for i := range v.Enum {
-			e[i].Value = copyValue(v.Enum[i].Value)
+			e[i].Value = jsonvalue.Copy(v.Enum[i].Value)
 		}
 		v.Enum = e
 	}

@@ -1,53 +1,6 @@
 package validation
 
-import "fmt"
-
-// deepEqual reports whether two decoded JSON values are equal in the sense
-// of reflect.DeepEqual, which is what the API server uses: the same Go
-// types (int64 1 and float64 1 differ), a nil list or map differs from an
-// empty one, and NaN equals nothing.
-func deepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i := range x {
-			if !deepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !deepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	}
-	return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b)
-}
+import "github.com/crdschema/crdschema/internal/jsonvalue"
 
 // enumMatches reports whether v is one of the enum values. Like the API
 // server, it first converts v to the type of each enum value where Go
@@ -97,7 +50,7 @@ func (n *node) enumMatches(v any) bool {
 				}
 			}
 		default:
-			if deepEqual(v, e) {
+			if jsonvalue.Equal(v, e) {
 				return true
 			}
 		}

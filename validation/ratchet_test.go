@@ -1,6 +1,10 @@
 package validation
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+)
 
 // testCorrelation correlates object properties present in both values and,
 // unlike upstream's, list items by index, to exercise Index.
@@ -29,7 +33,7 @@ func (c testCorrelation) Index(i int) Correlation {
 	return testCorrelation{n[i], o[i]}
 }
 
-func (c testCorrelation) Unchanged() bool { return deepEqual(c.new, c.old) }
+func (c testCorrelation) Unchanged() bool { return jsonvalue.Equal(c.new, c.old) }
 
 func TestValidateUpdateRatcheting(t *testing.T) {
 	v := mustValidator(t, `{"type":"object","properties":{

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // state collects the failures of one validation. Sub-validations append to
@@ -281,7 +283,7 @@ func (n *node) validateArray(a []any, st *state) int {
 func hasDuplicates(a []any) bool {
 	for i := 1; i < len(a); i++ {
 		for j := 0; j < i; j++ {
-			if deepEqual(a[i], a[j]) {
+			if jsonvalue.Equal(a[i], a[j]) {
 				return true
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // groupKind identifies what a CRD serves: objects of one kind in one
@@ -102,7 +103,7 @@ func loadCatalog(paths []string, jobs int) (*catalog, error) {
 // decodeCRDs returns the CustomResourceDefinitions of one file; documents
 // of other kinds are ignored.
 func decodeCRDs(file string, data []byte) []*crdEntry {
-	docs, err := crdschema.SplitDocuments(data)
+	docs, err := yamljson.Split(data)
 	if err != nil {
 		return []*crdEntry{{file: file, problem: "cannot decode: " + err.Error()}}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // document is one object of a manifest file, or a file or document that
@@ -68,7 +69,7 @@ func readManifests(paths []string, stdin io.Reader, jobs int) ([]document, error
 // of a YAML stream or the JSON document, with the items of v1 Lists taken
 // one by one, as kubectl does.
 func decodeManifest(file string, data []byte) []document {
-	docs, err := crdschema.SplitDocuments(data)
+	docs, err := yamljson.Split(data)
 	if err != nil {
 		return []document{{file: file, err: err}}
 	}

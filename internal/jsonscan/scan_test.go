@@ -1,4 +1,4 @@
-package crdschema
+package jsonscan
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/yamljson"
 	kjson "sigs.k8s.io/json"
 )
 
-// The reference for DecodeJSON is sigs.k8s.io/json decoding into an any,
-// what DecodeJSON did before it had a decoder of its own.
+// The reference for Decode is sigs.k8s.io/json decoding into an any,
+// what crdschema.DecodeJSON did before it had a decoder of its own.
 func decodeJSONReference(data []byte) (any, error) {
 	var v any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v); err != nil {
@@ -78,29 +79,29 @@ func jsonDiffAt(at string, got, want any) string {
 	return ""
 }
 
-// checkSameAsReference decodes data with DecodeJSON and the reference and
+// checkSameAsReference decodes data with Decode and the reference and
 // reports any difference in value or error text. It also checks that data
 // is left as it was.
 func checkSameAsReference(t *testing.T, data []byte) {
 	t.Helper()
 	before := bytes.Clone(data)
-	got, err := DecodeJSON(data)
+	got, err := Decode(data)
 	if !bytes.Equal(data, before) {
-		t.Fatalf("DecodeJSON(%q) modified its input", before)
+		t.Fatalf("Decode(%q) modified its input", before)
 	}
 	want, werr := decodeJSONReference(data)
 	switch {
 	case err != nil && werr != nil:
 		if err.Error() != werr.Error() {
-			t.Errorf("DecodeJSON(%q): error %q, want %q", data, err, werr)
+			t.Errorf("Decode(%q): error %q, want %q", data, err, werr)
 		}
 	case err != nil:
-		t.Errorf("DecodeJSON(%q): error %q, want %#v", data, err, want)
+		t.Errorf("Decode(%q): error %q, want %#v", data, err, want)
 	case werr != nil:
-		t.Errorf("DecodeJSON(%q) = %#v, want error %q", data, got, werr)
+		t.Errorf("Decode(%q) = %#v, want error %q", data, got, werr)
 	default:
 		if d := jsonDiff(got, want); d != "" {
-			t.Errorf("DecodeJSON(%q): %s", data, d)
+			t.Errorf("Decode(%q): %s", data, d)
 		}
 	}
 }
@@ -299,19 +300,19 @@ var jsonDecodeCases = []struct {
 	{in: `{"a":"b" "c":1}`},
 }
 
-func TestDecodeJSONLikeReference(t *testing.T) {
+func TestDecodeLikeReference(t *testing.T) {
 	for _, tc := range jsonDecodeCases {
 		data := []byte(tc.in)
 		checkSameAsReference(t, data)
-		v, _, ok := decodeJSONFast(data)
+		v, _, ok := Scan(data)
 		if ok != tc.fast {
-			t.Errorf("decodeJSONFast(%q): ok %t, want %t", tc.in, ok, tc.fast)
+			t.Errorf("Scan(%q): ok %t, want %t", tc.in, ok, tc.fast)
 		}
 		if !tc.fast || tc.want == nil && strings.TrimSpace(tc.in) != "null" {
 			continue
 		}
 		if d := jsonDiff(v, tc.want); d != "" {
-			t.Errorf("decodeJSONFast(%q): %s", tc.in, d)
+			t.Errorf("Scan(%q): %s", tc.in, d)
 		}
 		if ref, err := decodeJSONReference(data); err != nil {
 			t.Errorf("reference on %q: %v", tc.in, err)
@@ -322,7 +323,7 @@ func TestDecodeJSONLikeReference(t *testing.T) {
 }
 
 // A few errors, spelled out: they are those of sigs.k8s.io/json.
-func TestDecodeJSONErrorTexts(t *testing.T) {
+func TestDecodeErrorTexts(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{``, "unexpected end of JSON input"},
 		{`{"a":1,}`, "invalid character '}' looking for beginning of object key string"},
@@ -332,17 +333,17 @@ func TestDecodeJSONErrorTexts(t *testing.T) {
 		{`"\'"`, "invalid character '\\'' in string escape code"},
 		{`1e400`, "json: cannot unmarshal number 1e400 into Go value of type float64"},
 	} {
-		_, err := DecodeJSON([]byte(tc.in))
+		_, err := Decode([]byte(tc.in))
 		if err == nil || err.Error() != tc.want {
-			t.Errorf("DecodeJSON(%q): error %v, want %q", tc.in, err, tc.want)
+			t.Errorf("Decode(%q): error %v, want %q", tc.in, err, tc.want)
 		}
 	}
 }
 
 // Nesting up to encoding/json's limit of 10,000 decodes; one more level is
 // that package's error.
-func TestDecodeJSONNesting(t *testing.T) {
-	for _, depth := range []int{1, 100, maxJSONNesting - 1, maxJSONNesting, maxJSONNesting + 1, 3 * maxJSONNesting} {
+func TestDecodeNesting(t *testing.T) {
+	for _, depth := range []int{1, 100, MaxNesting - 1, MaxNesting, MaxNesting + 1, 3 * MaxNesting} {
 		arrays := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 		objects := strings.Repeat(`{"a":`, depth-1) + "{}" + strings.Repeat("}", depth-1)
 		mixed := strings.Repeat(`[{"a":`, depth/2) + strings.Repeat("[", depth%2) + "1" +
@@ -350,13 +351,13 @@ func TestDecodeJSONNesting(t *testing.T) {
 		unclosed := strings.Repeat("[", depth)
 		for _, in := range []string{arrays, objects, mixed, unclosed} {
 			checkSameAsReference(t, []byte(in))
-			_, _, ok := decodeJSONFast([]byte(in))
-			if want := depth <= maxJSONNesting && in != unclosed; ok != want {
+			_, _, ok := Scan([]byte(in))
+			if want := depth <= MaxNesting && in != unclosed; ok != want {
 				t.Errorf("depth %d, %.10q...: decoded %t, want %t", depth, in, ok, want)
 			}
 		}
 	}
-	if _, err := DecodeJSON([]byte(strings.Repeat("[", maxJSONNesting+1) + strings.Repeat("]", maxJSONNesting+1))); err == nil || err.Error() != "invalid character '[' exceeded max depth" {
+	if _, err := Decode([]byte(strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1))); err == nil || err.Error() != "invalid character '[' exceeded max depth" {
 		t.Errorf("too deep: error %v, want %q", err, "invalid character '[' exceeded max depth")
 	}
 }
@@ -392,10 +393,10 @@ func TestPlainEnd(t *testing.T) {
 
 // The result must not depend on the input slice after the call: the
 // caller may reuse it.
-func TestDecodeJSONDoesNotRetainInput(t *testing.T) {
+func TestDecodeDoesNotRetainInput(t *testing.T) {
 	in := `{"key":"value","esc":"a\nb","list":["x","y"],"n":12,"bad":"` + "\xff" + `"}`
 	data := []byte(in)
-	v, err := DecodeJSON(data)
+	v, err := Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +447,7 @@ func TestDecoderReleaseKeepsNothing(t *testing.T) {
 
 // A result of the reference, re-encoded and decoded again, is the same:
 // this covers the escapes encoding/json writes.
-func TestDecodeJSONRoundTrip(t *testing.T) {
+func TestDecodeRoundTrip(t *testing.T) {
 	v := map[string]any{
 		"html": "<a href=\"x\">&</a>", "ctl": "\x00\x01\x1f\u2028\u2029", "uni": "é中😀\ufffd",
 		"nums": []any{int64(0), int64(-1), 1.5, 1e21, 1e-7, float64(math.MaxInt64), int64(math.MinInt64)},
@@ -455,7 +456,7 @@ func TestDecodeJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := DecodeJSON(b)
+	got, err := Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,54 +466,10 @@ func TestDecodeJSONRoundTrip(t *testing.T) {
 	checkSameAsReference(t, b)
 }
 
-// decodeSchemasReference is decodeSchemas with only the struct decoder.
-func decodeSchemasReference(j []byte) []any { return decodeSchemasStrict(j) }
-
-func checkDecodeSchemas(t *testing.T, data []byte) {
-	t.Helper()
-	got, want := decodeSchemas(data), decodeSchemasReference(data)
-	if (got == nil) != (want == nil) {
-		t.Errorf("decodeSchemas(%q) = %#v, want %#v", data, got, want)
-		return
-	}
-	if d := jsonDiff(got, want); d != "" {
-		t.Errorf("decodeSchemas(%q): %s", data, d)
-	}
-}
-
-func TestDecodeSchemasLikeStruct(t *testing.T) {
-	for _, in := range []string{
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"type":"object"}}},{"schema":null},{},null,{"schema":{"openAPIV3Schema":1.5}}]}}`,
-		`{"spec":{"versions":[]}}`,
-		`{"spec":{"versions":null}}`,
-		`{"spec":null}`,
-		`{"kind":"CustomResourceDefinition"}`,
-		`null`,
-		`{}`,
-		`[]`,
-		`"spec"`,
-		`{"spec":[]}`,
-		`{"spec":{"versions":{}}}`,
-		`{"spec":{"versions":[1]}}`,
-		`{"spec":{"versions":[{"schema":[]}]}}`,
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"a":1,"a":2}}}]}}`,
-		`{"Spec":{"versions":[{"schema":{"openAPIV3Schema":{}}}]}}`,
-		`{"spec":{"Versions":[{"schema":{"openAPIV3Schema":{}}}]}}`,
-		// A repeated key merges into the struct instead of replacing.
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"type":"object"}}}]},"spec":{"group":"g"}}`,
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"type":"object"}},"schema":{}}]}}`,
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":1}}],"versions":[{}]}}`,
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{}}}]`,
-		`{"spec":{"versions":[{"schema":{"openAPIV3Schema":1e400}}]}}`,
-	} {
-		checkDecodeSchemas(t, []byte(in))
-	}
-}
-
 // Random well-formed documents, built from pieces that are easy to get
 // wrong: escapes of every kind, broken surrogates, invalid UTF-8, numbers
 // at the int64 and float64 edges, white space everywhere.
-func TestDecodeJSONRandomDocuments(t *testing.T) {
+func TestDecodeRandomDocuments(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	strPieces := []string{"a", "key", " ", "é", "中", "😀", "\xff", "\xc3", "\xed\xa0\x80", "\x7f",
@@ -564,8 +521,8 @@ func TestDecodeJSONRandomDocuments(t *testing.T) {
 	}
 	for i := 0; i < 2000; i++ {
 		doc := []byte(space() + value(0) + space())
-		if _, _, ok := decodeJSONFast(doc); !ok {
-			t.Fatalf("decodeJSONFast(%q) failed", doc)
+		if _, _, ok := Scan(doc); !ok {
+			t.Fatalf("Scan(%q) failed", doc)
 		}
 		checkSameAsReference(t, doc)
 		if t.Failed() {
@@ -589,11 +546,11 @@ var (
 // conformanceCRD reads the crd of the conformance case at name, as JSON.
 func conformanceCRD(tb testing.TB, name string) []byte {
 	tb.Helper()
-	y, err := os.ReadFile(filepath.FromSlash(name))
+	y, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
 	if err != nil {
 		return nil
 	}
-	j, err := YAMLToJSON(y)
+	j, err := yamljson.ToJSON(y)
 	if err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
@@ -609,15 +566,13 @@ func conformanceCRD(tb testing.TB, name string) []byte {
 // smallObject is a custom resource of about 2 KB, as a client sends it.
 const smallObject = `{"apiVersion":"apps.example.com/v1","kind":"WebApp","metadata":{"name":"shop-frontend","namespace":"shop","labels":{"app.kubernetes.io/name":"frontend","app.kubernetes.io/part-of":"shop","app.kubernetes.io/version":"2.4.1","tier":"web"},"annotations":{"example.com/owner":"team-storefront@example.com","example.com/runbook":"https://runbooks.example.com/shop/frontend","kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"apps.example.com/v1\",\"kind\":\"WebApp\",\"metadata\":{\"name\":\"shop-frontend\"}}\n"}},"spec":{"replicas":3,"image":"registry.example.com/shop/frontend:2.4.1","imagePullPolicy":"IfNotPresent","port":8080,"env":[{"name":"LOG_LEVEL","value":"info"},{"name":"CACHE_TTL","value":"300s"},{"name":"FEATURE_FLAGS","value":"checkout-v2,search-suggest"},{"name":"API_URL","value":"http://shop-api.shop.svc:8080"}],"resources":{"requests":{"cpu":"250m","memory":"256Mi"},"limits":{"cpu":"1","memory":"512Mi"}},"probes":{"readiness":{"path":"/healthz/ready","periodSeconds":5,"failureThreshold":3},"liveness":{"path":"/healthz/live","periodSeconds":10,"failureThreshold":6,"initialDelaySeconds":15}},"autoscaling":{"enabled":true,"minReplicas":3,"maxReplicas":12,"targetCPUUtilization":0.75},"ingress":{"host":"shop.example.com","paths":["/","/static","/api"],"tls":{"secretName":"shop-example-com-tls","issuer":"letsencrypt"}},"tolerations":[{"key":"dedicated","operator":"Equal","value":"web","effect":"NoSchedule"}],"nodeSelector":{"kubernetes.io/arch":"amd64","node.example.com/pool":"web"},"rollout":{"strategy":"canary","steps":[{"weight":10,"pause":"5m"},{"weight":50,"pause":"10m"},{"weight":100}],"maxSurge":"25%","maxUnavailable":0},"paused":false,"note":"Caf\u00e9 \u2014 r\u00e9sum\u00e9 of the \"frontend\" service","sidecars":null},"status":{"observedGeneration":7,"readyReplicas":3,"conditions":[{"type":"Available","status":"True","lastTransitionTime":"2024-05-01T10:00:00Z","reason":"MinimumReplicasAvailable","message":"Deployment has minimum availability."},{"type":"Progressing","status":"True","lastTransitionTime":"2024-05-01T09:58:12Z","reason":"NewReplicaSetAvailable","message":"ReplicaSet \"shop-frontend-7d9f8c6b5\" has successfully progressed."}]}}`
 
-// FuzzDecodeJSON decodes random bytes with DecodeJSON and with
-// sigs.k8s.io/json: both give the same value, or the same error text. The
-// schemas decodeSchemas picks out agree with the struct decoder too.
-func FuzzDecodeJSON(f *testing.F) {
+// FuzzDecode decodes random bytes with Decode and with sigs.k8s.io/json:
+// both give the same value, or the same error text.
+func FuzzDecode(f *testing.F) {
 	for _, tc := range jsonDecodeCases {
 		f.Add([]byte(tc.in))
 	}
 	f.Add([]byte(smallObject))
-	f.Add([]byte(`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"type":"object","x":1.5}}},{"schema":null}]},"spec":{"a":1}}`))
 	for _, name := range fuzzCRDSeeds {
 		if j := conformanceCRD(f, name); j != nil {
 			f.Add(j)
@@ -626,12 +581,11 @@ func FuzzDecodeJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkSameAsReference(t, data)
-		checkDecodeSchemas(t, data)
 		// What sigs.k8s.io/json decodes, the decoder of this package
 		// decodes itself, and also the re-encoded document.
 		if v, err := decodeJSONReference(data); err == nil {
-			if _, _, ok := decodeJSONFast(data); !ok {
-				t.Errorf("decodeJSONFast(%q) failed", data)
+			if _, _, ok := Scan(data); !ok {
+				t.Errorf("Scan(%q) failed", data)
 			}
 			b, err := json.Marshal(v)
 			if err != nil {
@@ -642,7 +596,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	})
 }
 
-func BenchmarkDecodeJSON(b *testing.B) {
+func BenchmarkDecode(b *testing.B) {
 	inputs := []struct {
 		name string
 		data []byte
@@ -657,7 +611,7 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		for _, dec := range []struct {
 			name   string
 			decode func([]byte) (any, error)
-		}{{"fast", DecodeJSON}, {"kjson", decodeJSONReference}} {
+		}{{"fast", Decode}, {"kjson", decodeJSONReference}} {
 			b.Run(in.name+"/"+dec.name, func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()

@@ -1,4 +1,9 @@
-package crdschema
+// Package jsonscan decodes JSON into the generic form the API server
+// decodes request bodies into (map[string]any, []any, string, int64,
+// float64, bool, nil), with a hand-written scanner that builds the value in
+// one pass, and sigs.k8s.io/json for what the scanner does not take (its
+// errors are those of that package).
+package jsonscan
 
 import (
 	"math"
@@ -8,17 +13,16 @@ import (
 	"unicode/utf8"
 )
 
-// This file holds the decoder behind DecodeJSON: one pass over the input
-// that builds the generic form directly. It handles well-formed documents
-// only; on anything else (a syntax error, too deep a nesting, a number out
-// of the float64 range) it gives up and DecodeJSON asks sigs.k8s.io/json,
-// so that errors keep that package's values and texts.
+// The scanner handles well-formed documents only; on anything else (a
+// syntax error, too deep a nesting, a number out of the float64 range) it
+// gives up and Decode asks sigs.k8s.io/json, so that errors keep that
+// package's values and texts.
 
-// maxJSONNesting is how deeply arrays and objects may nest in a document
+// MaxNesting is how deeply arrays and objects may nest in a document
 // that encoding/json's scanner accepts.
-const maxJSONNesting = 10000
+const MaxNesting = 10000
 
-// jsonDecoder is the state of one decodeJSONFast call.
+// jsonDecoder is the state of one Scan call.
 type jsonDecoder struct {
 	s     string // the whole document; decoded strings are substrings of it
 	pos   int    // index of the next byte to read
@@ -43,13 +47,13 @@ type jsonMember struct {
 	value any
 }
 
-// decodeJSONFast decodes a JSON document into map[string]any, []any,
+// Scan decodes a JSON document into map[string]any, []any,
 // string, int64, float64, bool and nil, exactly as
 // kjson.UnmarshalCaseSensitivePreserveInts does into an any. It reports
 // false, without saying why, when it cannot; the caller then decodes with
 // kjson, which says why. dup reports whether some object held a key more
 // than once (the last value is kept then, as for maps in encoding/json).
-func decodeJSONFast(data []byte) (v any, dup, ok bool) {
+func Scan(data []byte) (v any, dup, ok bool) {
 	d := jsonDecoders.Get().(*jsonDecoder)
 	d.s = string(data)
 	d.skipSpace()
@@ -150,7 +154,7 @@ func (d *jsonDecoder) word(w string) bool {
 
 // object decodes the object whose '{' is at pos.
 func (d *jsonDecoder) object() (any, bool) {
-	if d.depth++; d.depth > maxJSONNesting {
+	if d.depth++; d.depth > MaxNesting {
 		return nil, false
 	}
 	d.pos++
@@ -202,7 +206,7 @@ func (d *jsonDecoder) object() (any, bool) {
 
 // array decodes the array whose '[' is at pos.
 func (d *jsonDecoder) array() (any, bool) {
-	if d.depth++; d.depth > maxJSONNesting {
+	if d.depth++; d.depth > MaxNesting {
 		return nil, false
 	}
 	d.pos++

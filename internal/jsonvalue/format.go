@@ -1,0 +1,26 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Format renders a value as Kubernetes' field errors print a bad value:
+// integers, floats and booleans with %v, strings quoted, anything else as
+// JSON (nil as null, maps with sorted keys).
+func Format(v any) string {
+	switch t := v.(type) {
+	case int64, int32, float64, float32, bool:
+		return fmt.Sprint(t)
+	case string:
+		return strconv.Quote(t)
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", v)
+}
