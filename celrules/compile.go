@@ -11,7 +11,7 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/internal/cellib"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -153,7 +153,7 @@ type nodeCompiler struct {
 	cfg       *config
 	dt        *declType
 	scoped    *declType
-	estimator *library.CostEstimator
+	estimator *cellib.CostEstimator
 	// envs by [stored][optionalOldSelf].
 	envs [2][2]*cel.Env
 }
@@ -235,7 +235,7 @@ func compileRules(s *structural.Schema, rules crdschema.ValidationRules, dt *dec
 		cfg:       cfg,
 		dt:        dt,
 		scoped:    dt.withTypeNames(fmt.Sprintf("selfType%d", time.Now().Nanosecond())),
-		estimator: &library.CostEstimator{SizeEstimator: &sizeEstimator{root: dt}},
+		estimator: &cellib.CostEstimator{SizeEstimator: &sizeEstimator{root: dt}},
 	}
 	// Build every environment the rules need first: a failure is the
 	// node's, as in the API server.
@@ -312,7 +312,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		return cr
 	}
 	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-	est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: rec})
+	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec})
 	if err != nil {
 		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
 		return cr
@@ -339,7 +339,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			return cr
 		}
 		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-		mest, err := menv.EstimateCost(mast, &library.CostEstimator{SizeEstimator: mrec})
+		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec})
 		if err != nil {
 			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return cr

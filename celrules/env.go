@@ -12,7 +12,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
-	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/internal/cellib"
 )
 
 // Evaluation limits of the API server.
@@ -61,8 +61,8 @@ var baseTable = []versionedOptions{
 			cel.HomogeneousAggregateLiterals(),
 			cel.EagerlyValidateDeclarations(true),
 			cel.DefaultUTCTimeZone(true),
-			library.URLs(),
-			library.Regex(),
+			cellib.URLs(),
+			cellib.Regex(),
 			cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
 		}
 	}, program: []cel.ProgramOption{
@@ -70,10 +70,10 @@ var baseTable = []versionedOptions{
 		cel.CostLimit(PerCallLimit),
 		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
 	}},
-	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{library.Lists(0)} }},
-	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{library.Authz()} }},
+	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(0)} }},
+	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Authz()} }},
 	{introduced: 28, env: func() []cel.EnvOption {
-		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), library.Quantity()}
+		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), cellib.Quantity()}
 	}},
 	{introduced: 29, env: func() []cel.EnvOption {
 		return []cel.EnvOption{cel.ASTValidators(
@@ -86,14 +86,14 @@ var baseTable = []versionedOptions{
 	{introduced: 0, removed: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(0))} }},
 	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(2))} }},
 	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Sets()} }},
-	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{library.IP(), library.CIDR()} }},
-	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{library.Format()} }},
-	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{library.AuthzSelectors()} }},
+	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.IP(), cellib.CIDR()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Format()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.AuthzSelectors()} }},
 	{introduced: 32, env: func() []cel.EnvOption { return []cel.EnvOption{ext.TwoVarComprehensions()} }},
-	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{library.Semver(1)} }},
+	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Semver(1)} }},
 	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
-	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{library.Lists(1)} }},
-	{introduced: 0, program: []cel.ProgramOption{cel.CostTracking(&library.CostEstimator{})}},
+	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(1)} }},
+	{introduced: 0, program: []cel.ProgramOption{cel.CostTracking(&cellib.CostEstimator{})}},
 }
 
 // storedMinor stands for "every version": the environment of stored

@@ -23,7 +23,7 @@ var plainFunctions = map[string]bool{
 }
 
 // regexFunctions are the functions whose constant patterns the planner
-// compiles (see library.Regex and cel-go's matches optimization): planning
+// compiles (see cellib.Regex and cel-go's matches optimization): planning
 // a call fails exactly when its pattern is a constant that does not compile.
 var regexFunctions = map[string]bool{"matches": true, "find": true, "findAll": true}
 

@@ -1,4 +1,4 @@
-package library_test
+package cellib_test
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
-	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/internal/cellib"
 )
 
 // newEnv returns an environment with every Kubernetes library, as the API
@@ -23,8 +23,8 @@ func newEnv(t testing.TB, extra ...cel.EnvOption) *cel.Env {
 	opts := append([]cel.EnvOption{
 		cel.OptionalTypes(), cel.CrossTypeNumericComparisons(true),
 		ext.Strings(ext.StringsVersion(2)), ext.Sets(), ext.Lists(ext.ListsVersion(3)), ext.TwoVarComprehensions(),
-		library.URLs(), library.Regex(), library.Lists(1), library.Authz(), library.AuthzSelectors(),
-		library.Quantity(), library.IP(), library.CIDR(), library.Format(), library.Semver(1),
+		cellib.URLs(), cellib.Regex(), cellib.Lists(1), cellib.Authz(), cellib.AuthzSelectors(),
+		cellib.Quantity(), cellib.IP(), cellib.CIDR(), cellib.Format(), cellib.Semver(1),
 		cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
 	}, extra...)
 	env, err := cel.NewEnv(opts...)
@@ -49,12 +49,12 @@ func run(t testing.TB, env *cel.Env, expr string, vars map[string]any) outcome {
 	if iss.Err() != nil {
 		return outcome{err: iss.Err().Error(), compileErr: true}
 	}
-	est, err := env.EstimateCost(ast, &library.CostEstimator{})
+	est, err := env.EstimateCost(ast, &cellib.CostEstimator{})
 	if err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
 	}
 	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
-		cel.CostTracking(&library.CostEstimator{}), cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)))
+		cel.CostTracking(&cellib.CostEstimator{}), cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)))
 	if err != nil {
 		return outcome{err: err.Error(), est: est}
 	}
@@ -302,7 +302,7 @@ func TestListsLibrary(t *testing.T) {
 		{expr: `[true, false].sum()`, wantErr: "found no matching overload for 'sum' applied to 'list(bool).()'"},
 	})
 	// includes is a version 1 function.
-	env, err := cel.NewEnv(library.Lists(0))
+	env, err := cel.NewEnv(cellib.Lists(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestListsLibrary(t *testing.T) {
 }
 
 func TestSemverVersions(t *testing.T) {
-	env, err := cel.NewEnv(library.Semver(0))
+	env, err := cel.NewEnv(cellib.Semver(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestAuthzDeclarations(t *testing.T) {
 		{expr: `1.check("a")`, wantErr: "found no matching overload for 'check' applied to 'int.(string)'"},
 		{expr: `authorizer.path("x")`, wantErr: "undeclared reference to 'authorizer'"},
 	})
-	env := newEnv(t, cel.Variable("authorizer", library.AuthorizerType))
+	env := newEnv(t, cel.Variable("authorizer", cellib.AuthorizerType))
 	for _, c := range []struct {
 		expr string
 		est  checker.CostEstimate
@@ -347,7 +347,7 @@ func TestAuthzDeclarations(t *testing.T) {
 		if iss.Err() != nil {
 			t.Fatalf("%s: %v", c.expr, iss.Err())
 		}
-		got, err := env.EstimateCost(ast, &library.CostEstimator{})
+		got, err := env.EstimateCost(ast, &cellib.CostEstimator{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +360,7 @@ func TestAuthzDeclarations(t *testing.T) {
 // TestCallCostDirect checks runtime prices that CEL expressions in CRD
 // rules cannot reach.
 func TestCallCostDirect(t *testing.T) {
-	e := &library.CostEstimator{}
+	e := &cellib.CostEstimator{}
 	s := types.String(strings.Repeat("x", 11))
 	for _, c := range []struct {
 		fn, overload string
@@ -417,11 +417,11 @@ func TestEstimateDelegatesSizes(t *testing.T) {
 			t.Fatalf("%s: %v", c.expr, iss.Err())
 		}
 		for _, x := range []struct {
-			e    *library.CostEstimator
+			e    *cellib.CostEstimator
 			want checker.CostEstimate
 		}{
-			{&library.CostEstimator{SizeEstimator: sizes{checker.SizeEstimate{Min: 10, Max: 100}}}, c.bounded},
-			{&library.CostEstimator{}, c.unbounded},
+			{&cellib.CostEstimator{SizeEstimator: sizes{checker.SizeEstimate{Min: 10, Max: 100}}}, c.bounded},
+			{&cellib.CostEstimator{}, c.unbounded},
 		} {
 			got, err := env.EstimateCost(ast, x.e)
 			if err != nil {
@@ -450,7 +450,7 @@ func TestConcurrentEvaluation(t *testing.T) {
 	if iss.Err() != nil {
 		t.Fatal(iss.Err())
 	}
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostTracking(&library.CostEstimator{}))
+	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.CostTracking(&cellib.CostEstimator{}))
 	if err != nil {
 		t.Fatal(err)
 	}

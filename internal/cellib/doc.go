@@ -1,4 +1,4 @@
-// Package library provides the Kubernetes CEL function libraries used by
+// Package cellib provides the Kubernetes CEL function libraries used by
 // x-kubernetes-validations rules, re-implemented without any k8s.io
 // dependency.
 //
@@ -37,4 +37,4 @@
 // computes with numbers of up to billions of digits (it hangs on
 // "1e2000000000"). Very small numbers ("1e-2000000000") round up to one
 // nano unit, as in Kubernetes, but without the huge computation.
-package library
+package cellib

@@ -1,4 +1,4 @@
-package library_test
+package cellib_test
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
-	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/internal/cellib"
 )
 
 // corpusEnv is the environment in which testdata/upstream.tsv was recorded:
@@ -30,8 +30,8 @@ func corpusEnv(t testing.TB) *cel.Env {
 		cel.HomogeneousAggregateLiterals(), cel.EagerlyValidateDeclarations(true), cel.DefaultUTCTimeZone(true),
 		cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(),
 		ext.Strings(ext.StringsVersion(2)), ext.Sets(), ext.TwoVarComprehensions(), ext.Lists(ext.ListsVersion(3)),
-		library.URLs(), library.Regex(), library.Lists(1), library.Authz(), library.Quantity(),
-		library.IP(), library.CIDR(), library.Format(), library.AuthzSelectors(), library.Semver(1),
+		cellib.URLs(), cellib.Regex(), cellib.Lists(1), cellib.Authz(), cellib.Quantity(),
+		cellib.IP(), cellib.CIDR(), cellib.Format(), cellib.AuthzSelectors(), cellib.Semver(1),
 		cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
 		cel.Variable("s", cel.StringType), cel.Variable("l", cel.ListType(cel.StringType)),
 		cel.Variable("li", cel.ListType(cel.IntType)), cel.Variable("m", cel.MapType(cel.StringType, cel.IntType)),
@@ -114,7 +114,7 @@ func evalCase(env *cel.Env, expr string, optimize bool) (est, result string, cos
 	if iss.Err() != nil {
 		return "COMPILE", fmt.Sprintf("%q", iss.Err().Error()), 0
 	}
-	ce, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: fixedSizes{}})
+	ce, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: fixedSizes{}})
 	if err != nil {
 		return "ESTERR", err.Error(), 0
 	}
@@ -122,7 +122,7 @@ func evalCase(env *cel.Env, expr string, optimize bool) (est, result string, cos
 	if optimize {
 		opts = cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost)
 	}
-	prg, err := env.Program(ast, opts, cel.CostTracking(&library.CostEstimator{}),
+	prg, err := env.Program(ast, opts, cel.CostTracking(&cellib.CostEstimator{}),
 		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)))
 	if err != nil {
 		return "PROGERR", fmt.Sprintf("%q", err.Error()), 0

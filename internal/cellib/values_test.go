@@ -1,4 +1,4 @@
-package library_test
+package cellib_test
 
 import (
 	"fmt"

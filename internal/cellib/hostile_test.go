@@ -1,4 +1,4 @@
-package library_test
+package cellib_test
 
 // Hostile arguments for the Kubernetes CEL libraries: 10 MB strings,
 // invalid UTF-8, numbers at the edges, long lists. Every call gives a

@@ -1,18 +1,18 @@
-package library_test
+package cellib_test
 
 import (
 	"fmt"
 
 	"github.com/google/cel-go/cel"
 
-	"github.com/crdschema/crdschema/celrules/library"
+	"github.com/crdschema/crdschema/internal/cellib"
 )
 
 // Example compiles a rule that uses the quantity and IP libraries, prices
 // it, and evaluates it with runtime cost tracking.
 func Example() {
 	env, err := cel.NewEnv(
-		library.Quantity(), library.IP(), library.CIDR(),
+		cellib.Quantity(), cellib.IP(), cellib.CIDR(),
 		cel.Variable("memory", cel.StringType),
 		cel.Variable("addr", cel.StringType),
 	)
@@ -23,7 +23,7 @@ func Example() {
 	if iss.Err() != nil {
 		panic(iss.Err())
 	}
-	estimator := &library.CostEstimator{}
+	estimator := &cellib.CostEstimator{}
 	est, err := env.EstimateCost(ast, estimator)
 	if err != nil {
 		panic(err)
