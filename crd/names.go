@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/internal/k8snames"
 )
 
 // validateNames checks the names of spec.names or status.acceptedNames:
@@ -15,12 +15,12 @@ import (
 func validateNames(names *crdschema.CustomResourceDefinitionNames, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 	label := func(p *crdschema.Path, v string) {
-		if msgs := validation.IsDNS1035Label(v); len(msgs) > 0 {
+		if msgs := k8snames.IsDNS1035Label(v); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(p, v, strings.Join(msgs, ",")))
 		}
 	}
 	mixedCase := func(p *crdschema.Path, v string) {
-		if msgs := validation.IsDNS1035Label(strings.ToLower(v)); len(msgs) > 0 {
+		if msgs := k8snames.IsDNS1035Label(strings.ToLower(v)); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(p, v, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/ratchet"
 	"github.com/crdschema/crdschema/validation"
@@ -24,7 +25,7 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 		if merrs != nil {
 			errs = append(errs, merrs...)
 		} else {
-			errs = append(errs, validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
+			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
 		}
 		errs = append(errs, r.validator.Validate(nil, o)...)
 		errs = append(errs, r.validateScaleSpec(o)...)
@@ -35,7 +36,7 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 	errs = r.appendRules(ctx, errs, o, nil)
 	if len(errs) == 0 {
 		if meta, merrs := r.objectMeta(o); merrs == nil {
-			errs = append(errs, validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
+			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
 		}
 	}
 	return errs
@@ -97,8 +98,8 @@ func (r *Resource) validateCommon(o, old map[string]any) crdschema.ErrorList {
 		return merrs
 	}
 	p := crdschema.NewPath("metadata")
-	errs := validation.ValidateObjectMeta(meta, r.namespaced, validation.NameIsPathSegment, p)
-	return append(errs, validation.ValidateObjectMetaUpdate(meta, oldMeta, p)...)
+	errs := metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, p)
+	return append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, p)...)
 }
 
 func (r *Resource) validateMetaUpdate(o, old map[string]any) crdschema.ErrorList {
@@ -110,7 +111,7 @@ func (r *Resource) validateMetaUpdate(o, old map[string]any) crdschema.ErrorList
 	if merrs != nil {
 		return merrs
 	}
-	return validation.ValidateObjectMetaUpdate(meta, oldMeta, crdschema.NewPath("metadata"))
+	return metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, crdschema.NewPath("metadata"))
 }
 
 func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 )
 
 // config is the state of one Validate or ValidateUpdate call.
@@ -208,13 +208,13 @@ var metadataPath = crdschema.NewPath("metadata")
 func validateCreate(in *internalCRD, opts validationOptions, c *config) crdschema.ErrorList {
 	requiredName := in.spec.names.Plural + "." + in.spec.group
 	nameFn := func(name string, prefix bool) []string {
-		errs := validation.NameIsDNSSubdomain(name, prefix)
+		errs := metavalidation.NameIsDNSSubdomain(name, prefix)
 		if name != requiredName {
 			errs = append(errs, `must be spec.names.plural+"."+spec.group`)
 		}
 		return errs
 	}
-	errs := validation.ValidateObjectMeta(in.meta, false, nameFn, metadataPath)
+	errs := metavalidation.ValidateObjectMeta(in.meta, false, nameFn, metadataPath)
 	errs = append(errs, validateSpec(&in.spec, opts, c, crdschema.NewPath("spec"))...)
 	errs = append(errs, validateStatus(&in.status, crdschema.NewPath("status"))...)
 	errs = append(errs, validateStoredVersions(in.status.storedVersions, in.spec.versions, crdschema.NewPath("status", "storedVersions"))...)
@@ -223,7 +223,7 @@ func validateCreate(in *internalCRD, opts validationOptions, c *config) crdschem
 	if len(errs) == 0 {
 		// The generic create path checks the metadata once more, with
 		// the name only required to be a path segment.
-		errs = validation.ValidateObjectMeta(in.meta, false, validation.NameIsPathSegment, metadataPath)
+		errs = metavalidation.ValidateObjectMeta(in.meta, false, metavalidation.NameIsPathSegment, metadataPath)
 	}
 	return errs
 }
@@ -231,9 +231,9 @@ func validateCreate(in *internalCRD, opts validationOptions, c *config) crdschem
 // validateUpdate is the API server's update validation of a CRD, including
 // the generic metadata checks of every update.
 func validateUpdate(in, old *internalCRD, opts validationOptions, c *config) crdschema.ErrorList {
-	errs := validation.ValidateObjectMeta(in.meta, false, validation.NameIsPathSegment, metadataPath)
-	errs = append(errs, validation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
-	errs = append(errs, validation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
+	errs := metavalidation.ValidateObjectMeta(in.meta, false, metavalidation.NameIsPathSegment, metadataPath)
+	errs = append(errs, metavalidation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
+	errs = append(errs, metavalidation.ValidateObjectMetaUpdate(in.meta, old.meta, metadataPath)...)
 	errs = append(errs, validateSpecUpdate(&in.spec, &old.spec, opts, c, crdschema.NewPath("spec"))...)
 	errs = append(errs, validateStatus(&in.status, crdschema.NewPath("status"))...)
 	errs = append(errs, validateStoredVersions(in.status.storedVersions, in.spec.versions, crdschema.NewPath("status", "storedVersions"))...)

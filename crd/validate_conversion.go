@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/internal/k8snames"
 )
 
 // validateConversion checks spec.conversion: the strategy, and for
@@ -87,7 +87,7 @@ func validateReviewVersions(versions []string, requireAccepted bool, fldPath *cr
 			continue
 		}
 		seen[v] = true
-		for _, msg := range validation.IsDNS1035Label(v) {
+		for _, msg := range k8snames.IsDNS1035Label(v) {
 			errs = append(errs, crdschema.Invalid(fldPath.Index(i), v, msg))
 		}
 		accepted = accepted || isAcceptedReviewVersion(v)
@@ -157,7 +157,7 @@ func validateWebhookService(fldPath *crdschema.Path, namespace, name string, pat
 			errs = append(errs, crdschema.Invalid(fldPath.Child("path"), p, fmt.Sprintf("segment[%d] may not be empty", i)))
 			continue
 		}
-		for _, msg := range validation.IsDNS1123Subdomain(seg) {
+		for _, msg := range k8snames.IsDNS1123Subdomain(seg) {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("path"), p, fmt.Sprintf("segment[%d]: %v", i, msg)))
 		}
 	}

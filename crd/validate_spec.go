@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 )
 
 // validateSpec checks spec in the API server's order.
@@ -19,7 +19,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 	case spec.group == "":
 		errs = append(errs, crdschema.Required(fldPath.Child("group"), ""))
 	default:
-		if msgs := validation.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
+		if msgs := k8snames.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, strings.Join(msgs, ",")))
 		} else if !strings.Contains(spec.group, ".") {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, "should be a domain with at least one dot"))
@@ -69,7 +69,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 		}
 		seen[v.name] = true
 		vp := fldPath.Child("versions").Index(i)
-		if msgs := validation.IsDNS1035Label(v.name); len(msgs) > 0 {
+		if msgs := k8snames.IsDNS1035Label(v.name); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(vp.Child("name"), v.name, strings.Join(msgs, ",")))
 		}
 		statusEnabled := hasStatusEnabled(spec.subresourcesForVersion(v.name))
@@ -90,7 +90,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 	// spec.version is versions[0].name by construction, so it always
 	// matches the first version; its name is checked a second time.
 	if spec.version != "" {
-		if msgs := validation.IsDNS1035Label(spec.version); len(msgs) > 0 {
+		if msgs := k8snames.IsDNS1035Label(spec.version); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("version"), spec.version, strings.Join(msgs, ",")))
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/internal/k8snames"
 )
 
 // result assembles the Result of a request with the decoded and prepared
@@ -47,7 +47,7 @@ func finalizerWarnings(o, old map[string]any) []string {
 	const field = "metadata.finalizers"
 	var out []string
 	for _, f := range names {
-		for _, msg := range validation.IsQualifiedName(f) {
+		for _, msg := range k8snames.IsQualifiedName(f) {
 			out = append(out, fmt.Sprintf("%s: %q: %s", field, f, msg))
 		}
 		if !strings.Contains(f, "/") && !standardFinalizers[f] {

@@ -1,12 +1,11 @@
 package validation
 
 import (
-	"encoding/json"
 	"strings"
 
-	kjson "sigs.k8s.io/json"
-
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/k8snames"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/pathstack"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -91,7 +90,7 @@ func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
 			errs = append(errs, crdschema.Invalid(ap, v, "must be a string"))
 		} else if s == "" {
 			errs = append(errs, crdschema.Invalid(ap, s, "must not be empty"))
-		} else if _, _, err := parseGroupVersion(s); err != nil {
+		} else if _, _, err := metavalidation.ParseGroupVersion(s); err != nil {
 			errs = append(errs, crdschema.Invalid(ap, s, err.Error()))
 		}
 	}
@@ -101,37 +100,21 @@ func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
 			errs = append(errs, crdschema.Invalid(kp, v, "must be a string"))
 		} else if s == "" {
 			errs = append(errs, crdschema.Invalid(kp, s, "must not be empty"))
-		} else if msgs := IsDNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
+		} else if msgs := k8snames.IsDNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
 			errs = append(errs, crdschema.Invalid(kp, s, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
 		}
 	}
 	if v, ok := x["metadata"]; ok {
 		mp := p.Child("metadata")
-		meta, err := DecodeObjectMeta(v)
+		meta, err := metavalidation.DecodeObjectMeta(v)
 		if err != nil {
 			errs = append(errs, crdschema.Invalid(mp, v, err.Error()))
 		} else {
 			if meta.Name == "" {
 				meta.Name = "fakename"
 			}
-			errs = append(errs, ValidateObjectMeta(meta, meta.Namespace != "", NameIsPathSegment, mp)...)
+			errs = append(errs, metavalidation.ValidateObjectMeta(meta, meta.Namespace != "", metavalidation.NameIsPathSegment, mp)...)
 		}
 	}
 	return errs
-}
-
-// DecodeObjectMeta reads the value of an object's metadata field into
-// ObjectMeta the way the API server does: through JSON, case-sensitively,
-// ignoring unknown fields. Its errors are Go's JSON decoding errors, which
-// the API server reports as they are.
-func DecodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	meta := &crdschema.ObjectMeta{}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, meta); err != nil {
-		return nil, err
-	}
-	return meta, nil
 }

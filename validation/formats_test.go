@@ -88,8 +88,8 @@ func TestFormatSupported(t *testing.T) {
 		{"object", "", 36, false},
 	}
 	for _, tt := range tests {
-		if got := FormatSupported(tt.typ, tt.format, tt.minor); got != tt.want {
-			t.Errorf("FormatSupported(%q, %q, %d) = %v", tt.typ, tt.format, tt.minor, got)
+		if got := formatSupported(tt.typ, tt.format, tt.minor); got != tt.want {
+			t.Errorf("formatSupported(%q, %q, %d) = %v", tt.typ, tt.format, tt.minor, got)
 		}
 	}
 }

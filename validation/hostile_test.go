@@ -15,6 +15,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/k8snames"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -333,8 +335,8 @@ func TestHostileInvalidUTF8(t *testing.T) {
 	before := hostile.Clone(meta)
 	var merrs crdschema.ErrorList
 	bounded(t, hostileLimit, func() {
-		merrs = validation.ValidateObjectMeta(meta, true, validation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))
-		validation.ValidateObjectMetaUpdate(meta, meta, crdschema.NewPath("metadata"))
+		merrs = metavalidation.ValidateObjectMeta(meta, true, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))
+		metavalidation.ValidateObjectMetaUpdate(meta, meta, crdschema.NewPath("metadata"))
 	})
 	if len(merrs) == 0 {
 		t.Error("ObjectMeta with invalid UTF-8: no errors")
@@ -360,7 +362,7 @@ func TestHostileObjectMeta(t *testing.T) {
 	meta := &crdschema.ObjectMeta{Name: big, GenerateName: big, Labels: labels, Annotations: map[string]string{"a": big}, Finalizers: fin}
 	var errs crdschema.ErrorList
 	boundedAlloc(t, 512<<20, func() {
-		errs = validation.ValidateObjectMeta(meta, false, validation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))
+		errs = metavalidation.ValidateObjectMeta(meta, false, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))
 	})
 	found := map[string]bool{}
 	for _, e := range errs {
@@ -373,11 +375,11 @@ func TestHostileObjectMeta(t *testing.T) {
 	}
 	for _, s := range []string{big, string(make([]byte, 1<<20))} {
 		bounded(t, hostileLimit, func() {
-			validation.IsDNS1123Subdomain(s)
-			validation.IsQualifiedName(s)
-			validation.IsValidLabelValue(s)
-			validation.NameIsDNS1035Label(s, true)
-			validation.NameIsPathSegment(s, false)
+			k8snames.IsDNS1123Subdomain(s)
+			k8snames.IsQualifiedName(s)
+			k8snames.IsValidLabelValue(s)
+			metavalidation.NameIsDNS1035Label(s, true)
+			metavalidation.NameIsPathSegment(s, false)
 		})
 	}
 }

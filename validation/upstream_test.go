@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -51,9 +52,9 @@ func validateRequest(v *Validator, s *structural.Schema, obj map[string]any, nam
 	errs = append(errs, ValidateListSetsAndMaps(nil, s, obj)...)
 	errs = append(errs, ValidateEmbeddedMeta(nil, obj, s, false)...)
 	if md, ok := obj["metadata"]; ok {
-		meta, err := DecodeObjectMeta(md)
+		meta, err := metavalidation.DecodeObjectMeta(md)
 		if err == nil {
-			errs = append(errs, ValidateObjectMeta(meta, namespaced, NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
+			errs = append(errs, metavalidation.ValidateObjectMeta(meta, namespaced, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
 		}
 	}
 	return errs

@@ -1,4 +1,4 @@
-package validation
+package k8snames
 
 import (
 	"reflect"
@@ -65,34 +65,6 @@ func TestNameChecks(t *testing.T) {
 	}
 }
 
-func TestNameFuncPrefix(t *testing.T) {
-	tests := []struct {
-		fn     NameFunc
-		in     string
-		prefix bool
-		ok     bool
-	}{
-		{NameIsDNSSubdomain, "foo-", true, true},
-		{NameIsDNSSubdomain, "foo-", false, false},
-		{NameIsDNSSubdomain, "-", true, false},
-		{NameIsDNSLabel, "a.b-", true, false},
-		{NameIsDNS1035Label, "abc-", true, true},
-		{NameIsPathSegment, ".", true, true},
-		{NameIsPathSegment, ".", false, false},
-	}
-	for _, tt := range tests {
-		errs := tt.fn(tt.in, tt.prefix)
-		if (len(errs) == 0) != tt.ok {
-			t.Errorf("%q prefix=%v: got %q, want ok=%v", tt.in, tt.prefix, errs, tt.ok)
-		}
-	}
-	// The masking drops two bytes, so "ab-" is checked as "aa" and is fine,
-	// while "A-" becomes "a" and passes despite the upper-case letter.
-	if errs := NameIsDNSSubdomain("A-", true); errs != nil {
-		t.Errorf("A- as prefix: %q", errs)
-	}
-}
-
 // FuzzNames checks the name checks on arbitrary input: no panics, and the
 // relations between them hold (a label is a subdomain, a 1035 label is a
 // 1123 label, a subdomain is a qualified-name prefix).
@@ -113,7 +85,5 @@ func FuzzNames(f *testing.F) {
 		}
 		IsValidLabelValue(s)
 		IsPathSegmentName(s)
-		NameIsDNSSubdomain(s, true)
-		NameIsDNSLabel(s, true)
 	})
 }

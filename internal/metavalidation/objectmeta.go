@@ -1,12 +1,16 @@
-package validation
+package metavalidation
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"unicode"
 
+	kjson "sigs.k8s.io/json"
+
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/k8snames"
 )
 
 // NameFunc checks an object name, or a generateName prefix when prefix is
@@ -49,7 +53,7 @@ func NameIsDNSSubdomain(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1123Subdomain(name)
+	return k8snames.IsDNS1123Subdomain(name)
 }
 
 // NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123 DNS
@@ -58,7 +62,7 @@ func NameIsDNSLabel(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1123Label(name)
+	return k8snames.IsDNS1123Label(name)
 }
 
 // NameIsDNS1035Label is the NameFunc of objects whose names are RFC 1035
@@ -67,16 +71,16 @@ func NameIsDNS1035Label(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return IsDNS1035Label(name)
+	return k8snames.IsDNS1035Label(name)
 }
 
 // NameIsPathSegment is the NameFunc of embedded resources: a name need only
 // be usable as a URL path segment.
 func NameIsPathSegment(name string, prefix bool) []string {
 	if prefix {
-		return IsPathSegmentPrefix(name)
+		return k8snames.IsPathSegmentPrefix(name)
 	}
-	return IsPathSegmentName(name)
+	return k8snames.IsPathSegmentName(name)
 }
 
 // ValidateObjectMeta checks the metadata of an object being created, as the
@@ -232,11 +236,11 @@ func sortedKeys(m map[string]string) []string {
 func ValidateLabels(labels map[string]string, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 	for _, k := range sortedKeys(labels) {
-		for _, msg := range IsQualifiedName(k) {
+		for _, msg := range k8snames.IsQualifiedName(k) {
 			errs = append(errs, crdschema.Invalid(fldPath, k, msg))
 		}
 		v := labels[k]
-		for _, msg := range IsValidLabelValue(v) {
+		for _, msg := range k8snames.IsValidLabelValue(v) {
 			errs = append(errs, crdschema.Invalid(fldPath, v, msg))
 		}
 	}
@@ -249,7 +253,7 @@ func ValidateAnnotations(annotations map[string]string, fldPath *crdschema.Path)
 	var errs crdschema.ErrorList
 	total := 0
 	for _, k := range sortedKeys(annotations) {
-		for _, msg := range IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range k8snames.IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, crdschema.Invalid(fldPath, k, msg))
 		}
 		total += len(k) + len(annotations[k])
@@ -260,10 +264,10 @@ func ValidateAnnotations(annotations map[string]string, fldPath *crdschema.Path)
 	return errs
 }
 
-// parseGroupVersion splits an apiVersion as Kubernetes does: "" and "/"
+// ParseGroupVersion splits an apiVersion as Kubernetes does: "" and "/"
 // are the empty version, "v" is a core version, "g/v" a group version, and
 // more slashes are an error.
-func parseGroupVersion(gv string) (group, version string, err error) {
+func ParseGroupVersion(gv string) (group, version string, err error) {
 	if gv == "" || gv == "/" {
 		return "", "", nil
 	}
@@ -285,7 +289,7 @@ func ValidateOwnerReferences(refs []crdschema.OwnerReference, fldPath *crdschema
 	firstController := ""
 	for i, ref := range refs {
 		p := fldPath.Index(i)
-		group, version, err := parseGroupVersion(ref.APIVersion)
+		group, version, err := ParseGroupVersion(ref.APIVersion)
 		if ref.APIVersion == "" {
 			errs = append(errs, crdschema.Required(p.Child("apiVersion"), "must not be empty"))
 		} else if err != nil || version == "" {
@@ -322,7 +326,7 @@ func ValidateFinalizers(finalizers []string, fldPath *crdschema.Path) crdschema.
 	var errs crdschema.ErrorList
 	orphan, foreground := false, false
 	for _, f := range finalizers {
-		for _, msg := range IsQualifiedName(f) {
+		for _, msg := range k8snames.IsQualifiedName(f) {
 			errs = append(errs, crdschema.Invalid(fldPath, f, msg))
 		}
 		switch f {
@@ -392,4 +396,20 @@ func validateManagedFields(entries []crdschema.ManagedFieldsEntry, fldPath *crds
 		}
 	}
 	return errs
+}
+
+// DecodeObjectMeta reads the value of an object's metadata field into
+// ObjectMeta the way the API server does: through JSON, case-sensitively,
+// ignoring unknown fields. Its errors are Go's JSON decoding errors, which
+// the API server reports as they are.
+func DecodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	meta := &crdschema.ObjectMeta{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, meta); err != nil {
+		return nil, err
+	}
+	return meta, nil
 }

@@ -1,4 +1,4 @@
-package validation
+package k8snames
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package validation
+package metavalidation
 
 import (
 	"strings"
@@ -212,4 +212,40 @@ func FuzzObjectMeta(f *testing.F) {
 			_ = e.Error()
 		}
 	})
+}
+
+const (
+	msgSubdomain  = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+	msgLabel1123  = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+	msgLabel1035  = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+	msgNamePart   = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	msgLabelValue = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+
+func TestNameFuncPrefix(t *testing.T) {
+	tests := []struct {
+		fn     NameFunc
+		in     string
+		prefix bool
+		ok     bool
+	}{
+		{NameIsDNSSubdomain, "foo-", true, true},
+		{NameIsDNSSubdomain, "foo-", false, false},
+		{NameIsDNSSubdomain, "-", true, false},
+		{NameIsDNSLabel, "a.b-", true, false},
+		{NameIsDNS1035Label, "abc-", true, true},
+		{NameIsPathSegment, ".", true, true},
+		{NameIsPathSegment, ".", false, false},
+	}
+	for _, tt := range tests {
+		errs := tt.fn(tt.in, tt.prefix)
+		if (len(errs) == 0) != tt.ok {
+			t.Errorf("%q prefix=%v: got %q, want ok=%v", tt.in, tt.prefix, errs, tt.ok)
+		}
+	}
+	// The masking drops two bytes, so "ab-" is checked as "aa" and is fine,
+	// while "A-" becomes "a" and passes despite the upper-case letter.
+	if errs := NameIsDNSSubdomain("A-", true); errs != nil {
+		t.Errorf("A- as prefix: %q", errs)
+	}
 }
