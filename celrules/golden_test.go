@@ -238,7 +238,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 			}
 		}
 	}
-	if errs := structural.Validate(parsePath(c.Path), s, nil); len(errs) > 0 {
+	if errs := structural.Validate(parsePath(c.Path), s, structural.ValidateOptions{}); len(errs) > 0 {
 		opts = append(opts, SchemaErrors(errs))
 	}
 	// The rules' own defects (a missing rule, a bad message, reason or
@@ -249,7 +249,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		t.Fatal(err)
 	}
 	var defects crdschema.ErrorList
-	for _, e := range structural.ValidateProps(parsePath(c.Path), &props, structural.CreatePropsOptions()) {
+	for _, e := range structural.ValidateProps(parsePath(c.Path), &props, structural.PropsOptions{}) {
 		if strings.Contains(e.Field, "x-kubernetes-validations") {
 			defects = append(defects, e)
 		}

@@ -73,7 +73,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}
-	if errs := structural.Validate(path, s, nil); len(errs) > 0 {
+	if errs := structural.Validate(path, s, structural.ValidateOptions{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToAggregate())
 	}
 	var pre celrules.Expressions

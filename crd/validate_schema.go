@@ -34,7 +34,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	if opts.requireStructuralSchema {
 		if ss, err := structural.New(schema); err != nil {
 			newErrs = crdschema.ErrorList{crdschema.Invalid(schemaPath, "", err.Error())}
-		} else if e := structural.Validate(schemaPath, ss, nil); len(e) > 0 {
+		} else if e := structural.Validate(schemaPath, ss, structural.ValidateOptions{}); len(e) > 0 {
 			errs = append(errs, e...)
 		} else if e, err := validateDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
 			errs = append(errs, crdschema.Invalid(schemaPath, "", err.Error()))
@@ -46,11 +46,11 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	}
 
 	errs = append(errs, structural.ValidateProps(schemaPath, schema, structural.PropsOptions{
-		AllowDefaults:                      opts.allowDefaults,
-		DisallowDefaultsReason:             opts.disallowDefaultsReason,
-		RequireValidPropertyType:           opts.requireValidPropertyType,
-		RequireAtomicSetType:               opts.requireAtomicSetType,
-		RequireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
+		ForbidDefaults:           !opts.allowDefaults,
+		ForbidDefaultsReason:     opts.disallowDefaultsReason,
+		AllowInvalidPropertyType: !opts.requireValidPropertyType,
+		AllowNonAtomicSetItems:   !opts.requireAtomicSetType,
+		AllowNullableListKeys:    !opts.requireMapListKeysMapSetValidation,
 	})...)
 
 	if len(errs) == 0 {

@@ -45,7 +45,7 @@ func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
 	if err != nil || s == nil {
 		return nil
 	}
-	if len(structural.Validate(nil, s, nil)) > 0 {
+	if len(structural.Validate(nil, s, structural.ValidateOptions{})) > 0 {
 		return nil
 	}
 	return s

@@ -29,10 +29,10 @@ func TestGatewayIsAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := Validate(rootPath, s, nil); len(errs) != 0 {
+	if errs := Validate(rootPath, s, ValidateOptions{}); len(errs) != 0 {
 		t.Errorf("Validate: %v", errs)
 	}
-	if errs := ValidateProps(rootPath, p, CreatePropsOptions()); len(errs) != 0 {
+	if errs := ValidateProps(rootPath, p, PropsOptions{}); len(errs) != 0 {
 		t.Errorf("ValidateProps: %v", errs)
 	}
 }
@@ -54,13 +54,13 @@ func BenchmarkValidate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Validate(rootPath, s, nil)
+		Validate(rootPath, s, ValidateOptions{})
 	}
 }
 
 func BenchmarkValidateProps(b *testing.B) {
 	p := gateway(b)
-	opts := CreatePropsOptions()
+	opts := PropsOptions{}
 	b.ReportAllocs()
 	for b.Loop() {
 		ValidateProps(rootPath, p, opts)

@@ -29,10 +29,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	for _, e := range structural.Validate(path, s, nil) {
+	for _, e := range structural.Validate(path, s, structural.ValidateOptions{}) {
 		fmt.Println(e)
 	}
-	for _, e := range structural.ValidateProps(path, &props, structural.CreatePropsOptions()) {
+	for _, e := range structural.ValidateProps(path, &props, structural.PropsOptions{}) {
 		fmt.Println(e)
 	}
 	// Output:

@@ -31,7 +31,7 @@ func FuzzNewValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ValidateProps(rootPath, &p, CreatePropsOptions())
+		ValidateProps(rootPath, &p, PropsOptions{})
 		if _, err := json.Marshal(SchemaBadValue(&p)); err != nil {
 			t.Fatalf("SchemaBadValue does not marshal: %v", err)
 		}
@@ -42,13 +42,13 @@ func FuzzNewValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		errs := Validate(rootPath, s, nil)
+		errs := Validate(rootPath, s, ValidateOptions{})
 		for i := 1; i < len(errs); i++ {
 			if errs[i-1].Error() > errs[i].Error() {
 				t.Fatal("errors not sorted")
 			}
 		}
-		Validate(rootPath, s, &ValidateOptions{true, true, true})
+		Validate(rootPath, s, ValidateOptions{true, true, true})
 		ValidFieldPath(fieldPath, s, true)
 		ValidFieldPath(fieldPath, s, false)
 		s2, err := New(s.ToJSONSchemaProps())

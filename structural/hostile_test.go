@@ -70,13 +70,13 @@ func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs
 	bounded(t, hostileLimit, func() {
 		var s *structural.Schema
 		s, newErr = structural.New(p)
-		propsErrs = structural.ValidateProps(hostileRoot, p, structural.CreatePropsOptions())
+		propsErrs = structural.ValidateProps(hostileRoot, p, structural.PropsOptions{})
 		if newErr != nil {
 			return
 		}
 		sBefore := s.DeepCopy()
-		errs = structural.Validate(hostileRoot, s, nil)
-		structural.Validate(hostileRoot, s, &structural.ValidateOptions{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
+		errs = structural.Validate(hostileRoot, s, structural.ValidateOptions{})
+		structural.Validate(hostileRoot, s, structural.ValidateOptions{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
 		structural.ValidFieldPath(strings.Repeat(".a", 2000), s, true)
 		s.Unfold().StripNullable().StripValueValidations()
 		if _, err := structural.New(s.ToJSONSchemaProps()); err != nil {
@@ -120,8 +120,8 @@ func TestHostileDeepSchema(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			errs = structural.Validate(hostileRoot, s, nil)
-			errs = append(errs, structural.ValidateProps(hostileRoot, p, structural.CreatePropsOptions())...)
+			errs = structural.Validate(hostileRoot, s, structural.ValidateOptions{})
+			errs = append(errs, structural.ValidateProps(hostileRoot, p, structural.PropsOptions{})...)
 		})
 		if len(errs) > 0 {
 			t.Errorf("%d errors, first %v", len(errs), errs[0])
@@ -216,7 +216,7 @@ func TestHostileThousandsOfRules(t *testing.T) {
 	p := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
 		"spec": {Type: "object", Properties: map[string]crdschema.JSONSchemaProps{"a": {Type: "string"}}, XValidations: rules}}}
 	var errs crdschema.ErrorList
-	bounded(t, hostileLimit, func() { errs = structural.ValidateProps(hostileRoot, p, structural.CreatePropsOptions()) })
+	bounded(t, hostileLimit, func() { errs = structural.ValidateProps(hostileRoot, p, structural.PropsOptions{}) })
 	if len(errs) > 0 {
 		t.Errorf("errors %v", errs)
 	}
@@ -293,7 +293,7 @@ func TestConcurrentSchema(t *testing.T) {
 	}
 	run := func() string {
 		var b strings.Builder
-		fmt.Fprintln(&b, structural.Validate(hostileRoot, s, nil))
+		fmt.Fprintln(&b, structural.Validate(hostileRoot, s, structural.ValidateOptions{}))
 		for _, fp := range []string{".spec.listeners", ".spec.gatewayClassName", ".spec.nope", ".metadata.name"} {
 			path, _, err := structural.ValidFieldPath(fp, s, true)
 			fmt.Fprintln(&b, path, err)

@@ -7,37 +7,24 @@ import (
 	"github.com/crdschema/crdschema"
 )
 
-// PropsOptions select the CRD schema restrictions that ValidateProps
-// enforces. The API server relaxes some of them on update when the stored
-// CRD already violated them ("ratcheting"); CreatePropsOptions gives the
-// values for a new CRD.
+// PropsOptions relax the CRD schema restrictions that ValidateProps
+// enforces. The zero value is what the API server enforces when a CRD is
+// created; on update it relaxes the restrictions that the stored CRD
+// already violated ("ratcheting"), which package crd works out.
 type PropsOptions struct {
-	// AllowDefaults permits default. When false, every default is
-	// reported as "must not be set", followed by DisallowDefaultsReason
-	// when that is not empty.
-	AllowDefaults          bool
-	DisallowDefaultsReason string
-	// RequireValidPropertyType refuses a type other than array, boolean,
+	// ForbidDefaults reports every default as "must not be set", followed
+	// by ForbidDefaultsReason when that is not empty.
+	ForbidDefaults       bool
+	ForbidDefaultsReason string
+	// AllowInvalidPropertyType accepts a type other than array, boolean,
 	// integer, number, object and string.
-	RequireValidPropertyType bool
-	// RequireAtomicSetType requires the items of an
-	// x-kubernetes-list-type: set list to be atomic.
-	RequireAtomicSetType bool
-	// RequireMapListKeysMapSetValidation refuses nullable items of set and
-	// map lists, and map keys that are nullable or neither required nor
-	// defaulted.
-	RequireMapListKeysMapSetValidation bool
-}
-
-// CreatePropsOptions returns the options the API server uses when a CRD
-// is created: defaults allowed and every restriction on.
-func CreatePropsOptions() PropsOptions {
-	return PropsOptions{
-		AllowDefaults:                      true,
-		RequireValidPropertyType:           true,
-		RequireAtomicSetType:               true,
-		RequireMapListKeysMapSetValidation: true,
-	}
+	AllowInvalidPropertyType bool
+	// AllowNonAtomicSetItems accepts items of an x-kubernetes-list-type:
+	// set list that are not atomic.
+	AllowNonAtomicSetItems bool
+	// AllowNullableListKeys accepts nullable items of set and map lists,
+	// and map keys that are nullable or neither required nor defaulted.
+	AllowNullableListKeys bool
 }
 
 // ValidateProps reports every violation of the schema restrictions the API
@@ -58,7 +45,7 @@ func CreatePropsOptions() PropsOptions {
 // rules is package crd's business (with package celrules).
 func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
 	w := propsWalker{opts: opts}
-	w.walk(p, fldPath, propsContext{allowDefaults: opts.AllowDefaults, defaultsReason: opts.DisallowDefaultsReason}, true)
+	w.walk(p, fldPath, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
 	return w.errs
 }
 
@@ -180,7 +167,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 	}
 
 	w.checkExtensions(p, fldPath)
-	if w.opts.RequireMapListKeysMapSetValidation {
+	if !w.opts.AllowNullableListKeys {
 		w.checkMapListKeys(p, fldPath)
 	}
 	if len(p.XValidations) > 0 {
@@ -191,7 +178,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 
 // checkKeywords reports the keywords a CRD schema may not use.
 func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext) {
-	if w.opts.RequireValidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
+	if !w.opts.AllowInvalidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
 		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && p.Default.Value != nil && !ctx.allowDefaults {
@@ -264,7 +251,7 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crd
 		} else {
 			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("type"), p.Type, detail))
 		}
-	} else if w.opts.RequireAtomicSetType && p.XListType != nil && *p.XListType == "set" && p.Items != nil && p.Items.Schema != nil {
+	} else if !w.opts.AllowNonAtomicSetItems && p.XListType != nil && *p.XListType == "set" && p.Items != nil && p.Items.Schema != nil {
 		const detail = "must be atomic as item of a list with x-kubernetes-list-type=set"
 		is := p.Items.Schema
 		switch is.Type {

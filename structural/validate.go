@@ -56,12 +56,9 @@ const (
 //     apiVersion are strings;
 //   - every pattern is a valid regular expression.
 //
-// A nil s has no errors; a nil opts is the zero ValidateOptions.
-func Validate(fldPath *crdschema.Path, s *Schema, opts *ValidateOptions) crdschema.ErrorList {
-	o := validateConfig{patterns: map[string]error{}}
-	if opts != nil {
-		o.ValidateOptions = *opts
-	}
+// A nil s has no errors.
+func Validate(fldPath *crdschema.Path, s *Schema, opts ValidateOptions) crdschema.ErrorList {
+	o := validateConfig{ValidateOptions: opts, patterns: map[string]error{}}
 	errs := crdschema.ErrorList{}
 	errs = validateInvariants(errs, s, rootLevel, fldPath, o)
 	errs = validateCompleteness(errs, s, fldPath, o.ValidateOptions)
