@@ -32,7 +32,7 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
 	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
+	errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
 	errs = r.appendRules(ctx, errs, o, nil)
 	if len(errs) == 0 {
 		if meta, merrs := r.objectMeta(o); merrs == nil {
@@ -57,8 +57,8 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
 	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
-		errs = append(errs, validation.ValidateListSetsAndMaps(nil, r.schema, o)...)
+	if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
+		errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
 	}
 	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
@@ -78,8 +78,8 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	if n := validation.ValidateListSetsAndMaps(nil, r.schema, o); len(n) > 0 {
-		if len(validation.ValidateListSetsAndMaps(nil, r.schema, old)) == 0 {
+	if n := validation.ValidateListSetsAndMaps(nil, o, r.schema); len(n) > 0 {
+		if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
 			errs = append(errs, n...)
 		}
 	}

@@ -108,7 +108,7 @@ func BenchmarkValidateListSetsAndMaps(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if errs := ValidateListSetsAndMaps(nil, s, obj); len(errs) != 0 {
+		if errs := ValidateListSetsAndMaps(nil, obj, s); len(errs) != 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -60,7 +60,7 @@ func TestConcurrentValidator(t *testing.T) {
 		o := objs[i]
 		errs := v.Validate(nil, o)
 		uerrs, warns := v.ValidateUpdate(nil, o, sameCorrelation{o})
-		lerrs := validation.ValidateListSetsAndMaps(nil, s, o.(map[string]any))
+		lerrs := validation.ValidateListSetsAndMaps(nil, o.(map[string]any), s)
 		eerrs := validation.ValidateEmbeddedMeta(nil, o, s, true)
 		return fmt.Sprint(keys(errs), keys(uerrs), keys(warns), keys(lerrs), keys(eerrs))
 	}

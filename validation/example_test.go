@@ -36,7 +36,7 @@ func Example() {
 
 	obj, _ := crdschema.UnmarshalObject([]byte(`{"spec": {"replicas": 20, "ports": [80, 80]}}`))
 	errs := v.Validate(nil, obj)
-	errs = append(errs, validation.ValidateListSetsAndMaps(nil, schema, obj)...)
+	errs = append(errs, validation.ValidateListSetsAndMaps(nil, obj, schema)...)
 	for _, e := range errs {
 		fmt.Println(e)
 	}

@@ -53,7 +53,7 @@ func FuzzNewValidator(f *testing.F) {
 		}
 		v.ValidateUpdate(nil, obj, sameCorrelation{obj})
 		if m, ok := obj.(map[string]any); ok {
-			validation.ValidateListSetsAndMaps(nil, s, m)
+			validation.ValidateListSetsAndMaps(nil, m, s)
 		}
 		validation.ValidateEmbeddedMeta(nil, obj, s, true)
 		if fmt.Sprint(obj) != before {

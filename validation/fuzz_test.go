@@ -61,7 +61,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		ValidateEmbeddedMeta(nil, obj, s, true)
 		if m, ok := obj.(map[string]any); ok {
-			ValidateListSetsAndMaps(nil, s, m)
+			ValidateListSetsAndMaps(nil, m, s)
 		}
 		v.ValidateUpdate(nil, obj, testCorrelation{obj, obj})
 	})

@@ -72,7 +72,7 @@ func checkValidate(t *testing.T, v *validation.Validator, s *structural.Schema, 
 		errs = v.Validate(nil, obj)
 		again = v.Validate(nil, obj)
 		if m, ok := obj.(map[string]any); ok {
-			validation.ValidateListSetsAndMaps(nil, s, m)
+			validation.ValidateListSetsAndMaps(nil, m, s)
 		}
 		validation.ValidateEmbeddedMeta(nil, obj, s, true)
 	})
@@ -238,13 +238,13 @@ func TestHostileBigCollections(t *testing.T) {
 		t.Errorf("%d errors, first %v", len(errs), errs[0])
 	}
 	var lerrs crdschema.ErrorList
-	bounded(t, hostileLimit, func() { lerrs = validation.ValidateListSetsAndMaps(nil, s, obj) })
+	bounded(t, hostileLimit, func() { lerrs = validation.ValidateListSetsAndMaps(nil, obj, s) })
 	if len(lerrs) > 0 {
 		t.Errorf("list errors %v", lerrs)
 	}
 	list[n-1], set[n-1], objset[n-1], mlist[n-1], m["k99999"] = "elevenchars", int64(0), map[string]any{"i": int64(0)}, map[string]any{"k": "0"}, int64(-1)
 	errs = checkValidate(t, v, s, obj)
-	bounded(t, hostileLimit, func() { lerrs = validation.ValidateListSetsAndMaps(nil, s, obj) })
+	bounded(t, hostileLimit, func() { lerrs = validation.ValidateListSetsAndMaps(nil, obj, s) })
 	want := []string{
 		"FieldValueDuplicate mlist[99999]: ",
 		"FieldValueDuplicate objset[99999]: ",
@@ -300,7 +300,7 @@ func TestHostileNumbers(t *testing.T) {
 			for _, e := range v.Validate(nil, obj) {
 				_ = e.Error()
 			}
-			validation.ValidateListSetsAndMaps(nil, s, obj)
+			validation.ValidateListSetsAndMaps(nil, obj, s)
 		})
 		if fmt.Sprint(obj) != before {
 			t.Errorf("%v: the object was modified", x)

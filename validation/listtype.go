@@ -16,7 +16,7 @@ import (
 // server, it reports only the second occurrence of a repeated value, and
 // compares scalars by type and value (1 and 1.0 differ) but objects and
 // lists by their JSON text.
-func ValidateListSetsAndMaps(fldPath *crdschema.Path, s *structural.Schema, obj map[string]any) crdschema.ErrorList {
+func ValidateListSetsAndMaps(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema) crdschema.ErrorList {
 	w := objectWalker{loc: pathstack.New(fldPath)}
 	w.object(s, obj)
 	sortErrors(w.errs)

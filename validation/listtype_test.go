@@ -45,7 +45,7 @@ func TestValidateListSetsAndMaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := mustObject(t, tt.obj).(map[string]any)
-			checkErrors(t, ValidateListSetsAndMaps(nil, s, obj), tt.want)
+			checkErrors(t, ValidateListSetsAndMaps(nil, obj, s), tt.want)
 		})
 	}
 }

@@ -49,7 +49,7 @@ func mustStructural(t testing.TB, schemaJSON []byte) *structural.Schema {
 // on a created custom resource.
 func validateRequest(v *Validator, s *structural.Schema, obj map[string]any, namespaced bool) crdschema.ErrorList {
 	errs := v.Validate(nil, obj)
-	errs = append(errs, ValidateListSetsAndMaps(nil, s, obj)...)
+	errs = append(errs, ValidateListSetsAndMaps(nil, obj, s)...)
 	errs = append(errs, ValidateEmbeddedMeta(nil, obj, s, false)...)
 	if md, ok := obj["metadata"]; ok {
 		meta, err := metavalidation.DecodeObjectMeta(md)

@@ -209,7 +209,7 @@ func TestValidateDeep(t *testing.T) {
 	if errs := v.Validate(nil, obj); len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	if errs := ValidateListSetsAndMaps(nil, mustStructural(t, []byte(specSchema(`{"x":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}`))), obj); len(errs) != 0 {
+	if errs := ValidateListSetsAndMaps(nil, obj, mustStructural(t, []byte(specSchema(`{"x":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}`)))); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 }
