@@ -67,6 +67,12 @@ func (t ErrorType) String() string {
 // Error is a problem with one field: the type of problem, the field's path,
 // the offending value and a detail text. Its Error method renders the text
 // Kubernetes renders for the same error, byte for byte.
+//
+// BadValue is the offending value as decoded (nil for a JSON null), or what
+// Kubernetes puts there instead: "" for Required and Forbidden, "<value
+// omitted>" for TooLong, and a value of an internal type (Kubernetes'
+// OmitValueType) for an Invalid or TooMany error whose message shows no
+// value, such as a failed CEL rule on an object.
 type Error struct {
 	Type     ErrorType
 	Field    string // the field's path, as Path.String renders it
