@@ -146,14 +146,12 @@ const (
 // CustomResourceDefinitionConditionType is the type of a CRD condition.
 type CustomResourceDefinitionConditionType string
 
-// The CRD condition types.
+// The CRD condition types this module sets. The API server sets others
+// too (Terminating, NonStructuralSchema, ...), which a decoded status keeps
+// as they are.
 const (
-	Established                           CustomResourceDefinitionConditionType = "Established"
-	NamesAccepted                         CustomResourceDefinitionConditionType = "NamesAccepted"
-	NonStructuralSchema                   CustomResourceDefinitionConditionType = "NonStructuralSchema"
-	Terminating                           CustomResourceDefinitionConditionType = "Terminating"
-	KubernetesAPIApprovalPolicyConformant CustomResourceDefinitionConditionType = "KubernetesAPIApprovalPolicyConformant"
-	StorageMigrating                      CustomResourceDefinitionConditionType = "StorageMigrating"
+	Established   CustomResourceDefinitionConditionType = "Established"
+	NamesAccepted CustomResourceDefinitionConditionType = "NamesAccepted"
 )
 
 // CustomResourceDefinitionCondition is one condition of a CRD's status.

@@ -25,5 +25,9 @@
 // Validation results are ErrorLists of *Error values whose Type, Field,
 // BadValue and Detail, and whose Error text, are the same as the API
 // server's field errors, so that a test can compare them with what kubectl
-// prints.
+// prints. An ErrorList is not an error: ToAggregate turns it into one, nil
+// for an empty list, with the text the API server gives the same errors.
+// The constructors (Invalid, Required, ...) and Path build errors as the
+// packages of this module do, for expectations in tests and for checks of
+// one's own.
 package crdschema

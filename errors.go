@@ -23,10 +23,15 @@ const (
 	ErrorTypeForbidden    ErrorType = "FieldValueForbidden"
 	ErrorTypeTooLong      ErrorType = "FieldValueTooLong"
 	ErrorTypeTooMany      ErrorType = "FieldValueTooMany"
-	ErrorTypeTooFew       ErrorType = "FieldValueTooFew"
 	ErrorTypeInternal     ErrorType = "InternalError"
 	ErrorTypeTypeInvalid  ErrorType = "FieldValueTypeInvalid"
-	ErrorTypeTooShort     ErrorType = "FieldValueTooShort"
+)
+
+// Error types that Kubernetes defines but the API server does not report
+// for custom resources; Error still renders them as Kubernetes does.
+const (
+	errorTypeTooFew   ErrorType = "FieldValueTooFew"
+	errorTypeTooShort ErrorType = "FieldValueTooShort"
 )
 
 // String returns the human-readable text of t, as it starts the body of an
@@ -49,23 +54,25 @@ func (t ErrorType) String() string {
 		return "Too long"
 	case ErrorTypeTooMany:
 		return "Too many"
-	case ErrorTypeTooFew:
+	case errorTypeTooFew:
 		return "Too few"
 	case ErrorTypeInternal:
 		return "Internal error"
-	case ErrorTypeTooShort:
+	case errorTypeTooShort:
 		return "Too short"
 	}
 	return fmt.Sprintf("<unknown error %q>", string(t))
 }
 
-// OmitValue is the BadValue of an error whose message prints no value, like
-// a failed CEL rule on an object ("spec: Invalid value: a must be set").
-type OmitValue struct{}
-
 // Error is a problem with one field: the type of problem, the field's path,
 // the offending value and a detail text. Its Error method renders the text
 // Kubernetes renders for the same error, byte for byte.
+//
+// BadValue is the offending value as decoded (nil for a JSON null), or what
+// Kubernetes puts there instead: "" for Required and Forbidden, "<value
+// omitted>" for TooLong, and a value of an internal type (Kubernetes'
+// OmitValueType) for an Invalid or TooMany error whose message shows no
+// value, such as a failed CEL rule on an object.
 type Error struct {
 	Type     ErrorType
 	Field    string // the field's path, as Path.String renders it
@@ -83,11 +90,11 @@ func (e *Error) Error() string {
 func (e *Error) Body() string {
 	var s string
 	switch e.Type {
-	case ErrorTypeRequired, ErrorTypeForbidden, ErrorTypeTooLong, ErrorTypeTooShort, ErrorTypeInternal:
+	case ErrorTypeRequired, ErrorTypeForbidden, ErrorTypeTooLong, errorTypeTooShort, ErrorTypeInternal:
 		s = e.Type.String()
 	case ErrorTypeInvalid, ErrorTypeTypeInvalid, ErrorTypeNotSupported,
-		ErrorTypeNotFound, ErrorTypeDuplicate, ErrorTypeTooMany, ErrorTypeTooFew:
-		if _, ok := e.BadValue.(OmitValue); ok {
+		ErrorTypeNotFound, ErrorTypeDuplicate, ErrorTypeTooMany, errorTypeTooFew:
+		if _, ok := e.BadValue.(jsonvalue.Omitted); ok {
 			s = e.Type.String()
 			break
 		}
@@ -209,32 +216,6 @@ func TooLong(field *Path, value any, max int) *Error {
 	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: detail}
 }
 
-// TooLongCharacters reports a string longer than max characters.
-func TooLongCharacters(field *Path, value string, max int) *Error {
-	detail := "value is too long"
-	if max >= 0 {
-		unit := "characters"
-		if max == 1 {
-			unit = "character"
-		}
-		detail = fmt.Sprintf("may not be more than %d %s", max, unit)
-	}
-	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: detail}
-}
-
-// TooShort reports a string shorter than min characters.
-func TooShort(field *Path, value string, min int) *Error {
-	detail := "value is too short"
-	if min >= 0 {
-		unit := "characters"
-		if min == 1 {
-			unit = "character"
-		}
-		detail = fmt.Sprintf("must be at least %d %s", min, unit)
-	}
-	return &Error{Type: ErrorTypeTooShort, Field: field.String(), BadValue: value, Detail: detail}
-}
-
 // TooMany reports a list or map with more than max items; actual < 0 leaves
 // the count out of the message.
 func TooMany(field *Path, actual, max int) *Error {
@@ -248,7 +229,7 @@ func TooMany(field *Path, actual, max int) *Error {
 	}
 	var v any = actual
 	if actual < 0 {
-		v = OmitValue{}
+		v = jsonvalue.Omitted{}
 	}
 	return &Error{Type: ErrorTypeTooMany, Field: field.String(), BadValue: v, Detail: detail}
 }

@@ -5,60 +5,51 @@ package crdschema
 // same JSON names. Which fields a CRD may use is decided by validation
 // (package structural and package crd), not by this type.
 type JSONSchemaProps struct {
-	ID                     string                     `json:"id,omitempty"`
-	Schema                 JSONSchemaURL              `json:"$schema,omitempty"`
-	Ref                    *string                    `json:"$ref,omitempty"`
-	Description            string                     `json:"description,omitempty"`
-	Type                   string                     `json:"type,omitempty"`
-	Format                 string                     `json:"format,omitempty"`
-	Title                  string                     `json:"title,omitempty"`
-	Default                *JSON                      `json:"default,omitempty"`
-	Maximum                *float64                   `json:"maximum,omitempty"`
-	ExclusiveMaximum       bool                       `json:"exclusiveMaximum,omitempty"`
-	Minimum                *float64                   `json:"minimum,omitempty"`
-	ExclusiveMinimum       bool                       `json:"exclusiveMinimum,omitempty"`
-	MaxLength              *int64                     `json:"maxLength,omitempty"`
-	MinLength              *int64                     `json:"minLength,omitempty"`
-	Pattern                string                     `json:"pattern,omitempty"`
-	MaxItems               *int64                     `json:"maxItems,omitempty"`
-	MinItems               *int64                     `json:"minItems,omitempty"`
-	UniqueItems            bool                       `json:"uniqueItems,omitempty"`
-	MultipleOf             *float64                   `json:"multipleOf,omitempty"`
-	Enum                   []JSON                     `json:"enum,omitempty"`
-	MaxProperties          *int64                     `json:"maxProperties,omitempty"`
-	MinProperties          *int64                     `json:"minProperties,omitempty"`
-	Required               []string                   `json:"required,omitempty"`
-	Items                  *JSONSchemaPropsOrArray    `json:"items,omitempty"`
-	AllOf                  []JSONSchemaProps          `json:"allOf,omitempty"`
-	OneOf                  []JSONSchemaProps          `json:"oneOf,omitempty"`
-	AnyOf                  []JSONSchemaProps          `json:"anyOf,omitempty"`
-	Not                    *JSONSchemaProps           `json:"not,omitempty"`
-	Properties             map[string]JSONSchemaProps `json:"properties,omitempty"`
-	AdditionalProperties   *JSONSchemaPropsOrBool     `json:"additionalProperties,omitempty"`
-	PatternProperties      map[string]JSONSchemaProps `json:"patternProperties,omitempty"`
-	Dependencies           JSONSchemaDependencies     `json:"dependencies,omitempty"`
-	AdditionalItems        *JSONSchemaPropsOrBool     `json:"additionalItems,omitempty"`
-	Definitions            JSONSchemaDefinitions      `json:"definitions,omitempty"`
-	ExternalDocs           *ExternalDocumentation     `json:"externalDocs,omitempty"`
-	Example                *JSON                      `json:"example,omitempty"`
-	Nullable               bool                       `json:"nullable,omitempty"`
-	XPreserveUnknownFields *bool                      `json:"x-kubernetes-preserve-unknown-fields,omitempty"`
-	XEmbeddedResource      bool                       `json:"x-kubernetes-embedded-resource,omitempty"`
-	XIntOrString           bool                       `json:"x-kubernetes-int-or-string,omitempty"`
-	XListMapKeys           []string                   `json:"x-kubernetes-list-map-keys,omitempty"`
-	XListType              *string                    `json:"x-kubernetes-list-type,omitempty"`
-	XMapType               *string                    `json:"x-kubernetes-map-type,omitempty"`
-	XValidations           ValidationRules            `json:"x-kubernetes-validations,omitempty"`
+	ID                     string                                  `json:"id,omitempty"`
+	Schema                 string                                  `json:"$schema,omitempty"`
+	Ref                    *string                                 `json:"$ref,omitempty"`
+	Description            string                                  `json:"description,omitempty"`
+	Type                   string                                  `json:"type,omitempty"`
+	Format                 string                                  `json:"format,omitempty"`
+	Title                  string                                  `json:"title,omitempty"`
+	Default                *JSON                                   `json:"default,omitempty"`
+	Maximum                *float64                                `json:"maximum,omitempty"`
+	ExclusiveMaximum       bool                                    `json:"exclusiveMaximum,omitempty"`
+	Minimum                *float64                                `json:"minimum,omitempty"`
+	ExclusiveMinimum       bool                                    `json:"exclusiveMinimum,omitempty"`
+	MaxLength              *int64                                  `json:"maxLength,omitempty"`
+	MinLength              *int64                                  `json:"minLength,omitempty"`
+	Pattern                string                                  `json:"pattern,omitempty"`
+	MaxItems               *int64                                  `json:"maxItems,omitempty"`
+	MinItems               *int64                                  `json:"minItems,omitempty"`
+	UniqueItems            bool                                    `json:"uniqueItems,omitempty"`
+	MultipleOf             *float64                                `json:"multipleOf,omitempty"`
+	Enum                   []JSON                                  `json:"enum,omitempty"`
+	MaxProperties          *int64                                  `json:"maxProperties,omitempty"`
+	MinProperties          *int64                                  `json:"minProperties,omitempty"`
+	Required               []string                                `json:"required,omitempty"`
+	Items                  *JSONSchemaPropsOrArray                 `json:"items,omitempty"`
+	AllOf                  []JSONSchemaProps                       `json:"allOf,omitempty"`
+	OneOf                  []JSONSchemaProps                       `json:"oneOf,omitempty"`
+	AnyOf                  []JSONSchemaProps                       `json:"anyOf,omitempty"`
+	Not                    *JSONSchemaProps                        `json:"not,omitempty"`
+	Properties             map[string]JSONSchemaProps              `json:"properties,omitempty"`
+	AdditionalProperties   *JSONSchemaPropsOrBool                  `json:"additionalProperties,omitempty"`
+	PatternProperties      map[string]JSONSchemaProps              `json:"patternProperties,omitempty"`
+	Dependencies           map[string]JSONSchemaPropsOrStringArray `json:"dependencies,omitempty"`
+	AdditionalItems        *JSONSchemaPropsOrBool                  `json:"additionalItems,omitempty"`
+	Definitions            map[string]JSONSchemaProps              `json:"definitions,omitempty"`
+	ExternalDocs           *ExternalDocumentation                  `json:"externalDocs,omitempty"`
+	Example                *JSON                                   `json:"example,omitempty"`
+	Nullable               bool                                    `json:"nullable,omitempty"`
+	XPreserveUnknownFields *bool                                   `json:"x-kubernetes-preserve-unknown-fields,omitempty"`
+	XEmbeddedResource      bool                                    `json:"x-kubernetes-embedded-resource,omitempty"`
+	XIntOrString           bool                                    `json:"x-kubernetes-int-or-string,omitempty"`
+	XListMapKeys           []string                                `json:"x-kubernetes-list-map-keys,omitempty"`
+	XListType              *string                                 `json:"x-kubernetes-list-type,omitempty"`
+	XMapType               *string                                 `json:"x-kubernetes-map-type,omitempty"`
+	XValidations           []ValidationRule                        `json:"x-kubernetes-validations,omitempty"`
 }
-
-// JSONSchemaURL is the value of $schema.
-type JSONSchemaURL string
-
-// JSONSchemaDependencies is the value of dependencies.
-type JSONSchemaDependencies map[string]JSONSchemaPropsOrStringArray
-
-// JSONSchemaDefinitions is the value of definitions.
-type JSONSchemaDefinitions map[string]JSONSchemaProps
 
 // ExternalDocumentation links to more documentation.
 type ExternalDocumentation struct {
@@ -66,28 +57,18 @@ type ExternalDocumentation struct {
 	URL         string `json:"url,omitempty"`
 }
 
-// ValidationRules are the x-kubernetes-validations of a schema node.
-type ValidationRules []ValidationRule
-
-// FieldValueErrorReason is the reason a CEL validation rule reports.
-type FieldValueErrorReason string
-
-// The reasons a validation rule may set.
-const (
-	FieldValueRequired  FieldValueErrorReason = "FieldValueRequired"
-	FieldValueDuplicate FieldValueErrorReason = "FieldValueDuplicate"
-	FieldValueInvalid   FieldValueErrorReason = "FieldValueInvalid"
-	FieldValueForbidden FieldValueErrorReason = "FieldValueForbidden"
-)
-
 // ValidationRule is one CEL rule of x-kubernetes-validations.
+//
+// Reason is the type of the error a failed rule reports. The API server
+// allows ErrorTypeRequired, ErrorTypeDuplicate, ErrorTypeInvalid and
+// ErrorTypeForbidden; nil means ErrorTypeInvalid.
 type ValidationRule struct {
-	Rule              string                 `json:"rule"`
-	Message           string                 `json:"message,omitempty"`
-	MessageExpression string                 `json:"messageExpression,omitempty"`
-	Reason            *FieldValueErrorReason `json:"reason,omitempty"`
-	FieldPath         string                 `json:"fieldPath,omitempty"`
-	OptionalOldSelf   *bool                  `json:"optionalOldSelf,omitempty"`
+	Rule              string     `json:"rule"`
+	Message           string     `json:"message,omitempty"`
+	MessageExpression string     `json:"messageExpression,omitempty"`
+	Reason            *ErrorType `json:"reason,omitempty"`
+	FieldPath         string     `json:"fieldPath,omitempty"`
+	OptionalOldSelf   *bool      `json:"optionalOldSelf,omitempty"`
 }
 
 // JSON is a free-form JSON value: a default, an enum member or an example.

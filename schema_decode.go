@@ -33,7 +33,7 @@ func schemaFromValue(s *JSONSchemaProps, v any) error {
 		case "$schema":
 			var str string
 			err = setString(&str, val, k)
-			s.Schema = JSONSchemaURL(str)
+			s.Schema = str
 		case "$ref":
 			var str string
 			if err = setString(&str, val, k); err == nil {
@@ -108,9 +108,9 @@ func schemaFromValue(s *JSONSchemaProps, v any) error {
 		case "dependencies":
 			mm, ok := val.(map[string]any)
 			if !ok {
-				return typeError(val, k, "crdschema.JSONSchemaDependencies")
+				return typeError(val, k, "map[string]crdschema.JSONSchemaPropsOrStringArray")
 			}
-			s.Dependencies = make(JSONSchemaDependencies, len(mm))
+			s.Dependencies = make(map[string]JSONSchemaPropsOrStringArray, len(mm))
 			for name, d := range mm {
 				var dep JSONSchemaPropsOrStringArray
 				if dep, err = schemaOrStringArrayFromValue(d); err != nil {
@@ -257,12 +257,12 @@ func schemaMap(v any, field string) (map[string]JSONSchemaProps, error) {
 	return out, nil
 }
 
-func rulesFromValue(v any) (ValidationRules, error) {
+func rulesFromValue(v any) ([]ValidationRule, error) {
 	l, ok := v.([]any)
 	if !ok {
-		return nil, typeError(v, "x-kubernetes-validations", "crdschema.ValidationRules")
+		return nil, typeError(v, "x-kubernetes-validations", "[]crdschema.ValidationRule")
 	}
-	out := make(ValidationRules, len(l))
+	out := make([]ValidationRule, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
@@ -287,7 +287,7 @@ func rulesFromValue(v any) (ValidationRules, error) {
 			case "reason":
 				var str string
 				if err = setString(&str, val, k); err == nil {
-					reason := FieldValueErrorReason(str)
+					reason := ErrorType(str)
 					r.Reason = &reason
 				}
 			case "fieldPath":

@@ -136,7 +136,7 @@ func TestUseCache(t *testing.T) {
 		return &structural.Schema{
 			Generic:         structural.Generic{Type: typ},
 			ValueValidation: &structural.ValueValidation{MaxLength: &n},
-			XValidations:    crdschema.ValidationRules{rule(`self == self`), rule(`self.size() < 3`)},
+			XValidations:    []crdschema.ValidationRule{rule(`self == self`), rule(`self.size() < 3`)},
 		}
 	}
 	s := &structural.Schema{
@@ -144,11 +144,11 @@ func TestUseCache(t *testing.T) {
 		Properties: map[string]*structural.Schema{
 			"s": item("string"),
 			"l": {Generic: structural.Generic{Type: "array"}, Items: item("string"), ValueValidation: &structural.ValueValidation{MaxItems: &n},
-				XValidations: crdschema.ValidationRules{rule(`self.all(x, x == x)`), rule(`self.size() < 3`)}},
+				XValidations: []crdschema.ValidationRule{rule(`self.all(x, x == x)`), rule(`self.size() < 3`)}},
 			"l2": {Generic: structural.Generic{Type: "array"}, Items: &structural.Schema{Generic: structural.Generic{Type: "string"}}, ValueValidation: &structural.ValueValidation{MaxItems: &two},
-				XValidations: crdschema.ValidationRules{rule(`self.size() < 3`)}},
+				XValidations: []crdschema.ValidationRule{rule(`self.size() < 3`)}},
 			"m": {Generic: structural.Generic{Type: "object"}, ValueValidation: &structural.ValueValidation{MaxProperties: &n}, AdditionalProperties: &structural.SchemaOrBool{Schema: item("string")},
-				XValidations: crdschema.ValidationRules{rule(`self.size() < 3`), {Rule: `self.nope()`, MessageExpression: `'bad: ' + string(self.size())`}}},
+				XValidations: []crdschema.ValidationRule{rule(`self.size() < 3`), {Rule: `self.nope()`, MessageExpression: `'bad: ' + string(self.size())`}}},
 		},
 	}
 	want, wantCosts, err := CheckSchema(s, nil)

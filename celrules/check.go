@@ -368,7 +368,7 @@ const (
 
 // rulesKey identifies a node's rules. It reports false when compiling
 // them also depends on the node's schema (a rule with a fieldPath).
-func rulesKey(rules crdschema.ValidationRules) (string, bool) {
+func rulesKey(rules []crdschema.ValidationRule) (string, bool) {
 	var b strings.Builder
 	for _, r := range rules {
 		if r.FieldPath != "" {

@@ -224,7 +224,7 @@ func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*ce
 
 // compileRules compiles the rules of the node whose schema is s and whose
 // CEL type is dt. An error means no rule of the node could be compiled.
-func compileRules(s *structural.Schema, rules crdschema.ValidationRules, dt *declType, cfg *config) ([]*compiledRule, error) {
+func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *declType, cfg *config) ([]*compiledRule, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}

@@ -17,7 +17,7 @@ func str(t string) *structural.Schema {
 // calibrationSchema is the root schema of UPSTREAM.md's calibration
 // figures, probed on the API server.
 func calibrationSchema(rules ...string) *structural.Schema {
-	var xv crdschema.ValidationRules
+	var xv []crdschema.ValidationRule
 	for _, r := range rules {
 		xv = append(xv, crdschema.ValidationRule{Rule: r})
 	}

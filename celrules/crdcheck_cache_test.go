@@ -19,7 +19,7 @@ func TestCheckSchemaRepeatedNodes(t *testing.T) {
 		}
 		l := listOf(item, "atomic")
 		l.ValueValidation = &structural.ValueValidation{MaxItems: i64(maxItems)}
-		l.XValidations = crdschema.ValidationRules{
+		l.XValidations = []crdschema.ValidationRule{
 			{Rule: "self.all(x, x.k.size() > 0)"},
 			{Rule: "self.all(x, x.v + 'a' == 1)"},
 		}

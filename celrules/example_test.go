@@ -20,7 +20,7 @@ func Example() {
 					"replicas":    {Type: "integer"},
 					"maxReplicas": {Type: "integer"},
 				},
-				XValidations: crdschema.ValidationRules{{
+				XValidations: []crdschema.ValidationRule{{
 					Rule:              "self.replicas <= self.maxReplicas",
 					MessageExpression: "'replicas must be at most ' + string(self.maxReplicas)",
 				}},
@@ -75,7 +75,7 @@ func ExampleCache() {
 				"name": {
 					Type:         "string",
 					MaxLength:    &maxLength,
-					XValidations: crdschema.ValidationRules{{Rule: "self.startsWith('app-')"}},
+					XValidations: []crdschema.ValidationRule{{Rule: "self.startsWith('app-')"}},
 				},
 			},
 		})

@@ -97,7 +97,7 @@ func FuzzValidate(f *testing.F) {
 		[]byte(`{"a":2,"ml":[{"k":"a","v":2}]}`))
 	f.Add([]byte(`{"a":"x","ls":[1,null],"m":[],"ml":[{"k":1},{"v":2},3],"set":[[1]],"ios":1.5,"d":"nope","emb":5}`), []byte(`null`))
 	f.Add([]byte(`{"ls":null,"m":null,"ml":null,"any":{"x":[1,{"y":null}]}}`), []byte(`{"any":{"x":[1]}}`))
-	var rules crdschema.ValidationRules
+	var rules []crdschema.ValidationRule
 	for _, r := range fuzzRules {
 		rules = append(rules, crdschema.ValidationRule{Rule: r, MessageExpression: "'bad: ' + string(self.a)"})
 	}

@@ -16,7 +16,7 @@ func lazySchema() *structural.Schema {
 	item := obj(map[string]*structural.Schema{"k": str("string"), "v": str("integer")},
 		rule("self.v > 0"), rule("self.k + 1 == 2"))
 	leaf := &structural.Schema{Generic: structural.Generic{Type: "string"},
-		XValidations: crdschema.ValidationRules{{Rule: "self.size() < 3", MessageExpression: "'too long: ' + self"}}}
+		XValidations: []crdschema.ValidationRule{{Rule: "self.size() < 3", MessageExpression: "'too long: ' + self"}}}
 	s := fuzzSchema(crdschema.ValidationRule{Rule: "self.a < self.b"}, crdschema.ValidationRule{Rule: "self.nope == 1"})
 	s.Properties["ml"] = listOf(item, "map", "k")
 	s.Properties["leaf"] = leaf
@@ -24,7 +24,7 @@ func lazySchema() *structural.Schema {
 		AdditionalProperties: &structural.SchemaOrBool{Bool: true, Schema: leaf}}
 	s.Properties["nested"] = obj(map[string]*structural.Schema{"x": str("integer")}, rule("self.x != 3"), rule("oldSelf.x <= self.x"))
 	s.ValueValidation = &structural.ValueValidation{AllOf: []structural.NestedValueValidation{{
-		XValidations: crdschema.ValidationRules{{Rule: "self.s != 'forbidden'"}},
+		XValidations: []crdschema.ValidationRule{{Rule: "self.s != 'forbidden'"}},
 	}}}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/pathstack"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -359,7 +360,7 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 		}
 		var value any = obj
 		if typ == "object" || typ == "array" {
-			value = crdschema.OmitValue{}
+			value = jsonvalue.Omitted{}
 		}
 		add(errorForReason(at, value, detail, rule.Reason))
 	}
@@ -381,16 +382,16 @@ func evalProgram(ctx context.Context, prog cel.Program, act interpreter.Activati
 	return prog.ContextEval(ctx, act)
 }
 
-func errorForReason(p *crdschema.Path, value any, detail string, reason *crdschema.FieldValueErrorReason) *crdschema.Error {
+func errorForReason(p *crdschema.Path, value any, detail string, reason *crdschema.ErrorType) *crdschema.Error {
 	if reason == nil {
 		return crdschema.Invalid(p, value, detail)
 	}
 	switch *reason {
-	case crdschema.FieldValueForbidden:
+	case crdschema.ErrorTypeForbidden:
 		return crdschema.Forbidden(p, detail)
-	case crdschema.FieldValueRequired:
+	case crdschema.ErrorTypeRequired:
 		return crdschema.Required(p, detail)
-	case crdschema.FieldValueDuplicate:
+	case crdschema.ErrorTypeDuplicate:
 		return crdschema.Duplicate(p, value)
 	}
 	return crdschema.Invalid(p, value, detail)

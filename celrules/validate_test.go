@@ -39,9 +39,9 @@ func validate(t *testing.T, s *structural.Schema, o, old any) []string {
 }
 
 func TestValidateMessages(t *testing.T) {
-	forbidden := crdschema.FieldValueForbidden
-	required := crdschema.FieldValueRequired
-	duplicate := crdschema.FieldValueDuplicate
+	forbidden := crdschema.ErrorTypeForbidden
+	required := crdschema.ErrorTypeRequired
+	duplicate := crdschema.ErrorTypeDuplicate
 	props := map[string]*structural.Schema{"a": str("integer"), "b": str("integer"), "s": str("string"), "m": {Generic: structural.Generic{Type: "object"}, AdditionalProperties: &structural.SchemaOrBool{Bool: true, Schema: str("string")}}}
 	tests := []struct {
 		name string
@@ -80,7 +80,7 @@ func TestValidateMessages(t *testing.T) {
 }
 
 func TestValidateScalarValue(t *testing.T) {
-	s := obj(map[string]*structural.Schema{"n": {Generic: structural.Generic{Type: "integer"}, XValidations: crdschema.ValidationRules{rule("self < 5")}}})
+	s := obj(map[string]*structural.Schema{"n": {Generic: structural.Generic{Type: "integer"}, XValidations: []crdschema.ValidationRule{rule("self < 5")}}})
 	got := validate(t, s, map[string]any{"n": int64(7)}, nil)
 	want := "spec.n: Invalid value: 7: failed rule: self < 5"
 	if len(got) != 1 || got[0] != want {
@@ -190,13 +190,13 @@ func TestEscapedProperties(t *testing.T) {
 
 func TestTransitionRules(t *testing.T) {
 	item := obj(map[string]*structural.Schema{"k": str("string"), "v": {Generic: structural.Generic{Type: "integer"},
-		XValidations: crdschema.ValidationRules{{Rule: "self >= oldSelf", Message: "v may not decrease"}}}})
+		XValidations: []crdschema.ValidationRule{{Rule: "self >= oldSelf", Message: "v may not decrease"}}}})
 	opt := true
 	s := obj(map[string]*structural.Schema{
 		"ml":  listOf(item, "map", "k"),
 		"at":  listOf(item, ""),
-		"o":   {Generic: structural.Generic{Type: "integer"}, XValidations: crdschema.ValidationRules{{Rule: "oldSelf.hasValue() ? self >= oldSelf.value() : self > 10", OptionalOldSelf: &opt, Message: "o"}}},
-		"imm": {Generic: structural.Generic{Type: "string"}, XValidations: crdschema.ValidationRules{{Rule: "self == oldSelf", Message: "immutable"}}},
+		"o":   {Generic: structural.Generic{Type: "integer"}, XValidations: []crdschema.ValidationRule{{Rule: "oldSelf.hasValue() ? self >= oldSelf.value() : self > 10", OptionalOldSelf: &opt, Message: "o"}}},
+		"imm": {Generic: structural.Generic{Type: "string"}, XValidations: []crdschema.ValidationRule{{Rule: "self == oldSelf", Message: "immutable"}}},
 	})
 	cur := map[string]any{
 		"ml":  []any{map[string]any{"k": "b", "v": int64(1)}, map[string]any{"k": "a", "v": int64(5)}},
@@ -319,8 +319,8 @@ func TestMalformedListMapKeys(t *testing.T) {
 
 func TestRatchetingHook(t *testing.T) {
 	s := obj(map[string]*structural.Schema{
-		"a": {Generic: structural.Generic{Type: "integer"}, XValidations: crdschema.ValidationRules{{Rule: "self < 5", Message: "a too big"}}},
-		"b": {Generic: structural.Generic{Type: "integer"}, XValidations: crdschema.ValidationRules{{Rule: "self < 5", Message: "b too big"}, {Rule: "self == oldSelf", Message: "b immutable"}}},
+		"a": {Generic: structural.Generic{Type: "integer"}, XValidations: []crdschema.ValidationRule{{Rule: "self < 5", Message: "a too big"}}},
+		"b": {Generic: structural.Generic{Type: "integer"}, XValidations: []crdschema.ValidationRule{{Rule: "self < 5", Message: "b too big"}, {Rule: "self == oldSelf", Message: "b immutable"}}},
 	})
 	c, err := Compile(s, false)
 	if err != nil {

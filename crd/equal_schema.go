@@ -125,7 +125,7 @@ func equalSchemaMap(a, b map[string]crdschema.JSONSchemaProps) bool {
 	return true
 }
 
-func equalDependencies(a, b crdschema.JSONSchemaDependencies) bool {
+func equalDependencies(a, b map[string]crdschema.JSONSchemaPropsOrStringArray) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -138,7 +138,7 @@ func equalDependencies(a, b crdschema.JSONSchemaDependencies) bool {
 	return true
 }
 
-func equalRules(a, b crdschema.ValidationRules) bool {
+func equalRules(a, b []crdschema.ValidationRule) bool {
 	if len(a) != len(b) {
 		return false
 	}

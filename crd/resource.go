@@ -12,6 +12,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -184,7 +185,7 @@ func (r *Result) Err() error {
 		return nil
 	}
 	kind, _ := r.Object["kind"].(string)
-	group, _, _ := splitGroupVersion(stringField(r.Object, "apiVersion"))
+	group, _, _ := metavalidation.ParseGroupVersion(stringField(r.Object, "apiVersion"))
 	if group != "" {
 		kind += "." + group
 	}
@@ -419,7 +420,7 @@ func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, 
 	av, _ := o["apiVersion"].(string)
 	unknown, err := r.decoder.Decode(o)
 	if err != nil {
-		_, ver, _ := splitGroupVersion(av)
+		_, ver, _ := metavalidation.ParseGroupVersion(av)
 		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)
 	}
 	if s := r.schemaOf(o); s != nil {
@@ -439,7 +440,7 @@ func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, 
 func (r *Resource) schemaOf(obj map[string]any) *structural.Schema {
 	kind, _ := obj["kind"].(string)
 	av, _ := obj["apiVersion"].(string)
-	g, v, err := splitGroupVersion(av)
+	g, v, err := metavalidation.ParseGroupVersion(av)
 	if err != nil || g != r.group || kind != r.kind {
 		return nil
 	}
@@ -577,25 +578,6 @@ func parseResourceVersion(v any) (uint64, error) {
 		return 0, fmt.Errorf("resource version %q is not a valid unsigned integer: %v", s, err)
 	}
 	return n, nil
-}
-
-func splitGroupVersion(gv string) (group, version string, err error) {
-	if gv == "" || gv == "/" {
-		return "", "", nil
-	}
-	i := -1
-	for j := 0; j < len(gv); j++ {
-		if gv[j] == '/' {
-			if i >= 0 {
-				return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
-			}
-			i = j
-		}
-	}
-	if i < 0 {
-		return "", gv, nil
-	}
-	return gv[:i], gv[i+1:], nil
 }
 
 // generatedName appends suffix to base as the API server's name generator

@@ -256,7 +256,7 @@ func hookCRD(spec crdschema.JSONSchemaProps) *crdschema.CustomResourceDefinition
 // before rules, no rule compiled on a node with another error below it.
 func TestRuleOrchestration(t *testing.T) {
 	ctx := context.Background()
-	bad := crdschema.ValidationRules{{Rule: "self.nope == 1"}}
+	bad := []crdschema.ValidationRule{{Rule: "self.nope == 1"}}
 
 	// A rule that does not compile is reported.
 	errs := Validate(ctx, hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: bad}))
@@ -282,7 +282,7 @@ func TestRuleOrchestration(t *testing.T) {
 	// A rule defect below a node stops the node's rules, not its siblings'.
 	errs = Validate(ctx, hookCRD(crdschema.JSONSchemaProps{Type: "object", XValidations: bad,
 		Properties: map[string]crdschema.JSONSchemaProps{
-			"a": {Type: "string", XValidations: crdschema.ValidationRules{{Rule: "self.size() > 0", Message: " "}}},
+			"a": {Type: "string", XValidations: []crdschema.ValidationRule{{Rule: "self.size() > 0", Message: " "}}},
 			"b": {Type: "string", XValidations: bad},
 		}}))
 	want = []string{
@@ -400,8 +400,8 @@ func TestWithoutNulls(t *testing.T) {
 		AdditionalProperties: &crdschema.JSONSchemaPropsOrBool{Allows: true, Schema: null()},
 		PatternProperties:    map[string]crdschema.JSONSchemaProps{"^p": *null()},
 		AdditionalItems:      &crdschema.JSONSchemaPropsOrBool{Schema: null()},
-		Definitions:          crdschema.JSONSchemaDefinitions{"d": *null()},
-		Dependencies:         crdschema.JSONSchemaDependencies{"x": {Schema: null()}, "y": {Property: []string{"a"}}},
+		Definitions:          map[string]crdschema.JSONSchemaProps{"d": *null()},
+		Dependencies:         map[string]crdschema.JSONSchemaPropsOrStringArray{"x": {Schema: null()}, "y": {Property: []string{"a"}}},
 	}
 	hasNull := func(s *crdschema.JSONSchemaProps) bool {
 		return isNull(s.Default) || isNull(s.Example)
@@ -444,9 +444,9 @@ func TestWithoutNulls(t *testing.T) {
 // default, with the default as old value too, and reported at the default.
 func TestDefaultRules(t *testing.T) {
 	props := map[string]crdschema.JSONSchemaProps{
-		"a": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: crdschema.ValidationRules{{Rule: "self > 5"}}},
-		"b": {Type: "integer", Default: &crdschema.JSON{Value: int64(9)}, XValidations: crdschema.ValidationRules{{Rule: "self > 5"}}},
-		"c": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: crdschema.ValidationRules{{Rule: "self == oldSelf + 1"}}},
+		"a": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: []crdschema.ValidationRule{{Rule: "self > 5"}}},
+		"b": {Type: "integer", Default: &crdschema.JSON{Value: int64(9)}, XValidations: []crdschema.ValidationRule{{Rule: "self > 5"}}},
+		"c": {Type: "integer", Default: &crdschema.JSON{Value: int64(1)}, XValidations: []crdschema.ValidationRule{{Rule: "self == oldSelf + 1"}}},
 	}
 	errs := Validate(context.Background(), hookCRD(crdschema.JSONSchemaProps{Type: "object", Properties: props}))
 	want := []string{

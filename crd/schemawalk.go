@@ -147,9 +147,9 @@ func copyWithoutNulls(s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
 	if s.AdditionalItems != nil {
 		c.AdditionalItems = &crdschema.JSONSchemaPropsOrBool{Allows: s.AdditionalItems.Allows, Schema: copyWithoutNulls(s.AdditionalItems.Schema)}
 	}
-	c.Definitions = crdschema.JSONSchemaDefinitions(copyMap(s.Definitions))
+	c.Definitions = copyMap(s.Definitions)
 	if s.Dependencies != nil {
-		c.Dependencies = make(crdschema.JSONSchemaDependencies, len(s.Dependencies))
+		c.Dependencies = make(map[string]crdschema.JSONSchemaPropsOrStringArray, len(s.Dependencies))
 		for k, d := range s.Dependencies {
 			c.Dependencies[k] = crdschema.JSONSchemaPropsOrStringArray{Schema: copyWithoutNulls(d.Schema), Property: d.Property}
 		}

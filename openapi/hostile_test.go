@@ -112,7 +112,7 @@ func TestHostileWideSchema(t *testing.T) {
 		props[fmt.Sprint("p", i)] = crdschema.JSONSchemaProps{Type: "integer"}
 		enum[i] = crdschema.JSON{Value: fmt.Sprint(i)}
 	}
-	rules := make(crdschema.ValidationRules, 3000)
+	rules := make([]crdschema.ValidationRule, 3000)
 	for i := range rules {
 		rules[i] = crdschema.ValidationRule{Rule: fmt.Sprintf("self.p%d >= 0", i)}
 	}
@@ -144,7 +144,7 @@ func TestHostileValues(t *testing.T) {
 		"l":  {Type: "array", MaxItems: ptr(int64(math.MaxInt64)), Items: &crdschema.JSONSchemaPropsOrArray{Schema: &crdschema.JSONSchemaProps{Type: "string"}}},
 		"m":  {Type: "object", MaxProperties: ptr(int64(math.MaxInt64)), AdditionalProperties: &crdschema.JSONSchemaPropsOrBool{Allows: true, Schema: &crdschema.JSONSchemaProps{Type: "integer"}}},
 		"x":  {Type: "object", XPreserveUnknownFields: ptr(true), Example: &crdschema.JSON{Value: map[string]any{bad: []any{int64(math.MinInt64), 5e-324}}}},
-		"ru": {Type: "string", XValidations: crdschema.ValidationRules{{Rule: "self == '" + bad + "'", Message: bad, FieldPath: "." + bad}}},
+		"ru": {Type: "string", XValidations: []crdschema.ValidationRule{{Rule: "self == '" + bad + "'", Message: bad, FieldPath: "." + bad}}},
 	}}
 	_, v3 := publish(t, crdWith(schema))
 	for _, want := range []string{"9223372036854775807", "1e+308", "5e-324"} {

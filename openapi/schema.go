@@ -427,7 +427,7 @@ func jsonValue(j *crdschema.JSON) any {
 }
 
 // rulesValue is the JSON value of x-kubernetes-validations.
-func rulesValue(rules crdschema.ValidationRules) []any {
+func rulesValue(rules []crdschema.ValidationRule) []any {
 	out := make([]any, len(rules))
 	for i, r := range rules {
 		m := map[string]any{"rule": r.Rule}

@@ -2,8 +2,8 @@ package prune
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -88,7 +88,7 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 	}
 	unknownFields = unknown
 
-	group, version, err := parseGroupVersion(apiVersion)
+	group, version, err := metavalidation.ParseGroupVersion(apiVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -136,20 +136,4 @@ func nestedString(obj map[string]any, k string) (string, bool, error) {
 		return "", false, fmt.Errorf(".%s accessor error: %v is of the type %T, expected string", k, v, v)
 	}
 	return s, true, nil
-}
-
-// parseGroupVersion splits an apiVersion into group and version as the
-// API server does ("v1" has the empty group).
-func parseGroupVersion(gv string) (group, version string, err error) {
-	if gv == "" || gv == "/" {
-		return "", "", nil
-	}
-	switch strings.Count(gv, "/") {
-	case 0:
-		return "", gv, nil
-	case 1:
-		i := strings.IndexByte(gv, '/')
-		return gv[:i], gv[i+1:], nil
-	}
-	return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
 }

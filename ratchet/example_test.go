@@ -23,7 +23,7 @@ func Example() {
 				Type: "object",
 				Properties: map[string]crdschema.JSONSchemaProps{
 					"image":    {Type: "string", MaxLength: &maxLen},
-					"schedule": {Type: "string", XValidations: crdschema.ValidationRules{{Rule: "self != '* * * * *'", Message: "runs too often"}}},
+					"schedule": {Type: "string", XValidations: []crdschema.ValidationRule{{Rule: "self != '* * * * *'", Message: "runs too often"}}},
 					"replicas": {Type: "integer"},
 				},
 			},

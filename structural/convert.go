@@ -293,11 +293,11 @@ func copyJSON(j *crdschema.JSON) *crdschema.JSON {
 	return &crdschema.JSON{Value: jsonvalue.Copy(j.Value)}
 }
 
-func copyRules(r crdschema.ValidationRules) crdschema.ValidationRules {
+func copyRules(r []crdschema.ValidationRule) []crdschema.ValidationRule {
 	if r == nil {
 		return nil
 	}
-	out := make(crdschema.ValidationRules, len(r))
+	out := make([]crdschema.ValidationRule, len(r))
 	for i, x := range r {
 		out[i] = x
 		if x.Reason != nil {

@@ -17,7 +17,7 @@ func deepSchema(depth int) *crdschema.JSONSchemaProps {
 		leaf = crdschema.JSONSchemaProps{
 			Type:         "object",
 			Properties:   map[string]crdschema.JSONSchemaProps{"a": leaf},
-			XValidations: crdschema.ValidationRules{{Rule: "true", FieldPath: ".a"}},
+			XValidations: []crdschema.ValidationRule{{Rule: "true", FieldPath: ".a"}},
 			AllOf:        []crdschema.JSONSchemaProps{{Properties: map[string]crdschema.JSONSchemaProps{"a": {MinLength: new(int64)}}}},
 		}
 	}

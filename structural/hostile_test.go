@@ -176,9 +176,9 @@ func TestHostileSchemaValues(t *testing.T) {
 		{"extreme lengths", crdschema.JSONSchemaProps{Type: "string", MinLength: ptr(int64(math.MaxInt64)), MaxLength: ptr(int64(math.MinInt64))}, ""},
 		{"extreme counts", crdschema.JSONSchemaProps{Type: "array", Items: &crdschema.JSONSchemaPropsOrArray{Schema: &crdschema.JSONSchemaProps{Type: "string"}},
 			MaxItems: ptr(int64(math.MaxInt64)), MinItems: ptr(int64(math.MinInt64))}, ""},
-		{"huge rule", crdschema.JSONSchemaProps{Type: "string", XValidations: crdschema.ValidationRules{{Rule: big, FieldPath: "." + big}}}, "must be a valid path"},
+		{"huge rule", crdschema.JSONSchemaProps{Type: "string", XValidations: []crdschema.ValidationRule{{Rule: big, FieldPath: "." + big}}}, "must be a valid path"},
 		{"field path with invalid UTF-8", crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{bad: {Type: "string"}},
-			XValidations: crdschema.ValidationRules{{Rule: "true", FieldPath: "['" + bad + "']"}}}, ""},
+			XValidations: []crdschema.ValidationRule{{Rule: "true", FieldPath: "['" + bad + "']"}}}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestHostileSchemaValues(t *testing.T) {
 // rules (each with a fieldPath to resolve).
 func TestHostileThousandsOfRules(t *testing.T) {
 	skipUnderRace(t)
-	rules := make(crdschema.ValidationRules, 3000)
+	rules := make([]crdschema.ValidationRule, 3000)
 	for i := range rules {
 		rules[i] = crdschema.ValidationRule{Rule: fmt.Sprintf("self.a.size() < %d", i), FieldPath: ".a"}
 	}

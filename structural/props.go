@@ -77,10 +77,10 @@ func (f *frame) property(m map[string]crdschema.JSONSchemaProps, k string) *crds
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
 
 var reasons = []string{
-	string(crdschema.FieldValueDuplicate),
-	string(crdschema.FieldValueForbidden),
-	string(crdschema.FieldValueInvalid),
-	string(crdschema.FieldValueRequired),
+	string(crdschema.ErrorTypeDuplicate),
+	string(crdschema.ErrorTypeForbidden),
+	string(crdschema.ErrorTypeInvalid),
+	string(crdschema.ErrorTypeRequired),
 }
 
 var newlines = regexp.MustCompile(`[\n\r]+`)

@@ -23,7 +23,7 @@ type Schema struct {
 	// nil when the node has none.
 	ValueValidation *ValueValidation
 	// XValidations are the node's CEL rules (x-kubernetes-validations).
-	XValidations crdschema.ValidationRules
+	XValidations []crdschema.ValidationRule
 }
 
 // SchemaOrBool is the value of additionalProperties: a schema, or a bool.
@@ -87,7 +87,7 @@ type ValueValidation struct {
 // Forbidden fields so that Validate can report them.
 type NestedValueValidation struct {
 	ValueValidation
-	XValidations         crdschema.ValidationRules
+	XValidations         []crdschema.ValidationRule
 	Items                *NestedValueValidation
 	Properties           map[string]*NestedValueValidation
 	AdditionalProperties *NestedValueValidation

@@ -74,7 +74,7 @@ func (x *Extensions) toProps(p *crdschema.JSONSchemaProps) {
 }
 
 // rulesToProps copies rules, leaving an empty list out.
-func rulesToProps(r crdschema.ValidationRules) crdschema.ValidationRules {
+func rulesToProps(r []crdschema.ValidationRule) []crdschema.ValidationRule {
 	if len(r) == 0 {
 		return nil
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/crdschema/crdschema/internal/dates"
 )
 
 // Formats are looked up by name with every "-" removed ("date-time" is
@@ -57,9 +59,9 @@ func newFormats(minor int) map[string]func(string) bool {
 		"rgbcolor":     rxRGBColor.MatchString,
 		"byte":         rxBase64.MatchString,
 		"password":     func(string) bool { return true },
-		"date":         isDate,
+		"date":         dates.Date,
 		"duration":     isDuration,
-		"datetime":     isDateTime,
+		"datetime":     dates.DateTime,
 	}
 	if minor >= 34 {
 		m["k8sshortname"] = isShortName
@@ -83,7 +85,6 @@ var (
 	rxSSN       = regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
 	rxNonDigits = regexp.MustCompile(`[^0-9]+`)
 	rxSpaceDash = regexp.MustCompile(`[\s-]+`)
-	rxTime      = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
 	rxDuration  = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
 	rxShortName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	rxLongName  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
@@ -196,29 +197,6 @@ func isISBN13(s string) bool {
 		sum += f * int(d[i]-'0')
 	}
 	return int(d[12]-'0')-(10-sum%10)%10 == 0
-}
-
-func isDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
-}
-
-// isDateTime accepts RFC 3339 date-times, case-insensitively, with hours up
-// to 23 and minutes and seconds up to 59 (compared as text), fractional
-// seconds of any precision and a Z or ±hh:mm offset.
-func isDateTime(s string) bool {
-	if len(s) < 4 {
-		return false
-	}
-	parts := strings.Split(strings.ToLower(s), "t")
-	if len(parts) < 2 || !isDate(parts[0]) {
-		return false
-	}
-	m := rxTime.FindStringSubmatch(parts[1])
-	if m == nil {
-		return false
-	}
-	return m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
 // durationUnits lists each unit's spellings; the last one of each row

@@ -57,7 +57,7 @@ func run() error {
 	image.MaxLength = &maxLen
 	spec.Properties["image"] = image
 	cron := spec.Properties["cronSpec"]
-	cron.XValidations = crdschema.ValidationRules{{
+	cron.XValidations = []crdschema.ValidationRule{{
 		Rule:    "!self.startsWith('* ')",
 		Message: "must not run every minute",
 	}}

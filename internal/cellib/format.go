@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
-	"strings"
-	"time"
 
+	"github.com/crdschema/crdschema/internal/dates"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -64,7 +64,6 @@ func (v formatVal) Value() any     { return v }
 // Sizes of the regular expressions the formats stand for.
 const (
 	uuidPattern     = `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`
-	timePattern     = `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`
 	base64Pattern   = `^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`
 	base64RegexSize = 84   // the regex size Kubernetes assumes for base64
 	urlRegexSize    = 1103 // the regex size Kubernetes assumes for URLs
@@ -72,20 +71,19 @@ const (
 
 var (
 	uuidRegexp   = regexp.MustCompile(uuidPattern)
-	timeRegexp   = regexp.MustCompile(timePattern)
 	base64Regexp = regexp.MustCompile(base64Pattern)
 )
 
 // namedFormats are the formats, by the name format.named() takes.
 var namedFormats = map[string]formatVal{
-	"dns1123Label":           {"DNS1123Label", func(s string) []string { return dns1123Label(s) }, 30},
-	"dns1123Subdomain":       {"DNS1123Subdomain", func(s string) []string { return dns1123Subdomain(s, maxLenChars) }, 60},
-	"dns1035Label":           {"DNS1035Label", func(s string) []string { return dns1035Label(s) }, 30},
-	"qualifiedName":          {"QualifiedName", qualifiedName, 60},
-	"dns1123LabelPrefix":     {"DNS1123LabelPrefix", func(s string) []string { return dns1123Label(maskTrailingDash(s)) }, 30},
-	"dns1123SubdomainPrefix": {"DNS1123SubdomainPrefix", func(s string) []string { return dns1123Subdomain(maskTrailingDash(s), maxLenChars) }, 60},
-	"dns1035LabelPrefix":     {"DNS1035LabelPrefix", func(s string) []string { return dns1035Label(maskTrailingDash(s)) }, 30},
-	"labelValue":             {"LabelValue", labelValue, 40},
+	"dns1123Label":           {"DNS1123Label", k8snames.IsDNS1123Label, 30},
+	"dns1123Subdomain":       {"DNS1123Subdomain", k8snames.IsDNS1123Subdomain, 60},
+	"dns1035Label":           {"DNS1035Label", k8snames.IsDNS1035Label, 30},
+	"qualifiedName":          {"QualifiedName", k8snames.IsQualifiedName, 60},
+	"dns1123LabelPrefix":     {"DNS1123LabelPrefix", func(s string) []string { return k8snames.IsDNS1123Label(k8snames.MaskTrailingDash(s)) }, 30},
+	"dns1123SubdomainPrefix": {"DNS1123SubdomainPrefix", func(s string) []string { return k8snames.IsDNS1123Subdomain(k8snames.MaskTrailingDash(s)) }, 60},
+	"dns1035LabelPrefix":     {"DNS1035LabelPrefix", func(s string) []string { return k8snames.IsDNS1035Label(k8snames.MaskTrailingDash(s)) }, 30},
+	"labelValue":             {"LabelValue", k8snames.IsValidLabelValue, 40},
 	"uri": {"URI", func(s string) []string {
 		if _, err := url.ParseRequestURI(s); err != nil {
 			return []string{err.Error()}
@@ -105,17 +103,17 @@ var namedFormats = map[string]formatVal{
 		return nil
 	}, base64RegexSize},
 	"date": {"date", func(s string) []string {
-		if !isDate(s) {
+		if !dates.Date(s) {
 			return []string{"invalid date"}
 		}
 		return nil
-	}, len(timePattern)},
+	}, len(dates.TimePattern)},
 	"datetime": {"datetime", func(s string) []string {
-		if !isDateTime(s) {
+		if !dates.DateTime(s) {
 			return []string{"invalid datetime"}
 		}
 		return nil
-	}, len(timePattern)},
+	}, len(dates.TimePattern)},
 }
 
 // namedFormatOrder fixes the order in which the constants are declared.
@@ -123,28 +121,6 @@ var namedFormatOrder = []string{
 	"dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName",
 	"dns1123LabelPrefix", "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue",
 	"uri", "uuid", "byte", "date", "datetime",
-}
-
-func isDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
-}
-
-// isDateTime accepts a date, a "t" or "T" and a time of day with
-// fraction and zone, as the OpenAPI date-time format check does.
-func isDateTime(s string) bool {
-	if len(s) < 4 {
-		return false
-	}
-	parts := strings.Split(strings.ToLower(s), "t")
-	if len(parts) < 2 || !isDate(parts[0]) {
-		return false
-	}
-	m := timeRegexp.FindStringSubmatch(parts[1])
-	if m == nil {
-		return false
-	}
-	return m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
 // formatLib is the kubernetes.format library.

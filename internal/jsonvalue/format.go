@@ -24,3 +24,8 @@ func Format(v any) string {
 	}
 	return fmt.Sprintf("%#v", v)
 }
+
+// Omitted is the bad value of a field error whose message prints no value,
+// like a failed CEL rule on an object ("spec: Invalid value: a must be
+// set"), as apimachinery's field.OmitValueType.
+type Omitted struct{}

@@ -97,22 +97,15 @@ func IsDNS1123Label(value string) []string {
 // IsDNS1123Subdomain checks that value is a DNS subdomain as RFC 1123
 // defines it (dot-separated labels, at most 253 characters).
 func IsDNS1123Subdomain(value string) []string {
-	var errs []string
-	if len(value) > DNS1123SubdomainMaxLength {
-		errs = append(errs, maxLenChars(DNS1123SubdomainMaxLength))
-	}
-	if !dns1123SubdomainRE.MatchString(value) {
-		errs = append(errs, regexMessage(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
-	}
-	return errs
+	return dns1123Subdomain(value, maxLenChars)
 }
 
-// isDNS1123SubdomainBytes is IsDNS1123Subdomain with the "bytes" wording
-// that the label-key check uses for its prefix.
-func isDNS1123SubdomainBytes(value string) []string {
+// dns1123Subdomain is IsDNS1123Subdomain with the wording of its length
+// message: maxLenChars, or maxLenBytes for the prefix of a label key.
+func dns1123Subdomain(value string, maxLen func(int) string) []string {
 	var errs []string
 	if len(value) > DNS1123SubdomainMaxLength {
-		errs = append(errs, maxLenBytes(DNS1123SubdomainMaxLength))
+		errs = append(errs, maxLen(DNS1123SubdomainMaxLength))
 	}
 	if !dns1123SubdomainRE.MatchString(value) {
 		errs = append(errs, regexMessage(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
@@ -148,7 +141,7 @@ func IsQualifiedName(value string) []string {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, m := range isDNS1123SubdomainBytes(prefix) {
+			for _, m := range dns1123Subdomain(prefix, maxLenBytes) {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
@@ -202,4 +195,14 @@ func IsPathSegmentPrefix(name string) []string {
 		errs = append(errs, "may not contain '%'")
 	}
 	return errs
+}
+
+// MaskTrailingDash makes a generateName prefix checkable as a name: a
+// trailing '-' (which the generated suffix will follow) may not end a name.
+// Like upstream, it replaces the last two bytes by "a".
+func MaskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
 }

@@ -87,3 +87,12 @@ func FuzzNames(f *testing.F) {
 		IsPathSegmentName(s)
 	})
 }
+
+func TestMaskTrailingDash(t *testing.T) {
+	// Like upstream, the last two bytes become "a", not only the dash.
+	for in, want := range map[string]string{"": "", "-": "-", "a-": "a", "ab-": "aa", "abc": "abc", "foo-": "foa"} {
+		if got := MaskTrailingDash(in); got != want {
+			t.Errorf("MaskTrailingDash(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

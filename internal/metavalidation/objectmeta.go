@@ -37,21 +37,11 @@ const (
 
 const fieldImmutable = "field is immutable"
 
-// maskTrailingDash makes a generateName prefix checkable as a name: a
-// trailing '-' (which the generated suffix will follow) may not end a name.
-// Like upstream, it replaces the last two bytes by "a".
-func maskTrailingDash(name string) string {
-	if len(name) > 1 && strings.HasSuffix(name, "-") {
-		return name[:len(name)-2] + "a"
-	}
-	return name
-}
-
 // NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
 // subdomains, the custom resources among them.
 func NameIsDNSSubdomain(name string, prefix bool) []string {
 	if prefix {
-		name = maskTrailingDash(name)
+		name = k8snames.MaskTrailingDash(name)
 	}
 	return k8snames.IsDNS1123Subdomain(name)
 }
@@ -60,7 +50,7 @@ func NameIsDNSSubdomain(name string, prefix bool) []string {
 // labels, namespaces among them.
 func NameIsDNSLabel(name string, prefix bool) []string {
 	if prefix {
-		name = maskTrailingDash(name)
+		name = k8snames.MaskTrailingDash(name)
 	}
 	return k8snames.IsDNS1123Label(name)
 }
@@ -69,7 +59,7 @@ func NameIsDNSLabel(name string, prefix bool) []string {
 // DNS labels.
 func NameIsDNS1035Label(name string, prefix bool) []string {
 	if prefix {
-		name = maskTrailingDash(name)
+		name = k8snames.MaskTrailingDash(name)
 	}
 	return k8snames.IsDNS1035Label(name)
 }
