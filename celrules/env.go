@@ -28,9 +28,9 @@ const (
 	// StaticCRDCostLimit is the largest estimated total cost of all
 	// expressions of one schema that CRD validation accepts.
 	StaticCRDCostLimit = 100000000
-	// MaxMessageExpressionSize is the largest evaluated messageExpression,
+	// maxMessageExpressionSize is the largest evaluated messageExpression,
 	// in bytes, that is used as an error detail.
-	MaxMessageExpressionSize = 5120
+	maxMessageExpressionSize = 5120
 	// checkFrequency is how many comprehension steps pass between checks
 	// of the context.
 	checkFrequency = 100

@@ -436,8 +436,8 @@ func (v *run) message(prog cel.Program, src string, act interpreter.Activation, 
 	}
 	s = strings.TrimSpace(s)
 	switch {
-	case len(s) > MaxMessageExpressionSize:
-		return "", left, &messageError{detail: fmt.Sprintf("messageExpression beyond allowable length of %d", MaxMessageExpressionSize)}
+	case len(s) > maxMessageExpressionSize:
+		return "", left, &messageError{detail: fmt.Sprintf("messageExpression beyond allowable length of %d", maxMessageExpressionSize)}
 	case strings.Contains(s, "\n"):
 		return "", left, &messageError{detail: "messageExpression should not contain line breaks"}
 	case s == "":

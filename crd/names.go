@@ -48,11 +48,11 @@ func validateNames(names *crdschema.CustomResourceDefinitionNames, fldPath *crds
 	return errs
 }
 
-// APIApprovalAnnotation is the annotation that a CRD of a protected group
+// apiApprovalAnnotation is the annotation that a CRD of a protected group
 // (k8s.io, kubernetes.io and their subdomains) must carry: the URL of the
 // pull request that approved the API, or a reason starting with
 // "unapproved".
-const APIApprovalAnnotation = "api-approved.kubernetes.io"
+const apiApprovalAnnotation = "api-approved.kubernetes.io"
 
 // isProtectedGroup reports whether group belongs to the Kubernetes
 // project's own API groups.
@@ -72,7 +72,7 @@ const (
 
 // approvalOf classifies the approval annotation of annotations.
 func approvalOf(annotations map[string]string) approvalState {
-	a := annotations[APIApprovalAnnotation]
+	a := annotations[apiApprovalAnnotation]
 	switch {
 	case a == "":
 		return approvalMissing
@@ -95,12 +95,12 @@ func validateAPIApproval(in, old *internalCRD) crdschema.ErrorList {
 	if old != nil && approvalOf(old.meta.Annotations) == state {
 		return nil
 	}
-	p := crdschema.NewPath("metadata", "annotations").Key(APIApprovalAnnotation)
+	p := crdschema.NewPath("metadata", "annotations").Key(apiApprovalAnnotation)
 	switch state {
 	case approvalMissing:
-		return crdschema.ErrorList{crdschema.Required(p, `protected groups must have approval annotation "`+APIApprovalAnnotation+`", see https://github.com/kubernetes/enhancements/pull/1111`)}
+		return crdschema.ErrorList{crdschema.Required(p, `protected groups must have approval annotation "`+apiApprovalAnnotation+`", see https://github.com/kubernetes/enhancements/pull/1111`)}
 	case approvalInvalid:
-		return crdschema.ErrorList{crdschema.Invalid(p, in.meta.Annotations[APIApprovalAnnotation], `protected groups must have approval annotation "`+APIApprovalAnnotation+`" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`)}
+		return crdschema.ErrorList{crdschema.Invalid(p, in.meta.Annotations[apiApprovalAnnotation], `protected groups must have approval annotation "`+apiApprovalAnnotation+`" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`)}
 	}
 	return nil
 }

@@ -59,5 +59,5 @@ func (p *Printer) age(s string) string {
 	if t.IsZero() {
 		return "<unknown>"
 	}
-	return HumanDuration(p.now().Sub(t))
+	return humanDuration(p.now().Sub(t))
 }

@@ -5,13 +5,13 @@ import (
 	"time"
 )
 
-// HumanDuration renders a duration with two or three significant figures as
+// humanDuration renders a duration with two or three significant figures as
 // kubectl's AGE column does: "<invalid>" for two seconds or more in the
 // future, "0s" for less, then seconds up to 2 minutes, minutes and seconds
 // up to 10 minutes, minutes up to 3 hours, hours and minutes up to 8 hours,
 // hours up to 2 days, days and hours up to 8 days, days up to 2 years, years
 // and days up to 8 years, and years beyond.
-func HumanDuration(d time.Duration) string {
+func humanDuration(d time.Duration) string {
 	// Seconds truncate toward zero, so up to 1.999s in the future is "0s".
 	if s := int(d.Seconds()); s < -1 {
 		return "<invalid>"

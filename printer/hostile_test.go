@@ -189,7 +189,7 @@ func TestHostileNumbersAndDates(t *testing.T) {
 	}
 	for _, d := range []time.Duration{math.MaxInt64, math.MinInt64, -1, 0} {
 		if s := printer.HumanDuration(d); s == "" {
-			t.Errorf("HumanDuration(%d) is empty", d)
+			t.Errorf("humanDuration(%d) is empty", d)
 		}
 	}
 }

@@ -145,7 +145,7 @@ func (p *Printer) Columns() []Column {
 //     columns take both (float64), boolean columns take booleans; any other
 //     value gives nil;
 //   - date columns take RFC 3339 strings and render them as an age relative
-//     to the printer's clock (HumanDuration), "<unknown>" for an empty or
+//     to the printer's clock (humanDuration), "<unknown>" for an empty or
 //     zero time, "<invalid>" for a string that does not parse;
 //   - columns of any other type have nil cells.
 //

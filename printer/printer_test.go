@@ -260,8 +260,8 @@ func TestHumanDuration(t *testing.T) {
 		{time.Duration(math.MaxInt64), "292y"},
 	}
 	for _, c := range cases {
-		if got := HumanDuration(c.d); got != c.want {
-			t.Errorf("HumanDuration(%v) = %q, want %q", c.d, got, c.want)
+		if got := humanDuration(c.d); got != c.want {
+			t.Errorf("humanDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

@@ -61,9 +61,9 @@ var valueEscaper = strings.NewReplacer(`\`, `\\`, `,`, `\,`, `=`, `\=`)
 // selector.
 func EscapeValue(s string) string { return valueEscaper.Replace(s) }
 
-// UnescapeValue undoes EscapeValue. Any other backslash sequence, a
+// unescapeValue undoes EscapeValue. Any other backslash sequence, a
 // trailing backslash, or an unescaped , or = is an error.
-func UnescapeValue(s string) (string, error) {
+func unescapeValue(s string) (string, error) {
 	if !strings.ContainsAny(s, `\,=`) {
 		return s, nil
 	}
@@ -112,7 +112,7 @@ func ParseSelector(s string) (Selector, error) {
 		if !ok {
 			return Selector{}, fmt.Errorf("invalid selector: '%s'; can't understand '%s'", s, part)
 		}
-		value, err := UnescapeValue(raw)
+		value, err := unescapeValue(raw)
 		if err != nil {
 			return Selector{}, err
 		}

@@ -1,0 +1,4 @@
+package printer
+
+// HumanDuration is exported for the external tests.
+var HumanDuration = humanDuration
