@@ -65,3 +65,24 @@ spec:
 	// CronTab object
 	// [spec.versions[0].schema.openAPIV3Schema.properties.spec.xml]
 }
+
+func ExampleErrorList_ToAggregate() {
+	check := func(replicas int64) error {
+		var errs crdschema.ErrorList
+		if replicas < 0 {
+			errs = append(errs, crdschema.Invalid(crdschema.NewPath("spec", "replicas"), replicas, "must be greater than or equal to 0"))
+		}
+		if replicas > 10 {
+			errs = append(errs, crdschema.Invalid(crdschema.NewPath("spec", "replicas"), replicas, "must be at most 10"),
+				crdschema.Required(crdschema.NewPath("spec", "approval"), "more than 10 replicas need an approval"))
+		}
+		return errs.ToAggregate() // nil when errs is empty
+	}
+	fmt.Println(check(3))
+	fmt.Println(check(-1))
+	fmt.Println(check(11))
+	// Output:
+	// <nil>
+	// spec.replicas: Invalid value: -1: must be greater than or equal to 0
+	// [spec.replicas: Invalid value: 11: must be at most 10, spec.approval: Required value: more than 10 replicas need an approval]
+}
