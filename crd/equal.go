@@ -4,7 +4,9 @@ import "reflect"
 
 // semanticEqual compares a and b as the API server's semantic equality
 // does for CRD fields: deeply, with a nil slice or map equal to an empty
-// one.
+// one. It walks Go structs (subresources, printer columns, selectable
+// fields) by reflection; decoded JSON values go to jsonvalue.SemanticEqual,
+// which agrees with it on them without reflection.
 func semanticEqual(a, b any) bool {
 	if a == nil || b == nil {
 		return a == b
