@@ -14,7 +14,7 @@ import (
 // environment of each type without objects (every string with rules, say, is
 // compiled in the same environment, and so is every list of strings).
 //
-// Pass one to Compile and CheckSchema with the WithCache option. Results
+// Pass one to Compile and Check with the WithCache option. Results
 // are the same with and without it. A Cache is safe for concurrent use and
 // its zero value is ready to use. It keeps everything it is given, so give
 // it the lifetime of one piece of work, such as the validation of one CRD.

@@ -27,20 +27,30 @@
 // list-type=map keys), evaluates every rule at every value of its node
 // within the per-call limit (PerCallLimit) and the caller's budget
 // (RuntimeBudget per object in the API server), and reports failures with
-// message, messageExpression, reason and fieldPath applied. For a
-// Compiled that validates a single small value (a default, say), the
-// LazyCompile option compiles each node's rules only when a value first
-// reaches the node.
+// message, messageExpression, reason and fieldPath applied; with
+// WithRatcheting (a validation.Correlation, see package ratchet) failures in
+// unchanged parts of an update are dropped as the API server drops them. For
+// a Compiled that validates a single small value (a default, say),
+// WithLazyCompile compiles each node's rules only when a value first reaches
+// the node.
 //
 // # CRD validation
 //
-// CheckSchema reports what the API server refuses when a CRD is created or
-// updated: rule defects, compile errors, oldSelf where values cannot be
-// correlated, and rules whose estimated cost, multiplied by how often they
-// can run, exceeds StaticCostLimit (or together StaticCRDCostLimit). It
-// also returns each expression's cost figures.
+// Check compiles the rules of a schema as CRD validation does (new
+// expressions in the environment of the compatibility version, those a CRD
+// update keeps in the stored-expressions environment: WithStoredExpressions)
+// and reports, per node, what that gives: compile errors, whether a rule
+// uses oldSelf and whether old values correlate there, and each
+// expression's estimated cost and cardinality. Package crd turns that into
+// the API server's errors: rules whose estimated cost, multiplied by how
+// often they can run, exceeds StaticCostLimit (or together
+// StaticCRDCostLimit), compile errors, oldSelf misuse.
 //
+// # Options
+//
+// Compile takes Options, Check CheckOptions, and the options of the CEL
+// environment (EnvOption: WithCompatibilityVersion, WithCache) are both.
 // Compilations for one piece of work (all versions of a CRD, say) can share
-// a Cache (the UseCache option): each distinct expression is then parsed
-// once, however often the CRD repeats it.
+// a Cache (WithCache): each distinct expression is then parsed once, however
+// often the CRD repeats it. Validate takes per-call ValidateOptions.
 package celrules
