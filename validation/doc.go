@@ -20,11 +20,10 @@
 // warnings.
 //
 // Besides the schema keywords, the package checks the uniqueness rules of
-// x-kubernetes-list-type set and map lists (ValidateListSetsAndMaps), the
-// apiVersion, kind and metadata of embedded resources
-// (ValidateEmbeddedMeta), and object metadata (ValidateObjectMeta,
-// ValidateObjectMetaUpdate) with the Kubernetes name checks they rely on
-// (IsDNS1123Subdomain, IsQualifiedName, ...).
+// x-kubernetes-list-type set and map lists (ValidateListSetsAndMaps) and the
+// apiVersion, kind and metadata of embedded resources (ValidateEmbeddedMeta).
+// The metadata of the resource itself is checked by package crd's request
+// pipeline.
 //
 // Where the API server's error order follows Go map iteration, this
 // package reports errors in a deterministic (sorted) order instead.
