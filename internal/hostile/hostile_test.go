@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -139,14 +140,15 @@ func spin(stop <-chan struct{}) {
 	}
 }
 
-var sink uint64
+// sink keeps spinOnce's work from being optimized away.
+var sink atomic.Uint64
 
 func spinOnce() {
-	x := sink
+	x := sink.Load()
 	for i := range 10000 {
 		x = x*6364136223846793005 + uint64(i)
 	}
-	sink = x
+	sink.Store(x)
 }
 
 // fakeT records a failure; Fatal ends the calling goroutine as the testing
