@@ -104,7 +104,7 @@ func TestRunBoundsCPUTime(t *testing.T) {
 		run(ft, 100*time.Millisecond, time.Minute, func() { burn(150 * time.Millisecond) })
 	}()
 	<-done
-	if !ft.failed || !strings.Contains(ft.msg, "of CPU time") || !strings.Contains(ft.msg, "more than 100ms") {
+	if !ft.failed || !strings.Contains(ft.msg, "of CPU time") || !strings.Contains(ft.msg, "the limit is 100ms") {
 		t.Errorf("150ms of computing under a 100ms limit: failed %v with %q", ft.failed, ft.msg)
 	}
 }
