@@ -107,13 +107,13 @@ func run(t testing.TB, limit, hang time.Duration, f func()) {
 				t.FailNow()
 			}
 			if r.cpu > limit {
-				t.Fatalf("took %v of CPU time (%s), more than %v", r.cpu.Round(time.Millisecond), clockScope, limit)
+				t.Fatalf("took %v of CPU time (%s); the limit is %v", r.cpu.Round(time.Millisecond), clockScope, limit)
 			}
 			return
 		case <-tick.C:
 			c, ok := cpu()
 			if ok && c > limit {
-				t.Fatalf("still running after %v of CPU time (%s), more than %v", c.Round(time.Millisecond), clockScope, limit)
+				t.Fatalf("still running after %v of CPU time (%s); the limit is %v", c.Round(time.Millisecond), clockScope, limit)
 			}
 			if wall := time.Since(wallStart); wall > hang {
 				t.Fatalf("hangs: did not finish within %v of wall-clock time (%v of CPU time, %s; CPU limit %v)",
