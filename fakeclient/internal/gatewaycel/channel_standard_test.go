@@ -1,0 +1,5 @@
+//go:build !experimental
+
+package main
+
+const crdChannel = "standard"

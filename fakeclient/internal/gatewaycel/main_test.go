@@ -1,0 +1,86 @@
+// This file replaces the suite's main_test.go of sigs.k8s.io/gateway-api
+// v1.4.1 (pkg/test/cel): TestMain builds k8sClient from fakeclient and the
+// release's CRDs of the channel the build tags select, instead of a
+// kubeconfig or envtest. ptrTo and celErrorStringMatches are copied from the
+// original file unchanged.
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	v1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/gateway-api/apis/v1alpha2"
+	"sigs.k8s.io/gateway-api/apis/v1alpha3"
+	"sigs.k8s.io/gateway-api/apis/v1beta1"
+	apisxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/crdschema/crdschema/fakeclient"
+)
+
+var k8sClient client.Client
+
+func TestMain(m *testing.M) {
+	scheme := runtime.NewScheme()
+
+	v1alpha3.Install(scheme)
+	v1alpha2.Install(scheme)
+	v1beta1.Install(scheme)
+	v1.Install(scheme)
+	apisxv1alpha1.Install(scheme)
+
+	// Add core APIs in case we refer secrets, services and configmaps
+	corev1.AddToScheme(scheme)
+
+	var err error
+	k8sClient, err = fakeclient.NewClientBuilder().
+		WithScheme(scheme).
+		WithCRDFiles(filepath.Join("testdata", "crd", crdChannel)).
+		Build()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building the fake client with the %s CRDs: %v\n", crdChannel, err)
+		os.Exit(1)
+	}
+	fmt.Printf("gateway-api v1.4.1 CEL suite, %s channel, against fakeclient\n", crdChannel)
+	os.Exit(m.Run())
+}
+
+func ptrTo[T any](a T) *T {
+	return &a
+}
+
+func celErrorStringMatches(got, want string) bool {
+	gotL := strings.ToLower(got)
+	wantL := strings.ToLower(want)
+
+	// Starting in k8s v1.32, some CEL error messages changed to use "more" instead of "longer"
+	alternativeWantL := strings.ReplaceAll(wantL, "longer", "more")
+
+	// Starting in k8s v1.28, CEL error messages stopped adding spec and status prefixes to path names
+	wantLAdjusted := strings.ReplaceAll(wantL, "spec.", "")
+	wantLAdjusted = strings.ReplaceAll(wantLAdjusted, "status.", "")
+	alternativeWantL = strings.ReplaceAll(alternativeWantL, "spec.", "")
+	alternativeWantL = strings.ReplaceAll(alternativeWantL, "status.", "")
+
+	// Enum validation messages changed in k8s v1.28:
+	// Before: must be one of ['Exact', 'PathPrefix', 'RegularExpression']
+	// After: supported values: "Exact", "PathPrefix", "RegularExpression"
+	if strings.Contains(wantLAdjusted, "must be one of") {
+		r := strings.NewReplacer(
+			"must be one of", "supported values:",
+			"[", "",
+			"]", "",
+			"'", "\"",
+		)
+		wantLAdjusted = r.Replace(wantLAdjusted)
+	}
+	return strings.Contains(gotL, wantL) || strings.Contains(gotL, wantLAdjusted) || strings.Contains(gotL, alternativeWantL)
+}

@@ -1,0 +1,38 @@
+package fakeclient
+
+// The calls into the crdschema library are kept in this file, so that changes
+// of its API touch one place.
+
+import (
+	"context"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// validateCRD reports what the API server would refuse in def, as it creates
+// it.
+func validateCRD(_ context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	return crd.Validate(def)
+}
+
+// aggregate renders errs as Kubernetes' aggregate error does.
+func aggregate(errs crdschema.ErrorList) string {
+	return errs.Error()
+}
+
+// readCRDs decodes every CustomResourceDefinition of a YAML or JSON stream.
+func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
+	return crdschema.ReadCRDs(data)
+}
+
+// unmarshalCRD decodes one CRD from JSON.
+func unmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, error) {
+	def, _, err := crdschema.UnmarshalCRD(data)
+	return def, err
+}
+
+// decodeObject decodes a request body with Kubernetes' number model.
+func decodeObject(data []byte) (map[string]any, error) {
+	return crdschema.UnmarshalObject(data)
+}

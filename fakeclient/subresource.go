@@ -1,0 +1,202 @@
+package fakeclient
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crdschema/crdschema/crd"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// subResourceClient serves the status and scale subresources of the CRDs'
+// kinds and passes the rest to the wrapped fake client.
+type subResourceClient struct {
+	c     *fakeClient
+	name  string
+	inner client.SubResourceClient
+}
+
+func (s *subResourceClient) version(obj client.Object) (*version, error) {
+	v, err := s.c.served(obj)
+	if err != nil || v == nil {
+		return v, err
+	}
+	switch s.name {
+	case "status":
+		if !v.status {
+			return nil, notFound(v.kind.resource, obj.GetName())
+		}
+	case "scale":
+		if v.scale == nil {
+			return nil, notFound(v.kind.resource, obj.GetName())
+		}
+	default:
+		return nil, notFound(v.kind.resource, obj.GetName())
+	}
+	return v, nil
+}
+
+// Get reads a subresource: for the CRDs' kinds, the scale.
+func (s *subResourceClient) Get(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceGetOption) error {
+	v, err := s.version(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return s.inner.Get(ctx, obj, sub, opts...)
+	}
+	if s.name != "scale" {
+		return apierrors.NewMethodNotSupported(v.kind.resource, "get "+s.name)
+	}
+	stored, err := s.c.getStored(ctx, v.kind, v.kind.key(obj))
+	if err != nil {
+		return err
+	}
+	cur, err := v.read(stored.Object)
+	if err != nil {
+		return err
+	}
+	sc, err := v.res.GetScale(cur)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	return toScale(sc, sub)
+}
+
+// toScale copies a library Scale into sub, an autoscaling/v1 Scale or an
+// unstructured object.
+func toScale(sc *crd.Scale, sub runtime.Object) error {
+	m, err := toMapAny(sc)
+	if err != nil {
+		return err
+	}
+	m["apiVersion"], m["kind"] = "autoscaling/v1", "Scale"
+	return (&fakeClient{returnManagedFields: true}).fill(sub, m, autoscalingv1.SchemeGroupVersion.WithKind("Scale"))
+}
+
+// Create is not served for the CRDs' subresources.
+func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceCreateOption) error {
+	v, err := s.version(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return s.inner.Create(ctx, obj, sub, opts...)
+	}
+	return apierrors.NewMethodNotSupported(v.kind.resource, "create "+s.name)
+}
+
+// Update writes a subresource: the status of obj, or the scale given with
+// client.WithSubResourceBody.
+func (s *subResourceClient) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	v, err := s.version(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return s.inner.Update(ctx, obj, opts...)
+	}
+	o := &client.SubResourceUpdateOptions{}
+	o.ApplyOptions(opts)
+	if s.name == "status" {
+		body := obj
+		if o.SubResourceBody != nil {
+			body = o.SubResourceBody
+		}
+		return s.c.update(ctx, v, body, subStatus, &o.UpdateOptions)
+	}
+	return s.c.updateScale(ctx, v, obj, o)
+}
+
+func (c *fakeClient) updateScale(ctx context.Context, v *version, obj client.Object, o *client.SubResourceUpdateOptions) error {
+	if o.SubResourceBody == nil {
+		return apierrors.NewBadRequest("missing SubResourceBody")
+	}
+	m, err := toMapAny(o.SubResourceBody)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	sc := &crd.Scale{}
+	if err := fromMap(m, sc); err != nil {
+		return apierrors.NewBadRequest(fmt.Sprintf("decoding the scale: %v", err))
+	}
+	stored, err := c.getStored(ctx, v.kind, v.kind.key(obj))
+	if err != nil {
+		return err
+	}
+	r, err := v.res.UpdateScale(ctx, sc, stored.Object)
+	if err != nil {
+		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
+	}
+	if err := c.refused(v, r, obj.GetName(), ""); err != nil {
+		return err
+	}
+	u := v.kind.toStored(r.Object)
+	if err := c.inner.Update(ctx, u, &client.UpdateOptions{FieldManager: o.FieldManager, DryRun: o.DryRun}); err != nil {
+		return c.storeError(v, err, obj.GetName())
+	}
+	cur, err := v.read(u.Object)
+	if err != nil {
+		return err
+	}
+	out, err := v.res.GetScale(cur)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	if err := toScale(out, o.SubResourceBody); err != nil {
+		return err
+	}
+	return c.fill(obj, cur, v.gvk)
+}
+
+// Patch patches a subresource: the status (JSON and merge patches).
+func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	v, err := s.version(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return s.inner.Patch(ctx, obj, patch, opts...)
+	}
+	o := &client.SubResourcePatchOptions{}
+	o.ApplyOptions(opts)
+	if s.name != "status" {
+		return apierrors.NewMethodNotSupported(v.kind.resource, "patch "+s.name)
+	}
+	body := obj
+	if o.SubResourceBody != nil {
+		body = o.SubResourceBody
+	}
+	return s.c.patch(ctx, v, body, patch, subStatus, &o.PatchOptions)
+}
+
+// Apply applies a status apply configuration (server-side apply).
+func (s *subResourceClient) Apply(ctx context.Context, ac runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	u, err := applyConfigToUnstructured(ac)
+	if err != nil {
+		return err
+	}
+	v, err := s.version(u)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return s.inner.Apply(ctx, ac, opts...)
+	}
+	if s.name != "status" {
+		return apierrors.NewMethodNotSupported(v.kind.resource, "apply "+s.name)
+	}
+	o := &client.SubResourceApplyOptions{}
+	o.ApplyOpts(opts)
+	po := &client.PatchOptions{Raw: o.AsPatchOptions()}
+	po.Force = o.Force
+	po.FieldManager = o.FieldManager
+	po.DryRun = o.DryRun
+	if err := s.c.apply(ctx, v, u, subStatus, po); err != nil {
+		return err
+	}
+	return copyInto(u, ac)
+}

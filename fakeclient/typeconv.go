@@ -1,0 +1,188 @@
+package fakeclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/crdschema/crdschema/openapi"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	clientgoapplyconfigurations "k8s.io/client-go/applyconfigurations"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+)
+
+// typeConverters returns the converters the wrapped fake client uses for
+// the CRDs' kinds: a neutral one, because the client keeps their
+// managedFields itself (see fieldManager).
+func (c *fakeClient) typeConverters() ([]managedfields.TypeConverter, error) {
+	gvks := map[schema.GroupVersionKind]bool{}
+	for _, k := range c.kinds {
+		gvks[k.storage.gvk] = true
+	}
+	return []managedfields.TypeConverter{neutralConverter{gvks}}, nil
+}
+
+// neutralConverter makes the wrapped fake client's field manager see every
+// object of the CRDs' kinds as empty, so that it keeps the managedFields the
+// client computed and adds none.
+type neutralConverter struct {
+	gvks map[schema.GroupVersionKind]bool
+}
+
+func (n neutralConverter) ObjectToTyped(obj runtime.Object, _ ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	if !n.gvks[obj.GetObjectKind().GroupVersionKind()] {
+		return nil, errors.New("not a CRD kind")
+	}
+	return typed.DeducedParseableType.FromUnstructured(map[string]any{})
+}
+
+func (n neutralConverter) TypedToObject(*typed.TypedValue) (runtime.Object, error) {
+	return nil, errors.New("fakeclient: the CRDs' kinds are applied by the client itself")
+}
+
+// defaultTypeConverters are the builder's converters, or those of
+// controller-runtime's fake client.
+func (b *ClientBuilder) defaultTypeConverters() []managedfields.TypeConverter {
+	if len(b.typeConverters) > 0 {
+		return b.typeConverters
+	}
+	s := runtime.NewScheme()
+	_ = scheme.AddToScheme(s)
+	return []managedfields.TypeConverter{
+		clientgoapplyconfigurations.NewTypeConverter(s),
+		managedfields.NewDeducedTypeConverter(),
+	}
+}
+
+// fieldManagers are a kind's field managers, built on first use from the
+// CRD's published OpenAPI v3 schemas.
+type fieldManagers struct {
+	once sync.Once
+	tc   managedfields.TypeConverter
+	err  error
+	mu   sync.Mutex
+	fms  map[string]*managedfields.FieldManager // by version and subresource
+}
+
+func (k *kind) typeConverter() (managedfields.TypeConverter, error) {
+	k.fm.once.Do(func() {
+		models := map[string]*spec.Schema{}
+		for _, v := range k.versions {
+			doc, err := openapi.V3(k.def, v.name, openapi.Options{StripValueValidation: true, StripNullable: true, OmitSelectableFields: true})
+			if err != nil {
+				k.fm.err = fmt.Errorf("publishing the OpenAPI schema of %s: %w", v.gvk, err)
+				return
+			}
+			for name, s := range doc.Components.Schemas {
+				data, err := json.Marshal(s)
+				if err != nil {
+					k.fm.err = err
+					return
+				}
+				var ks spec.Schema
+				if err := json.Unmarshal(data, &ks); err != nil {
+					k.fm.err = err
+					return
+				}
+				models[name] = &ks
+			}
+		}
+		k.fm.tc, k.fm.err = managedfields.NewTypeConverter(models, k.def.Spec.PreserveUnknownFields)
+	})
+	return k.fm.tc, k.fm.err
+}
+
+// fieldManager returns the field manager of version v and a subresource,
+// as the API server builds it for a CRD.
+func (v *version) fieldManager(sub subresource) (*managedfields.FieldManager, error) {
+	k := v.kind
+	tc, err := k.typeConverter()
+	if err != nil {
+		return nil, err
+	}
+	key := v.name
+	subName := ""
+	if sub == subStatus {
+		key += "/status"
+		subName = "status"
+	}
+	k.fm.mu.Lock()
+	defer k.fm.mu.Unlock()
+	if fm := k.fm.fms[key]; fm != nil {
+		return fm, nil
+	}
+	reset := map[fieldpath.APIVersion]*fieldpath.Set{}
+	for _, sv := range k.versions {
+		if !sv.status {
+			continue
+		}
+		gv := fieldpath.APIVersion(sv.gvk.GroupVersion().String())
+		if sub == subStatus {
+			reset[gv] = fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
+		} else {
+			reset[gv] = fieldpath.NewSet(fieldpath.MakePathOrDie("status"))
+		}
+	}
+	filters := map[fieldpath.APIVersion]fieldpath.Filter{}
+	for gv, s := range reset {
+		filters[gv] = fieldpath.NewExcludeSetFilter(s)
+	}
+	fm, err := managedfields.NewDefaultCRDFieldManager(tc, unstructuredConverter{}, noDefaults{}, unstructuredCreater{}, v.gvk, k.storage.gvk.GroupVersion(), subName, filters)
+	if err != nil {
+		return nil, err
+	}
+	if k.fm.fms == nil {
+		k.fm.fms = map[string]*managedfields.FieldManager{}
+	}
+	k.fm.fms[key] = fm
+	return fm, nil
+}
+
+// unstructuredConverter converts objects of a CRD between versions as
+// conversion strategy None does: by setting the apiVersion.
+type unstructuredConverter struct{}
+
+func (unstructuredConverter) Convert(in, out, _ any) error {
+	ui, ok1 := in.(*unstructured.Unstructured)
+	uo, ok2 := out.(*unstructured.Unstructured)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("cannot convert %T to %T", in, out)
+	}
+	uo.Object = runtime.DeepCopyJSON(ui.Object)
+	return nil
+}
+
+func (unstructuredConverter) ConvertToVersion(in runtime.Object, gv runtime.GroupVersioner) (runtime.Object, error) {
+	u, ok := in.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("cannot convert %T", in)
+	}
+	out := u.DeepCopy()
+	if k, ok := gv.KindForGroupVersionKinds([]schema.GroupVersionKind{u.GroupVersionKind()}); ok {
+		out.SetGroupVersionKind(k)
+	}
+	return out, nil
+}
+
+func (unstructuredConverter) ConvertFieldLabel(_ schema.GroupVersionKind, label, value string) (string, string, error) {
+	return label, value, nil
+}
+
+type noDefaults struct{}
+
+func (noDefaults) Default(runtime.Object) {}
+
+type unstructuredCreater struct{}
+
+func (unstructuredCreater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}

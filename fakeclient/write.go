@@ -1,0 +1,244 @@
+package fakeclient
+
+import (
+	"context"
+	"slices"
+
+	"github.com/crdschema/crdschema/crd"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Create creates obj. For a CRD's kind it runs the API server's create
+// pipeline and fills obj with the object as created.
+func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	v, err := c.served(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return c.inner.Create(ctx, obj, opts...)
+	}
+	o := &client.CreateOptions{}
+	o.ApplyOptions(opts)
+	body, err := c.body(v, obj)
+	if err != nil {
+		return err
+	}
+	r, err := v.res.Create(ctx, body)
+	if err != nil {
+		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
+	}
+	if err := c.refused(v, r, nameOf(r.Object, body), o.FieldValidation); err != nil {
+		return err
+	}
+	out := r.Object
+	if !slices.Contains(o.DryRun, metav1.DryRunAll) {
+		u := v.kind.toStored(out)
+		if err := c.inner.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
+			return c.storeError(v, err, nameOf(out, body))
+		}
+		out = u.Object
+	}
+	c.warn(v, r.UnknownFields, o.FieldValidation)
+	out["apiVersion"] = v.gvk.GroupVersion().String()
+	return c.fill(obj, out, v.gvk)
+}
+
+// body encodes obj as a request body of version v: the namespace of a
+// cluster-scoped object is cleared, as the API server clears it.
+func (c *fakeClient) body(v *version, obj client.Object) (map[string]any, error) {
+	m, err := toMap(obj, v.gvk)
+	if err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	if !v.kind.namespaced {
+		if md, ok := m["metadata"].(map[string]any); ok {
+			delete(md, "namespace")
+		}
+	}
+	return m, nil
+}
+
+func nameOf(objs ...map[string]any) string {
+	for _, o := range objs {
+		if md, ok := o["metadata"].(map[string]any); ok {
+			if n, ok := md["name"].(string); ok && n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// refused returns the API server's error for a request that reached
+// validation, or nil when it is accepted.
+func (c *fakeClient) refused(v *version, r *crd.Result, name, fieldValidation string) error {
+	if len(r.Errors) > 0 {
+		return invalidError(v.kind.gk, name, r.Errors)
+	}
+	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
+		return strictError(r.UnknownFields)
+	}
+	return nil
+}
+
+// toStored returns a copy of m (an object of any served version) as it is
+// stored: with the storage version's apiVersion.
+func (k *kind) toStored(m map[string]any) *unstructured.Unstructured {
+	s := make(map[string]any, len(m))
+	for key, val := range m {
+		s[key] = val
+	}
+	s["apiVersion"] = k.storage.gvk.GroupVersion().String()
+	return &unstructured.Unstructured{Object: s}
+}
+
+// storeError maps an error of the wrapped store to the API server's, with the
+// CRD's resource name.
+func (c *fakeClient) storeError(v *version, err error, name string) error {
+	switch {
+	case apierrors.IsAlreadyExists(err):
+		return apierrors.NewAlreadyExists(v.kind.resource, name)
+	case apierrors.IsNotFound(err):
+		return notFound(v.kind.resource, name)
+	case apierrors.IsConflict(err):
+		return apierrors.NewConflict(v.kind.resource, name, errObjectModified)
+	}
+	return err
+}
+
+type modifiedError struct{}
+
+func (modifiedError) Error() string {
+	return "the object has been modified; please apply your changes to the latest version and try again"
+}
+
+var errObjectModified = modifiedError{}
+
+// Update replaces obj. For a CRD's kind it runs the API server's update
+// pipeline: the status is kept from the stored object when the version has
+// a status subresource.
+func (c *fakeClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	v, err := c.served(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return c.inner.Update(ctx, obj, opts...)
+	}
+	o := &client.UpdateOptions{}
+	o.ApplyOptions(opts)
+	return c.update(ctx, v, obj, subMain, o)
+}
+
+type subresource int
+
+const (
+	subMain subresource = iota
+	subStatus
+)
+
+func (c *fakeClient) update(ctx context.Context, v *version, obj client.Object, sub subresource, o *client.UpdateOptions) error {
+	if sub == subStatus && !v.status {
+		return notFound(v.kind.resource, obj.GetName())
+	}
+	body, err := c.body(v, obj)
+	if err != nil {
+		return err
+	}
+	key := v.kind.key(obj)
+	stored, err := c.getStored(ctx, v.kind, key)
+	if err != nil {
+		return err
+	}
+	out, err := c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun)
+	if err != nil {
+		return err
+	}
+	return c.fill(obj, out, v.gvk)
+}
+
+// write runs an update of body over stored and stores the result; it returns
+// the object in v's version.
+func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any, stored *unstructured.Unstructured, sub subresource, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
+	var r *crd.Result
+	var err error
+	if sub == subStatus {
+		r, err = v.res.UpdateStatus(ctx, body, stored.Object)
+	} else {
+		r, err = v.res.Update(ctx, body, stored.Object)
+	}
+	name := nameOf(body, stored.Object)
+	if err != nil {
+		return nil, requestError(err, v.kind.resource, v.kind.gk, name)
+	}
+	if err := c.refused(v, r, name, fieldValidation); err != nil {
+		return nil, err
+	}
+	out := r.Object
+	if !slices.Contains(dryRun, metav1.DryRunAll) {
+		u := v.kind.toStored(out)
+		if err := c.inner.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
+			return nil, c.storeError(v, err, name)
+		}
+		out = u.Object
+	}
+	c.warn(v, r.UnknownFields, fieldValidation)
+	out["apiVersion"] = v.gvk.GroupVersion().String()
+	return out, nil
+}
+
+// Delete deletes obj; for a CRD's kind, in whichever version it is named.
+func (c *fakeClient) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	v, err := c.served(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return c.inner.Delete(ctx, obj, opts...)
+	}
+	u := v.kind.storageObject(v.kind.key(obj))
+	if err := c.inner.Delete(ctx, u, opts...); err != nil {
+		return c.storeError(v, err, obj.GetName())
+	}
+	return nil
+}
+
+// DeleteAllOf deletes the objects of obj's kind that the options select.
+func (c *fakeClient) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+	v, err := c.served(obj)
+	if err != nil || v == nil {
+		if err != nil {
+			return err
+		}
+		return c.inner.DeleteAllOf(ctx, obj, opts...)
+	}
+	o := &client.DeleteAllOfOptions{}
+	o.ApplyOptions(opts)
+	list := &unstructured.UnstructuredList{}
+	list.SetGroupVersionKind(v.gvk.GroupVersion().WithKind(v.kind.listKind))
+	if err := c.List(ctx, list, &o.ListOptions); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		item := &list.Items[i]
+		if err := c.Delete(ctx, item, &o.DeleteOptions); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Status returns the client of the status subresource.
+func (c *fakeClient) Status() client.SubResourceWriter {
+	return c.SubResource("status")
+}
+
+// SubResource returns the client of a subresource. For the CRDs' kinds,
+// status and scale run the API server's pipeline.
+func (c *fakeClient) SubResource(name string) client.SubResourceClient {
+	return &subResourceClient{c: c, name: name, inner: c.inner.SubResource(name)}
+}
