@@ -294,6 +294,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 		kinds:    map[schema.GroupKind]*kind{},
 		versions: map[schema.GroupVersionKind]*version{},
 		lists:    map[schema.GroupVersionKind]*version{},
+		groups:   map[string]bool{},
 		warnings: b.warnings,
 		indexes:  map[schema.GroupVersionKind]map[string]client.IndexerFunc{},
 	}
@@ -319,6 +320,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 			return nil, fmt.Errorf("fakeclient: two CRDs serve kind %s", k.gk)
 		}
 		c.kinds[k.gk] = k
+		c.groups[k.gk.Group] = true
 		for _, v := range k.versions {
 			c.versions[v.gvk] = v
 			c.lists[v.gvk.GroupVersion().WithKind(k.listKind)] = v

@@ -29,6 +29,7 @@ type fakeClient struct {
 	kinds               map[schema.GroupKind]*kind
 	versions            map[schema.GroupVersionKind]*version
 	lists               map[schema.GroupVersionKind]*version
+	groups              map[string]bool // the CRDs' groups: other kinds of them are not served
 	indexes             map[schema.GroupVersionKind]map[string]client.IndexerFunc
 	warnings            rest.WarningHandler
 	returnManagedFields bool
@@ -47,7 +48,7 @@ func (c *fakeClient) served(obj runtime.Object) (*version, error) {
 	if v := c.versions[gvk]; v != nil {
 		return v, nil
 	}
-	if c.kinds[gvk.GroupKind()] != nil {
+	if c.kinds[gvk.GroupKind()] != nil || c.groups[gvk.Group] {
 		return nil, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
 	}
 	return nil, nil
@@ -69,7 +70,7 @@ func (c *fakeClient) servedList(list runtime.Object) (*version, error) {
 		}
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
-	if c.kinds[gk] != nil {
+	if c.kinds[gk] != nil || c.groups[gk.Group] {
 		return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: []string{gvk.Version}}
 	}
 	return nil, nil
