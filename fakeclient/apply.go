@@ -124,7 +124,7 @@ func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]
 	out := r.Object
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out)
-		if err := c.inner.Create(ctx, u, &client.CreateOptions{FieldManager: manager}); err != nil {
+		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: manager}); err != nil {
 			return nil, c.storeError(v, err, nameOf(out, body))
 		}
 		out = u.Object

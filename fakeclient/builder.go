@@ -18,7 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -328,7 +330,13 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	}
 	c.mapper = newMapper(c.kinds, b.restMapper)
 
-	inner := fake.NewClientBuilder().WithScheme(innerScheme(userScheme, c.kinds))
+	is := innerScheme(userScheme, c.kinds)
+	inner := fake.NewClientBuilder().WithScheme(is)
+	// The CRDs' objects live in a fake client of their own, whose tracker
+	// keeps no managedFields: the client computes them (server-side apply).
+	ss := runtime.NewScheme()
+	store := fake.NewClientBuilder().WithScheme(ss).
+		WithObjectTracker(testing.NewObjectTracker(ss, serializer.NewCodecFactory(ss).UniversalDecoder()))
 	if b.restMapper != nil {
 		inner.WithRESTMapper(b.restMapper)
 	}
@@ -358,7 +366,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 			}
 		}
 	}
-	inner.WithRuntimeObjects(crdObjects...)
+	store.WithRuntimeObjects(crdObjects...)
 	for _, o := range b.statusSubresource {
 		gvk, err := apiutil.GVKForObject(o, userScheme)
 		if err != nil {
@@ -385,19 +393,19 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 		}
 		c.indexes[gvk][ix.field] = ix.extract
 	}
-	tcs, err := c.typeConverters()
-	if err != nil {
-		return nil, err
+	if len(b.typeConverters) > 0 {
+		inner.WithTypeConverters(b.typeConverters...)
 	}
-	inner.WithTypeConverters(append(tcs, b.defaultTypeConverters()...)...)
 	if b.returnManagedFields {
 		inner.WithReturnManagedFields()
+		store.WithReturnManagedFields()
 	}
 	c.returnManagedFields = b.returnManagedFields
 	if b.globalRV {
 		inner.WithGlobalResourceVersionCounter()
+		store.WithGlobalResourceVersionCounter()
 	}
-	if err := catchPanic(func() { c.inner = inner.Build() }); err != nil {
+	if err := catchPanic(func() { c.inner, c.store = inner.Build(), store.Build() }); err != nil {
 		return nil, fmt.Errorf("fakeclient: %w", err)
 	}
 	var out client.WithWatch = c

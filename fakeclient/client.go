@@ -21,9 +21,11 @@ import (
 
 // fakeClient serves the CRDs' kinds through the library's request pipeline
 // and stores them, as JSON in their storage version, in a controller-runtime
-// fake client (inner), which also serves every other kind.
+// fake client with a plain object tracker (store); a second one (inner)
+// serves every other kind as controller-runtime's fake client does.
 type fakeClient struct {
 	inner               client.WithWatch
+	store               client.WithWatch
 	scheme              *runtime.Scheme
 	mapper              meta.RESTMapper
 	kinds               map[schema.GroupKind]*kind
@@ -46,7 +48,7 @@ func (c *fakeClient) served(obj runtime.Object) (*version, error) {
 		return nil, err
 	}
 	if v := c.versions[gvk]; v != nil {
-		return v, nil
+		return v, v.compile()
 	}
 	if c.kinds[gvk.GroupKind()] != nil || c.groups[gvk.Group] {
 		return nil, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
@@ -61,12 +63,12 @@ func (c *fakeClient) servedList(list runtime.Object) (*version, error) {
 		return nil, err
 	}
 	if v := c.lists[gvk]; v != nil {
-		return v, nil
+		return v, v.compile()
 	}
 	if !strings.HasSuffix(gvk.Kind, "List") {
 		// An unstructured list may carry the item kind.
 		if v := c.versions[gvk]; v != nil {
-			return v, nil
+			return v, v.compile()
 		}
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
@@ -125,7 +127,7 @@ func (k *kind) key(obj client.Object) client.ObjectKey {
 // getStored reads the stored object (storage version, as stored).
 func (c *fakeClient) getStored(ctx context.Context, k *kind, key client.ObjectKey) (*unstructured.Unstructured, error) {
 	u := k.storageObject(key)
-	if err := c.inner.Get(ctx, key, u); err != nil {
+	if err := c.store.Get(ctx, key, u); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, notFound(k.resource, key.Name)
 		}

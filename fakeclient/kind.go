@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/printer"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -35,7 +37,12 @@ type version struct {
 	kind   *kind
 	name   string
 	gvk    schema.GroupVersionKind
+	// res is compiled on first use (see compile).
 	res    *crd.Resource
+	once   sync.Once
+	resErr error
+	def    *crdschema.CustomResourceDefinition
+	opts   []crd.ResourceOption
 	fields *printer.Fields
 	status bool
 	scale  *crdschema.CustomResourceSubresourceScale
@@ -66,15 +73,12 @@ func newKind(def *crdschema.CustomResourceDefinition, opts []crd.ResourceOption)
 		if !dv.Served && !dv.Storage {
 			continue
 		}
-		res, err := crd.New(def, dv.Name, opts...)
-		if err != nil {
-			return nil, fmt.Errorf("version %s: %w", dv.Name, err)
-		}
 		v := &version{
 			kind:   k,
 			name:   dv.Name,
 			gvk:    k.gk.WithVersion(dv.Name),
-			res:    res,
+			def:    def,
+			opts:   opts,
 			fields: printer.NewFields(dv.SelectableFields, k.namespaced),
 		}
 		if dv.Subresources != nil {
@@ -99,6 +103,18 @@ func newKind(def *crdschema.CustomResourceDefinition, opts []crd.ResourceOption)
 		return nil, fmt.Errorf("no storage version")
 	}
 	return k, nil
+}
+
+// compile compiles the version with crd.New, once, on its first request:
+// a client pays for the versions its test uses.
+func (v *version) compile() error {
+	v.once.Do(func() {
+		v.res, v.resErr = crd.New(v.def, v.name, v.opts...)
+		if v.resErr != nil {
+			v.resErr = apierrors.NewInternalError(fmt.Errorf("compiling %s: %w", v.gvk, v.resErr))
+		}
+	})
+	return v.resErr
 }
 
 // toStorage converts an initial object to the unstructured form it is stored

@@ -134,7 +134,7 @@ func (c *fakeClient) List(ctx context.Context, list client.ObjectList, opts ...c
 	if !v.kind.namespaced {
 		inner.Namespace = ""
 	}
-	if err := c.inner.List(ctx, stored, inner); err != nil {
+	if err := c.store.List(ctx, stored, inner); err != nil {
 		return err
 	}
 	items := make([]any, 0, len(stored.Items))

@@ -135,7 +135,7 @@ func (c *fakeClient) updateScale(ctx context.Context, v *version, obj client.Obj
 		return err
 	}
 	u := v.kind.toStored(r.Object)
-	if err := c.inner.Update(ctx, u, &client.UpdateOptions{FieldManager: o.FieldManager, DryRun: o.DryRun}); err != nil {
+	if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: o.FieldManager, DryRun: o.DryRun}); err != nil {
 		return c.storeError(v, err, obj.GetName())
 	}
 	cur, err := v.read(u.Object)

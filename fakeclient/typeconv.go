@@ -2,7 +2,6 @@ package fakeclient
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -11,55 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	clientgoapplyconfigurations "k8s.io/client-go/applyconfigurations"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
-
-// typeConverters returns the converters the wrapped fake client uses for
-// the CRDs' kinds: a neutral one, because the client keeps their
-// managedFields itself (see fieldManager).
-func (c *fakeClient) typeConverters() ([]managedfields.TypeConverter, error) {
-	gvks := map[schema.GroupVersionKind]bool{}
-	for _, k := range c.kinds {
-		gvks[k.storage.gvk] = true
-	}
-	return []managedfields.TypeConverter{neutralConverter{gvks}}, nil
-}
-
-// neutralConverter makes the wrapped fake client's field manager see every
-// object of the CRDs' kinds as empty, so that it keeps the managedFields the
-// client computed and adds none.
-type neutralConverter struct {
-	gvks map[schema.GroupVersionKind]bool
-}
-
-func (n neutralConverter) ObjectToTyped(obj runtime.Object, _ ...typed.ValidationOptions) (*typed.TypedValue, error) {
-	if !n.gvks[obj.GetObjectKind().GroupVersionKind()] {
-		return nil, errors.New("not a CRD kind")
-	}
-	return typed.DeducedParseableType.FromUnstructured(map[string]any{})
-}
-
-func (n neutralConverter) TypedToObject(*typed.TypedValue) (runtime.Object, error) {
-	return nil, errors.New("fakeclient: the CRDs' kinds are applied by the client itself")
-}
-
-// defaultTypeConverters are the builder's converters, or those of
-// controller-runtime's fake client.
-func (b *ClientBuilder) defaultTypeConverters() []managedfields.TypeConverter {
-	if len(b.typeConverters) > 0 {
-		return b.typeConverters
-	}
-	s := runtime.NewScheme()
-	_ = scheme.AddToScheme(s)
-	return []managedfields.TypeConverter{
-		clientgoapplyconfigurations.NewTypeConverter(s),
-		managedfields.NewDeducedTypeConverter(),
-	}
-}
 
 // fieldManagers are a kind's field managers, built on first use from the
 // CRD's published OpenAPI v3 schemas.

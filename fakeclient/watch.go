@@ -32,7 +32,7 @@ func (c *fakeClient) Watch(ctx context.Context, list client.ObjectList, opts ...
 	if !v.kind.namespaced {
 		inner.Namespace = ""
 	}
-	w, err := c.inner.Watch(ctx, stored, inner)
+	w, err := c.store.Watch(ctx, stored, inner)
 	if err != nil {
 		return nil, err
 	}

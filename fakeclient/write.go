@@ -37,7 +37,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 	out := r.Object
 	if !slices.Contains(o.DryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out)
-		if err := c.inner.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
+		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
 			return c.storeError(v, err, nameOf(out, body))
 		}
 		out = u.Object
@@ -181,7 +181,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 	out := r.Object
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out)
-		if err := c.inner.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
+		if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
 			return nil, c.storeError(v, err, name)
 		}
 		out = u.Object
@@ -201,7 +201,7 @@ func (c *fakeClient) Delete(ctx context.Context, obj client.Object, opts ...clie
 		return c.inner.Delete(ctx, obj, opts...)
 	}
 	u := v.kind.storageObject(v.kind.key(obj))
-	if err := c.inner.Delete(ctx, u, opts...); err != nil {
+	if err := c.store.Delete(ctx, u, opts...); err != nil {
 		return c.storeError(v, err, obj.GetName())
 	}
 	return nil
