@@ -34,9 +34,9 @@ type kind struct {
 
 // version is one served version of a kind.
 type version struct {
-	kind   *kind
-	name   string
-	gvk    schema.GroupVersionKind
+	kind *kind
+	name string
+	gvk  schema.GroupVersionKind
 	// res is compiled on first use (see compile).
 	res    *crd.Resource
 	once   sync.Once
