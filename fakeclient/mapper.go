@@ -1,10 +1,13 @@
 package fakeclient
 
 import (
+	"context"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kubeversion "k8s.io/apimachinery/pkg/version"
 )
 
 // newMapper returns the REST mapper of the client: the CRDs' kinds, plurals,
@@ -32,10 +35,24 @@ func newMapper(kinds map[schema.GroupKind]*kind, next meta.RESTMapper) meta.REST
 		}
 	}
 	m.DefaultRESTMapper = dm
+	// Versions are preferred as discovery orders them: v1 before v1beta1.
+	var pm meta.PriorityRESTMapper
+	for _, k := range kinds {
+		var vs []string
+		for name := range k.versions {
+			vs = append(vs, name)
+		}
+		sort.Slice(vs, func(i, j int) bool { return kubeversion.CompareKubeAwareVersionStrings(vs[i], vs[j]) > 0 })
+		for _, v := range vs {
+			pm.ResourcePriority = append(pm.ResourcePriority, schema.GroupVersionResource{Group: k.gk.Group, Version: v, Resource: meta.AnyResource})
+			pm.KindPriority = append(pm.KindPriority, schema.GroupVersionKind{Group: k.gk.Group, Version: v, Kind: meta.AnyKind})
+		}
+	}
 	if next == nil {
 		next = meta.NewDefaultRESTMapper(nil)
 	}
-	return meta.MultiRESTMapper{m, next}
+	pm.Delegate = meta.MultiRESTMapper{m, next}
+	return pm
 }
 
 // crdMapper is a DefaultRESTMapper that also expands the CRDs' short names,
@@ -69,4 +86,20 @@ func (m *crdMapper) ResourceFor(r schema.GroupVersionResource) (schema.GroupVers
 
 func (m *crdMapper) ResourcesFor(r schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
 	return m.DefaultRESTMapper.ResourcesFor(m.expand(r))
+}
+
+func (m *crdMapper) KindForWithContext(ctx context.Context, r schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	return m.DefaultRESTMapper.KindForWithContext(ctx, m.expand(r))
+}
+
+func (m *crdMapper) KindsForWithContext(ctx context.Context, r schema.GroupVersionResource) ([]schema.GroupVersionKind, error) {
+	return m.DefaultRESTMapper.KindsForWithContext(ctx, m.expand(r))
+}
+
+func (m *crdMapper) ResourceForWithContext(ctx context.Context, r schema.GroupVersionResource) (schema.GroupVersionResource, error) {
+	return m.DefaultRESTMapper.ResourceForWithContext(ctx, m.expand(r))
+}
+
+func (m *crdMapper) ResourcesForWithContext(ctx context.Context, r schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
+	return m.DefaultRESTMapper.ResourcesForWithContext(ctx, m.expand(r))
 }

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -164,6 +165,7 @@ func (c *fakeClient) update(ctx context.Context, v *version, obj client.Object, 
 // write runs an update of body over stored and stores the result; it returns
 // the object in v's version.
 func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any, stored *unstructured.Unstructured, sub subresource, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
+	keepManagedFields(body, stored.Object)
 	var r *crd.Result
 	var err error
 	if sub == subStatus {
@@ -189,6 +191,23 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 	c.warn(v, r.UnknownFields, fieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()
 	return out, nil
+}
+
+// keepManagedFields gives body the stored managedFields when it has none,
+// as the API server keeps them when a request leaves them unset.
+func keepManagedFields(body, stored map[string]any) {
+	md, ok := body["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	if _, set := md["managedFields"]; set {
+		return
+	}
+	if smd, ok := stored["metadata"].(map[string]any); ok {
+		if mf, ok := smd["managedFields"]; ok {
+			md["managedFields"] = runtime.DeepCopyJSONValue(mf)
+		}
+	}
 }
 
 // Delete deletes obj; for a CRD's kind, in whichever version it is named.
