@@ -396,9 +396,10 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	if len(b.typeConverters) > 0 {
 		inner.WithTypeConverters(b.typeConverters...)
 	}
+	// The store always returns managedFields: the client strips them.
+	store.WithReturnManagedFields()
 	if b.returnManagedFields {
 		inner.WithReturnManagedFields()
-		store.WithReturnManagedFields()
 	}
 	c.returnManagedFields = b.returnManagedFields
 	if b.globalRV {

@@ -626,3 +626,23 @@ func TestManagedFieldsKept(t *testing.T) {
 		t.Errorf("apply after update: %v, want a conflict with manager one", err)
 	}
 }
+
+func TestApplyConfiguration(t *testing.T) {
+	c, _ := widgetClient(t)
+	u := widget("a", map[string]any{"ports": []any{map[string]any{"name": "http", "port": int64(80)}}})
+	ac := client.ApplyConfigurationFromUnstructured(u)
+	if err := c.Apply(ctx, ac, client.FieldOwner("one")); err != nil {
+		t.Fatal(err)
+	}
+	got := widget("a", nil)
+	if err := c.Get(ctx, client.ObjectKeyFromObject(got), got); err != nil {
+		t.Fatal(err)
+	}
+	if nested(got, "spec", "color") != "blue" || len(nested(got, "spec", "ports").([]any)) != 1 {
+		t.Errorf("applied: %v", got.Object)
+	}
+	bad := client.ApplyConfigurationFromUnstructured(widget("a", map[string]any{"replicas": int64(11)}))
+	if err := c.Apply(ctx, bad, client.FieldOwner("one")); !apierrors.IsInvalid(err) {
+		t.Errorf("invalid apply: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -34,7 +35,7 @@ func TestConcurrentWriters(t *testing.T) {
 					errs <- err
 				}
 				// A read-modify-write that retries on conflicts.
-				err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				err := retry.RetryOnConflict(wait.Backoff{Steps: 1 << 20}, func() error {
 					cur := widget("shared", nil)
 					if err := c.Get(ctx, client.ObjectKeyFromObject(cur), cur); err != nil {
 						return err
