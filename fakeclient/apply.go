@@ -129,7 +129,7 @@ func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]
 		}
 		out = u.Object
 	}
-	c.warn(v, r.UnknownFields, fieldValidation)
+	c.warn(v, r.Warnings, fieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()
 	return out, nil
 }

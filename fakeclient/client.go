@@ -201,16 +201,18 @@ func ensureTypeMeta(obj runtime.Object, gvk schema.GroupVersionKind) error {
 	return nil
 }
 
-// warn reports the warnings of a write in version v.
-func (c *fakeClient) warn(v *version, unknown []string, validation string) {
+// warn reports the warnings of a write in version v: the deprecation of
+// the version, then the request's (unknown fields, unless
+// fieldValidation=Ignore; finalizer names).
+func (c *fakeClient) warn(v *version, warnings []string, validation string) {
 	if v.warning != "" {
 		c.warnings.HandleWarningHeader(299, "-", v.warning)
 	}
-	if validation == metav1.FieldValidationIgnore {
-		return
-	}
-	for _, f := range unknown {
-		c.warnings.HandleWarningHeader(299, "-", fmt.Sprintf("unknown field %q", f))
+	for _, w := range warnings {
+		if validation == metav1.FieldValidationIgnore && strings.HasPrefix(w, "unknown field ") {
+			continue
+		}
+		c.warnings.HandleWarningHeader(299, "-", w)
 	}
 }
 

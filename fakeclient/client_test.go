@@ -39,7 +39,7 @@ func TestBuildRefusesInvalidCRD(t *testing.T) {
 	}
 	bad := defs[0]
 	bad.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["replicas"] = crdschema.JSONSchemaProps{Type: "integer", Default: &crdschema.JSON{Value: "many"}}
-	want := crd.Validate(bad)
+	want := crd.Validate(ctx, bad)
 	if len(want) == 0 {
 		t.Fatal("the broken CRD is valid")
 	}

@@ -78,6 +78,12 @@ func requestError(err error, gr schema.GroupResource, gk schema.GroupKind, name 
 	case metav1.StatusReasonInvalid:
 		st.Details = &metav1.StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name}
 	}
+	for _, e := range re.Errors {
+		if st.Details == nil {
+			st.Details = &metav1.StatusDetails{}
+		}
+		st.Details.Causes = append(st.Details.Causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: errorBody(e), Field: e.Field})
+	}
 	return &apierrors.StatusError{ErrStatus: st}
 }
 

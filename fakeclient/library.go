@@ -12,13 +12,16 @@ import (
 
 // validateCRD reports what the API server would refuse in def, as it creates
 // it.
-func validateCRD(_ context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.Validate(def)
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	return crd.Validate(ctx, def)
 }
 
 // aggregate renders errs as Kubernetes' aggregate error does.
 func aggregate(errs crdschema.ErrorList) string {
-	return errs.Error()
+	if err := errs.ToAggregate(); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // readCRDs decodes every CustomResourceDefinition of a YAML or JSON stream.

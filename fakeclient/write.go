@@ -43,7 +43,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 		}
 		out = u.Object
 	}
-	c.warn(v, r.UnknownFields, o.FieldValidation)
+	c.warn(v, r.Warnings, o.FieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()
 	return c.fill(obj, out, v.gvk)
 }
@@ -188,7 +188,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 		}
 		out = u.Object
 	}
-	c.warn(v, r.UnknownFields, fieldValidation)
+	c.warn(v, r.Warnings, fieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()
 	return out, nil
 }
