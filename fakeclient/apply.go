@@ -94,7 +94,7 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 			out, err = c.createMap(ctx, v, body, o.FieldValidation, o.FieldManager, o.DryRun)
 		} else {
 			unstructured.SetNestedField(body, stored.GetResourceVersion(), "metadata", "resourceVersion")
-			out, err = c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun)
+			out, err = c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun, true)
 		}
 		if (apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err)) && attempt < maxPatchRetries {
 			continue

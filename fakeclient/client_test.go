@@ -646,3 +646,35 @@ func TestApplyConfiguration(t *testing.T) {
 		t.Errorf("invalid apply: %v", err)
 	}
 }
+
+func TestManagedFieldsOfUpdates(t *testing.T) {
+	c, _ := widgetClient(t, func(b *fakeclient.ClientBuilder) { b.WithReturnManagedFields() })
+	u := widget("a", map[string]any{"color": "red"})
+	if err := c.Create(ctx, u, client.FieldOwner("creator")); err != nil {
+		t.Fatal(err)
+	}
+	unstructured.SetNestedField(u.Object, "green", "spec", "color")
+	if err := c.Update(ctx, u, client.FieldOwner("ctrl")); err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]bool{}
+	for _, m := range u.GetManagedFields() {
+		ops[m.Manager+"/"+string(m.Operation)] = true
+	}
+	if !ops["creator/Update"] || !ops["ctrl/Update"] {
+		t.Errorf("managedFields: %+v", u.GetManagedFields())
+	}
+	err := c.Patch(ctx, widget("a", map[string]any{"color": "blue"}), client.Apply, client.FieldOwner("applier"))
+	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `conflict with "ctrl"`) {
+		t.Errorf("apply over an updated field: %v", err)
+	}
+	// Without a field owner, the manager is the program's name, as the
+	// API server derives it from client-go's user agent.
+	g := obj("example.com/v1", "Gizmo", "", "g", map[string]any{"size": int64(1)})
+	if err := c.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if mf := g.GetManagedFields(); len(mf) != 1 || mf[0].Manager != "fakeclient.test" {
+		t.Errorf("default manager: %+v", mf)
+	}
+}

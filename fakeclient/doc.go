@@ -42,7 +42,10 @@
 //   - Server-side apply merges with the CRD's list types and map keys
 //     (structured-merge-diff with a type converter built from the CRD's
 //     published OpenAPI v3 schema) and records managedFields; conflicts
-//     between managers are refused unless forced.
+//     between managers are refused unless forced. Other writes record their
+//     manager's fields too (operation Update), under the FieldOwner option or,
+//     as the API server derives it from client-go's user agent, the
+//     program's name.
 //   - Get, List and Watch read objects as the API server reads them from
 //     storage: pruned, defaulted and converted to the requested version. Objects
 //     are stored in their storage version; a CRD with conversion strategy
@@ -77,6 +80,5 @@
 // storage version of a CRD with conversion strategy Webhook fails);
 // admission webhooks and validating admission policies are not run;
 // resourceVersions are per object unless WithGlobalResourceVersionCounter
-// is set; managedFields are recorded by server-side apply only (other
-// writes keep the stored ones).
+// is set (then the CRDs' objects and the other kinds each have a counter).
 package fakeclient

@@ -81,7 +81,7 @@ func (c *fakeClient) patch(ctx context.Context, v *version, obj client.Object, p
 		if md != nil && !preconditioned {
 			md["resourceVersion"] = stored.GetResourceVersion()
 		}
-		out, err := c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun)
+		out, err := c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun, false)
 		if apierrors.IsConflict(err) && !preconditioned && attempt < maxPatchRetries {
 			continue
 		}

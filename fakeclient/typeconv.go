@@ -3,6 +3,7 @@ package fakeclient
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/crdschema/crdschema/openapi"
@@ -10,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/rest"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -138,4 +140,51 @@ func (unstructuredCreater) New(gvk schema.GroupVersionKind) (runtime.Object, err
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
+}
+
+// defaultManager is the field manager of writes that name none: the API
+// server takes the prefix of the user agent, which client-go sets to the
+// program's name ("mycontroller.test/v0.0.0 (linux/amd64) ...").
+var defaultManager = strings.Split(rest.DefaultKubernetesUserAgent(), "/")[0]
+
+// trackUpdate records a write other than an apply in the managedFields of
+// out (a new map; live and out are not modified), as the API server's field
+// manager does; live is the stored object, nil on create. When the schema
+// cannot be converted, the managedFields of live are kept.
+func (v *version) trackUpdate(live, out map[string]any, sub subresource, manager string) map[string]any {
+	fm, err := v.fieldManager(sub)
+	if err != nil {
+		return out
+	}
+	if manager == "" {
+		manager = defaultManager
+	}
+	liveObj := &unstructured.Unstructured{Object: map[string]any{}}
+	if live != nil {
+		liveObj.Object = runtime.DeepCopyJSON(live)
+	}
+	liveObj.SetGroupVersionKind(v.gvk)
+	newObj := &unstructured.Unstructured{Object: shallowWithMetadata(out)}
+	res := fm.UpdateNoErrors(liveObj, newObj, manager)
+	if u, ok := res.(*unstructured.Unstructured); ok {
+		return u.Object
+	}
+	return out
+}
+
+// shallowWithMetadata copies m and its metadata, which the field manager
+// writes.
+func shallowWithMetadata(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, val := range m {
+		c[k] = val
+	}
+	if md, ok := m["metadata"].(map[string]any); ok {
+		mc := make(map[string]any, len(md))
+		for k, val := range md {
+			mc[k] = val
+		}
+		c["metadata"] = mc
+	}
+	return c
 }

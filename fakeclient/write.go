@@ -35,7 +35,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 	if err := c.refused(v, r, nameOf(r.Object, body), o.FieldValidation); err != nil {
 		return err
 	}
-	out := r.Object
+	out := v.trackUpdate(nil, r.Object, subMain, o.FieldManager)
 	if !slices.Contains(o.DryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out)
 		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
@@ -155,7 +155,7 @@ func (c *fakeClient) update(ctx context.Context, v *version, obj client.Object, 
 	if err != nil {
 		return err
 	}
-	out, err := c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun)
+	out, err := c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun, false)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (c *fakeClient) update(ctx context.Context, v *version, obj client.Object, 
 
 // write runs an update of body over stored and stores the result; it returns
 // the object in v's version.
-func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any, stored *unstructured.Unstructured, sub subresource, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
+func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any, stored *unstructured.Unstructured, sub subresource, fieldValidation, manager string, dryRun []string, applied bool) (map[string]any, error) {
 	keepManagedFields(body, stored.Object)
 	var r *crd.Result
 	var err error
@@ -181,6 +181,9 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 		return nil, err
 	}
 	out := r.Object
+	if !applied {
+		out = v.trackUpdate(stored.Object, out, sub, manager)
+	}
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out)
 		if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
