@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 )
 
@@ -676,5 +677,53 @@ func TestManagedFieldsOfUpdates(t *testing.T) {
 	}
 	if mf := g.GetManagedFields(); len(mf) != 1 || mf[0].Manager != "fakeclient.test" {
 		t.Errorf("default manager: %+v", mf)
+	}
+}
+
+func TestDeletionWithFinalizers(t *testing.T) {
+	c, _ := widgetClient(t)
+	u := widget("a", map[string]any{})
+	u.SetFinalizers([]string{"example.com/cleanup"})
+	if err := c.Create(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	got := widget("a", nil)
+	if err := c.Get(ctx, client.ObjectKeyFromObject(got), got); err != nil || got.GetDeletionTimestamp() == nil {
+		t.Fatalf("after delete with a finalizer: %v %v", err, got.Object)
+	}
+	got.SetFinalizers(nil)
+	if err := c.Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(got), widget("", nil)); !apierrors.IsNotFound(err) {
+		t.Errorf("after removing the finalizer: %v", err)
+	}
+	for _, n := range []string{"x", "y"} {
+		if err := c.Create(ctx, widget(n, map[string]any{"color": "red"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.DeleteAllOf(ctx, widget("", nil), client.InNamespace("default"), client.MatchingFields{"spec.color": "red"}); err != nil {
+		t.Fatal(err)
+	}
+	l := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "WidgetList"}}
+	if err := c.List(ctx, l); err != nil || len(l.Items) != 0 {
+		t.Errorf("after DeleteAllOf: %v %d", err, len(l.Items))
+	}
+}
+
+func TestInterceptors(t *testing.T) {
+	calls := 0
+	c, _ := widgetClient(t, func(b *fakeclient.ClientBuilder) {
+		b.WithInterceptorFuncs(interceptor.Funcs{Create: func(ctx context.Context, cl client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			calls++
+			return cl.Create(ctx, obj, opts...)
+		}})
+	})
+	if err := c.Create(ctx, widget("a", map[string]any{"replicas": int64(11)})); !apierrors.IsInvalid(err) || calls != 1 {
+		t.Errorf("intercepted create: %v, %d calls", err, calls)
 	}
 }
