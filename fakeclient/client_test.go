@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the client serves Patch with the deprecated client.Apply, which controllers still call.
+
 package fakeclient_test
 
 import (
