@@ -11,6 +11,15 @@ import (
 type runner struct {
 	l        *loader
 	variants map[variantKey]*variant
+	// compiled holds the validation result and the Resource of each CRD
+	// spec seen, by its JSON: the variants of a CRD often share a spec.
+	compiled map[string]*compiled
+}
+
+// compiled is a CRD spec validated and prepared for requests.
+type compiled struct {
+	res *crd.Resource
+	err error
 }
 
 type variantKey struct{ path, version string }
@@ -23,9 +32,6 @@ type variant struct {
 	def     *crdschema.CustomResourceDefinition
 	res     *crd.Resource
 	err     error // the CRD cannot be installed
-	// The CRD restored after initialCRDPatches, with a sentinel field.
-	restored *crd.Resource
-	sentinel string
 }
 
 // plan is what a suite file runs: its cases against each variant.
@@ -49,7 +55,7 @@ func newRunner(opts []Option) *runner {
 	for _, opt := range opts {
 		opt(o)
 	}
-	return &runner{l: newLoader(o), variants: map[variantKey]*variant{}}
+	return &runner{l: newLoader(o), variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}}
 }
 
 // plan reads the suite file f and prepares its CRD variants.
@@ -105,9 +111,8 @@ func (r *runner) variant(file *crdFile, version string) (*variant, error) {
 		return nil, fmt.Errorf("%s: %v", file.path, err)
 	}
 	v := &variant{file: file, version: version, def: def}
-	if v.err = validateCRD(def); v.err == nil {
-		v.res, v.err = newResource(def, version)
-	}
+	c := r.compile(file.specKey(), def, version, nil, true)
+	v.res, v.err = c.res, c.err
 	r.variants[k] = v
 	return v, nil
 }
@@ -126,4 +131,28 @@ func versioned(def *crdschema.CustomResourceDefinition, version string) (*crdsch
 		return nil, fmt.Errorf("the CRD has no version %q", version)
 	}
 	return &d, nil
+}
+
+// compile validates def, as a create or, with old, as an update of old
+// (neither when validate is false), and prepares its version for
+// requests, once for each key: a text that identifies the spec of def,
+// as the variants of a CRD often share a spec.
+func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, version string, old *crdschema.CustomResourceDefinition, validate bool) *compiled {
+	key = fmt.Sprintf("%s\x00%s\x00%t\x00%s", def.Name, version, validate, key)
+	if c, ok := r.compiled[key]; ok {
+		return c
+	}
+	c := &compiled{}
+	switch {
+	case !validate:
+	case old == nil:
+		c.err = validateCRD(def)
+	default:
+		c.err = validateCRDUpdate(def, old)
+	}
+	if c.err == nil {
+		c.res, c.err = newResource(def, version)
+	}
+	r.compiled[key] = c
+	return c
 }

@@ -1,6 +1,8 @@
 package crdtest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -31,6 +33,31 @@ type crdFile struct {
 	path string
 	raw  []byte
 	def  *crdschema.CustomResourceDefinition
+	json []byte // raw as JSON, once needed
+}
+
+// specKey returns a text that is the same for two manifests of the same
+// spec: openshift/api's variants of a CRD differ in their metadata
+// annotations only, and are generated with the same layout.
+func (f *crdFile) specKey() string {
+	if i := bytes.Index(f.raw, []byte("\nspec:\n")); i >= 0 {
+		return string(f.raw[i:])
+	}
+	return string(f.raw)
+}
+
+// doc returns a fresh copy of the manifest as a JSON value.
+func (f *crdFile) doc() (any, error) {
+	if f.json == nil {
+		j, err := yaml.YAMLToJSON(f.raw)
+		if err != nil {
+			return nil, err
+		}
+		f.json = j
+	}
+	var doc any
+	err := json.Unmarshal(f.json, &doc)
+	return doc, err
 }
 
 // loader reads CRD manifests and feature gate manifests once.
