@@ -85,7 +85,11 @@ func RunFiles(out io.Writer, paths []string, opts ...Option) (failed int, err er
 					}
 					if err != nil {
 						failed++
-						fmt.Fprintf(out, "FAIL %s [%s] %s %q\n    %s\n", f, filepath.Base(v.file.path), c.kind, c.name, indent(err.Error()))
+						msg := err.Error()
+						if fl, ok := err.(*failure); ok {
+							msg = fl.msg
+						}
+						fmt.Fprintf(out, "FAIL %s [%s] %s %q\n    %s\n", f, filepath.Base(v.file.path), c.kind, c.name, indent(msg))
 						continue
 					}
 					passed++
