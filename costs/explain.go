@@ -24,10 +24,13 @@ type Report struct {
 	// total of the CRD under the API server's limits, all other bounds
 	// unchanged; at most one per schema node and keyword.
 	Fixes []Fix
-	// Fewest is a combination of bounds with the fewest changes that
-	// brings the CRD under the limits: one of Fixes when there is one.
-	// It is empty when no combination of the bounds on the rules' paths
-	// does (the rules themselves are too expensive).
+	// Fewest is a combination of bounds with few changes that brings the
+	// CRD under the limits: the one of Fixes that allows the largest
+	// value when there is one; otherwise the bounds on the rules' paths,
+	// all set to the largest common value that works, less every bound
+	// that can be left out (a minimal combination, found greedily). It is
+	// empty when no combination of the bounds on the rules' paths does
+	// (the rules themselves are too expensive).
 	Fewest []Fix
 }
 
@@ -195,53 +198,35 @@ func Explain(def *crdschema.CustomResourceDefinition) (*Report, error) {
 		r.Fewest = []Fix{best}
 		return r, nil
 	}
-	// Combinations of two and three candidates, all bounded by a common
-	// value; then all candidates.
-	for size := 2; size <= 3 && size <= len(cands); size++ {
-		var best []Fix
-		combos(len(cands), size, func(idx []int) {
-			sps := make([]schemaPath, len(idx))
-			kws := make([]string, len(idx))
-			for i, j := range idx {
-				sps[i], kws[i] = cands[j].sp, cands[j].keyword
-			}
-			if f, ok := search(def, sps, kws); ok && (best == nil || f[0].Largest > best[0].Largest) {
-				best = f
-			}
-		})
-		if best != nil {
-			r.Fewest = best
-			return r, nil
-		}
+	// No single bound is enough: bound every candidate with a common value,
+	// then leave out, one at a time, those not needed (a minimal
+	// combination: no bound of it can be left out).
+	idx := make([]int, len(cands))
+	for i := range cands {
+		idx[i] = i
 	}
-	if len(cands) > 3 {
-		sps := make([]schemaPath, len(cands))
-		kws := make([]string, len(cands))
-		for i, c := range cands {
-			sps[i], kws[i] = c.sp, c.keyword
+	try := func(idx []int) ([]Fix, bool) {
+		sps := make([]schemaPath, len(idx))
+		kws := make([]string, len(idx))
+		for i, j := range idx {
+			sps[i], kws[i] = cands[j].sp, cands[j].keyword
 		}
-		if f, ok := search(def, sps, kws); ok {
-			r.Fewest = f
-		}
+		return search(def, sps, kws)
 	}
+	best, ok := try(idx)
+	if !ok {
+		return r, nil
+	}
+	for i := 0; i < len(idx) && len(idx) > 1; {
+		rest := append(append([]int(nil), idx[:i]...), idx[i+1:]...)
+		if f, ok := try(rest); ok {
+			idx, best = rest, f
+			continue
+		}
+		i++
+	}
+	r.Fewest = best
 	return r, nil
-}
-
-// combos calls f with every combination of k of n indices.
-func combos(n, k int, f func([]int)) {
-	idx := make([]int, k)
-	var rec func(start, i int)
-	rec = func(start, i int) {
-		if i == k {
-			f(idx)
-			return
-		}
-		for j := start; j <= n-(k-i); j++ {
-			idx[i] = j
-			rec(j+1, i+1)
-		}
-	}
-	rec(0, 0)
 }
 
 // keywordFor returns the bound keyword of a schema node: maxItems for a

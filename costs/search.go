@@ -85,9 +85,12 @@ func search(def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []str
 	if value != largest && !valid(value) {
 		value = largest
 	}
-	fixes := make([]Fix, len(sps))
+	var fixes []Fix
 	for i, sp := range sps {
-		fixes[i] = Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: value}, Largest: largest, Current: cur[i]}
+		if cur[i] >= 0 && cur[i] <= value {
+			continue // already bounded enough: no change
+		}
+		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: value}, Largest: largest, Current: cur[i]})
 	}
 	return fixes, true
 }
