@@ -1,6 +1,7 @@
 package costs
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -124,7 +125,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		def := defs[0]
-		if hasCostErrors(def) {
+		if hasCostErrors(context.Background(), def) {
 			continue
 		}
 		crds++
@@ -145,13 +146,13 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !hasCostErrors(stripped) {
+			if !hasCostErrors(context.Background(), stripped) {
 				continue
 			}
 			cases++
 			name := filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f) + " without bounds under " + strings.Join(sub, ".")
 			t.Run(name, func(t *testing.T) {
-				r, err := Explain(stripped)
+				r, err := Explain(context.Background(), stripped)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package costs_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -19,7 +20,7 @@ func ExampleExplain() {
 	if err != nil {
 		panic(err)
 	}
-	r, err := costs.Explain(def)
+	r, err := costs.Explain(context.Background(), def)
 	if err != nil {
 		panic(err)
 	}

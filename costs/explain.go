@@ -1,6 +1,7 @@
 package costs
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -104,11 +105,12 @@ func (f Fix) String() string {
 // schema's total, exceeds the API server's limits, how the figure is made
 // and which maxItems, maxProperties or maxLength on its path bring the CRD
 // under the limits. Every fix is checked: the CRD with it applied passes
-// crd.Validate without a cost error. The report is empty when the API
+// crd.Validate without a cost error. ctx bounds the evaluation of rules on
+// defaults that CRD validation does. The report is empty when the API
 // server accepts the costs of def. def is not modified.
-func Explain(def *crdschema.CustomResourceDefinition) (*Report, error) {
+func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Report, error) {
 	r := &Report{Totals: map[string]uint64{}}
-	if !hasCostErrors(def) {
+	if !hasCostErrors(ctx, def) {
 		return r, nil
 	}
 	d := crd.Defaulted(def)
@@ -184,7 +186,7 @@ func Explain(def *crdschema.CustomResourceDefinition) (*Report, error) {
 
 	// Each candidate alone.
 	for _, c := range cands {
-		if f, ok := search(def, []schemaPath{c.sp}, []string{c.keyword}); ok {
+		if f, ok := search(ctx, def, []schemaPath{c.sp}, []string{c.keyword}); ok {
 			r.Fixes = append(r.Fixes, f[0])
 		}
 	}
@@ -211,7 +213,7 @@ func Explain(def *crdschema.CustomResourceDefinition) (*Report, error) {
 		for i, j := range idx {
 			sps[i], kws[i] = cands[j].sp, cands[j].keyword
 		}
-		return search(def, sps, kws)
+		return search(ctx, def, sps, kws)
 	}
 	best, ok := try(idx)
 	if !ok {
@@ -294,8 +296,8 @@ func addSat(a, b uint64) uint64 {
 
 // hasCostErrors reports whether the API server refuses def for the
 // estimated cost of its rules.
-func hasCostErrors(def *crdschema.CustomResourceDefinition) bool {
-	for _, e := range crd.Validate(def) {
+func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition) bool {
+	for _, e := range crd.Validate(ctx, def) {
 		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
 			return true
 		}

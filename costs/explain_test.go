@@ -1,6 +1,7 @@
 package costs
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -37,7 +38,7 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 		return d
 	}
 	for _, f := range r.Fixes {
-		if hasCostErrors(apply(f)) {
+		if hasCostErrors(context.Background(), apply(f)) {
 			t.Errorf("fix %s: the CRD still has cost errors", f)
 		}
 		if f.Value*2 < f.Largest || f.Value > f.Largest {
@@ -45,18 +46,18 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 		}
 		g := f
 		g.Value = f.Largest + 1
-		if f.Largest+1 <= maxSearch && (f.Current < 0 || f.Largest+1 < f.Current) && !hasCostErrors(apply(g)) {
+		if f.Largest+1 <= maxSearch && (f.Current < 0 || f.Largest+1 < f.Current) && !hasCostErrors(context.Background(), apply(g)) {
 			t.Errorf("fix %s: %d passes too: not the largest", f, g.Value)
 		}
 	}
-	if len(r.Rules) > 0 && len(r.Fewest) > 0 && hasCostErrors(apply(r.Fewest...)) {
+	if len(r.Rules) > 0 && len(r.Fewest) > 0 && hasCostErrors(context.Background(), apply(r.Fewest...)) {
 		t.Errorf("fewest %v: the CRD still has cost errors", r.Fewest)
 	}
 }
 
 func TestExplainMailingList(t *testing.T) {
 	def := readCRD(t, "../examples/costs/mailinglist.yaml")
-	r, err := Explain(def)
+	r, err := Explain(context.Background(), def)
 	if err != nil {
 		t.Fatal(err)
 	}

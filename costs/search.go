@@ -1,6 +1,8 @@
 package costs
 
 import (
+	"context"
+
 	"github.com/crdschema/crdschema"
 )
 
@@ -14,7 +16,7 @@ const maxSearch = 3 << 20
 // validation without a cost error, by binary search with crd.Validate as
 // the judge. It returns the fixes, with a round suggested value checked
 // too, or false when no value does.
-func search(def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
 	lo := int64(0)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))
@@ -44,7 +46,7 @@ func search(def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []str
 		}
 		return d
 	}
-	valid := func(v int64) bool { return !hasCostErrors(apply(def, v)) }
+	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v)) }
 	ok := valid
 	if j, err := newJudge(def, sps); err == nil {
 		ok = func(v int64) bool {

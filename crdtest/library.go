@@ -27,14 +27,15 @@ func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.
 }
 
 // validateCRD returns the API server's error for creating def, or nil.
-func validateCRD(def *crdschema.CustomResourceDefinition) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(def))
+// CRD validation evaluates rules on defaults: ctx bounds it.
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def))
 }
 
 // validateCRDUpdate returns the API server's error for updating old to
 // def, or nil.
-func validateCRDUpdate(def, old *crdschema.CustomResourceDefinition) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(def, old))
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old))
 }
 
 // request runs one request and returns the stored object, or the error
@@ -59,10 +60,10 @@ func request(ctx context.Context, res *crd.Resource, verb string, obj, stored ma
 		}
 		return nil, err
 	}
-	if len(r.Errors) > 0 {
+	if err := r.Err(); err != nil {
 		group, _, _ := strings.Cut(fmt.Sprint(obj["apiVersion"]), "/")
 		kind, _ := obj["kind"].(string)
-		return nil, invalid(kind, group, metaString(r.Object, "name"), r.Errors)
+		return nil, &statusError{msg: err.Error(), kind: kind, group: group, name: metaString(r.Object, "name"), errs: r.Errors}
 	}
 	return r.Object, nil
 }

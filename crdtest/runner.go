@@ -1,6 +1,7 @@
 package crdtest
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/crdschema/crdschema"
@@ -146,9 +147,9 @@ func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, ve
 	switch {
 	case !validate:
 	case old == nil:
-		c.err = validateCRD(def)
+		c.err = validateCRD(context.Background(), def)
 	default:
-		c.err = validateCRDUpdate(def, old)
+		c.err = validateCRDUpdate(context.Background(), def, old)
 	}
 	if c.err == nil {
 		c.res, c.err = newResource(def, version)

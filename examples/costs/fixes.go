@@ -12,7 +12,7 @@ import (
 // reportFixes prints the bounds that bring def under the API server's cost
 // limits (package costs), when it is over them.
 func reportFixes(w io.Writer, def *crdschema.CustomResourceDefinition) {
-	r, err := costs.Explain(def)
+	r, err := costs.Explain(context.Background(), def)
 	if err != nil {
 		fmt.Fprintf(w, "(cannot explain the costs: %v)\n", err)
 		return
