@@ -2,6 +2,7 @@ package crdtest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -57,7 +58,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := writeSuite(t, tc.suite)
 			var out bytes.Buffer
-			if _, err := RunFiles(&out, []string{p}); err != nil {
+			if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range tc.want {
@@ -155,7 +156,7 @@ func FuzzRunFiles(f *testing.F) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if _, err := RunFiles(&out, []string{p}); err != nil {
+		if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), " passed, ") {

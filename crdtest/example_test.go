@@ -1,6 +1,7 @@
 package crdtest_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -11,7 +12,7 @@ import (
 //
 //	func TestCronTab(t *testing.T) { crdtest.Run(t, "testdata/crontab") }
 func ExampleRunFiles() {
-	failed, err := crdtest.RunFiles(os.Stdout, []string{"testdata/crontab", "testdata/failing"})
+	failed, err := crdtest.RunFiles(context.Background(), os.Stdout, []string{"testdata/crontab", "testdata/failing"})
 	fmt.Println(failed, err)
 	// Output:
 	// FAIL testdata/failing/crontab.testsuite.yaml [crontab-crd.yaml] onCreate "expects the wrong message"

@@ -57,7 +57,8 @@ func Run(t *testing.T, path string, opts ...Option) {
 // to out,
 // and returns the number of failed cases. A suite that cannot be read
 // counts as one failed case; err is only for paths that cannot be read.
-func RunFiles(out io.Writer, paths []string, opts ...Option) (failed int, err error) {
+// ctx bounds the evaluation of the CEL rules.
+func RunFiles(ctx context.Context, out io.Writer, paths []string, opts ...Option) (failed int, err error) {
 	r := newRunner(opts)
 	passed := 0
 	for _, path := range paths {
@@ -81,7 +82,7 @@ func RunFiles(out io.Writer, paths []string, opts ...Option) (failed int, err er
 					if err != nil {
 						err = fmt.Errorf("installing CRD %s: %v", v.file.path, err)
 					} else {
-						err = r.run(context.Background(), v, c)
+						err = r.run(ctx, v, c)
 					}
 					if err != nil {
 						failed++
