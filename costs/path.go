@@ -119,11 +119,6 @@ func (sp schemaPath) fieldPath() string {
 	return b.String()
 }
 
-// parent returns the path of the node's parent.
-func (sp schemaPath) parent() schemaPath {
-	return schemaPath{version: sp.version, steps: sp.steps[:len(sp.steps)-1]}
-}
-
 // roots returns the root schemas the path refers to in def: every
 // version's for the shared schema.
 func (sp schemaPath) roots(def *crdschema.CustomResourceDefinition) []int {
