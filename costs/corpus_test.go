@@ -113,6 +113,9 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the corpus test runs the CRD validation thousands of times")
 	}
+	if raceEnabled {
+		t.Skip("-race: the corpus test would take an hour with the race detector; it runs without it")
+	}
 	// All of it takes tens of minutes on two cores: by default, the first
 	// stripped variant with cost errors of each project.
 	full := os.Getenv("COSTS_CORPUS") == "full"

@@ -87,6 +87,9 @@ func extract(t *testing.T, archive string) string {
 // testdata/openshift-api-results.txt (go test -run TestOpenShiftSuites
 // -update rewrites it), so that any change shows in review.
 func TestOpenShiftSuites(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race: 6,691 cases take minutes with the race detector; the test runs without it (TestRunCronTab runs the same code with it)")
+	}
 	root := extract(t, openshiftArchive)
 	files, err := suiteFiles(root)
 	if err != nil {
