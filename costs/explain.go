@@ -68,6 +68,10 @@ type Bound struct {
 	// Value is the bound, or -1 when none is set: the estimate then takes
 	// the worst case that the API server's request size limit allows.
 	Value int64
+	// Worst is, for an enclosing list or map without bound, the worst
+	// case the estimate takes for it, when it can be told apart (the
+	// only unbounded one around the rule); 0 otherwise.
+	Worst uint64
 }
 
 // Fix is a bound to set.
@@ -166,6 +170,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 				rule.Collections = append(rule.Collections, boundOf(d, coll, kw))
 				addCand(coll, kw)
 			}
+			worstCase(&rule)
 			for _, u := range c.Unbounded {
 				up, _, err := parsePath(u)
 				if err != nil {
@@ -303,4 +308,27 @@ func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition)
 		}
 	}
 	return false
+}
+
+// worstCase fills in the worst case of the only unbounded collection
+// around a rule: its cardinality divided by the bounds of the others.
+func worstCase(r *Rule) {
+	unbounded := -1
+	product := uint64(1)
+	for i, c := range r.Collections {
+		if c.Value < 0 {
+			if unbounded >= 0 {
+				return
+			}
+			unbounded = i
+			continue
+		}
+		if c.Value == 0 {
+			return
+		}
+		product *= uint64(c.Value)
+	}
+	if unbounded >= 0 && r.Cardinality%product == 0 {
+		r.Collections[unbounded].Worst = r.Cardinality / product
+	}
 }

@@ -49,6 +49,9 @@ func reportFixes(w io.Writer, def *crdschema.CustomResourceDefinition) {
 }
 
 func describeBound(b costs.Bound) string {
+	if b.Value < 0 && b.Worst > 0 {
+		return fmt.Sprintf("no %s: taken as %s, the worst case the request size allows", b.Keyword, thousands(b.Worst))
+	}
 	if b.Value < 0 {
 		return "no " + b.Keyword + ": the worst case the request size allows"
 	}
