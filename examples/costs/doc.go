@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	go run ./examples/costs [-version V] [-top N] [FILE]
+//	go run ./examples/costs [-version V] [-top N] [-objects FILE] [FILE]
 //
 // FILE is a YAML or JSON manifest; every CustomResourceDefinition in it is
 // reported. Without FILE, costs reports an embedded example
@@ -29,7 +29,19 @@
 //	add maxItems here: spec.validation.openAPIV3Schema.properties[spec].properties[addresses]
 //
 // Then comes the schema's total, and the cost errors the API server
-// reports for the CRD, as kubectl shows them.
+// reports for the CRD, as kubectl shows them. For a CRD over the limits
+// follow (package costs) how each figure is made (the cost per evaluation,
+// the bound of each enclosing list and map, or the worst case where none is
+// set) and the fixes: each maxItems, maxProperties or maxLength on the
+// rules' paths that alone brings the CRD under the limits, with the
+// largest value that does, a round value to write, its schema path and its
+// kubebuilder marker (+kubebuilder:validation:MaxItems=4); or, when no
+// single bound is enough, a combination. Every fix is checked with
+// crd.Validate.
+//
+// With -objects, each rule then runs alone on each object of the file (of
+// the CRD's kind) and its actual cost is printed next to its estimate, the
+// per-call limit and the per-object budget.
 //
 // The exit status is 0 when every version is within budget, 1 when a rule
 // or a schema's total is over budget, and 2 for a usage error or an input

@@ -27,8 +27,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	version := fs.String("version", "", "report only this `version` of the CRD")
 	top := fs.Int("top", 0, "list only the `N` most expensive rules of each version (0: all, in schema order)")
+	objects := fs.String("objects", "", "also report each rule's actual cost on the objects of this YAML or JSON `file`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: costs [-version V] [-top N] [FILE]\n\nReports the estimated cost of the CEL rules of the CRDs in FILE (default: an embedded example).")
+		fmt.Fprintln(stderr, "usage: costs [-version V] [-top N] [-objects FILE] [FILE]\n\nReports the estimated cost of the CEL rules of the CRDs in FILE (default: an embedded example).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +84,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		reportVerdict(stdout, def)
+		reportFixes(stdout, def)
+		if *objects != "" {
+			data, err := os.ReadFile(*objects)
+			if err != nil {
+				fmt.Fprintln(stderr, "costs:", err)
+				return 2
+			}
+			objs, err := crdschema.ReadObjects(data)
+			if err != nil {
+				fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
+				return 2
+			}
+			for _, v := range def.Spec.Versions {
+				if *version != "" && v.Name != *version {
+					continue
+				}
+				var mine []map[string]any
+				for _, o := range objs {
+					if o["apiVersion"] == def.Spec.Group+"/"+v.Name && o["kind"] == def.Spec.Names.Kind {
+						mine = append(mine, o)
+					}
+				}
+				if err := reportRuntime(stdout, def, v.Name, mine); err != nil {
+					fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
+					return 2
+				}
+			}
+		}
 	}
 	if over {
 		return 1

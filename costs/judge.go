@@ -1,0 +1,149 @@
+package costs
+
+import (
+	"encoding/json"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// A judge tells whether bounds on some schema nodes bring a CRD's rule
+// costs under the API server's limits. It estimates only the rules whose
+// cost the bounds can change, those on the nodes' ancestors and in their
+// subtrees, in a copy of the CRD without the other rules, whose costs it
+// adds as estimated once: the estimator runs on far fewer rules for each
+// value tried. The search's result is then checked with crd.Validate.
+type judge struct {
+	reduced *crdschema.CustomResourceDefinition
+	version string // the version whose schema the nodes are in
+	// fixed is the total of the rules left out; fixedOver is set when one
+	// of them alone is over the per-expression limit.
+	fixed     uint64
+	fixedOver bool
+}
+
+// newJudge prepares a judge for bounds on the nodes sps of def.
+func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath) (*judge, error) {
+	d := crd.Defaulted(def)
+	vi := 0
+	if sps[0].version >= 0 {
+		vi = sps[0].version
+	}
+	if vi >= len(d.Spec.Versions) {
+		return nil, errNoVersion
+	}
+	j := &judge{version: d.Spec.Versions[vi].Name}
+	all, err := crd.RuleCosts(d, nil, j.version)
+	if err != nil {
+		return nil, err
+	}
+	affected := func(field string) bool {
+		sp, _, err := parsePath(field)
+		if err != nil {
+			return true
+		}
+		for _, c := range sps {
+			if related(sp.steps, c.steps) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range all {
+		if !affected(c.Field) {
+			j.fixed = addSat(j.fixed, c.Total())
+			j.fixedOver = j.fixedOver || c.Total() > celrules.StaticCostLimit
+		}
+	}
+	// The copy without the rules left out.
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	spec, _ := doc["spec"].(map[string]any)
+	versions, _ := spec["versions"].([]any)
+	for i, v := range versions {
+		vm, _ := v.(map[string]any)
+		sch, _ := vm["schema"].(map[string]any)
+		if root, ok := sch["openAPIV3Schema"].(map[string]any); ok {
+			keepRules(root, nil, sps, i)
+		}
+	}
+	raw, err = json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	if j.reduced, _, err = crdschema.UnmarshalCRD(raw); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// related reports whether a is an ancestor of b, b of a, or a is b.
+func related(a, b []step) bool {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keepRules removes the rules of the schema node s at path from the nodes
+// that are not related to any of sps.
+func keepRules(s map[string]any, path []step, sps []schemaPath, version int) {
+	keep := false
+	for _, c := range sps {
+		if (c.version < 0 || c.version == version) && related(path, c.steps) {
+			keep = true
+		}
+	}
+	if !keep {
+		delete(s, "x-kubernetes-validations")
+	}
+	if ps, ok := s["properties"].(map[string]any); ok {
+		for k, p := range ps {
+			if pm, ok := p.(map[string]any); ok {
+				keepRules(pm, append(path[:len(path):len(path)], step{"properties", k}), sps, version)
+			}
+		}
+	}
+	if it, ok := s["items"].(map[string]any); ok {
+		keepRules(it, append(path[:len(path):len(path)], step{kind: "items"}), sps, version)
+	}
+	if ap, ok := s["additionalProperties"].(map[string]any); ok {
+		keepRules(ap, append(path[:len(path):len(path)], step{kind: "additionalProperties"}), sps, version)
+	}
+}
+
+// passes reports whether the reduced CRD with the bounds set (apply)
+// keeps every rule and the total of the version under the limits.
+func (j *judge) passes(apply func(*crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition) bool {
+	if j.fixedOver {
+		return false
+	}
+	costs, err := crd.RuleCosts(apply(j.reduced), nil, j.version)
+	if err != nil {
+		return false
+	}
+	total := j.fixed
+	for _, c := range costs {
+		if c.Total() > celrules.StaticCostLimit {
+			return false
+		}
+		total = addSat(total, c.Total())
+	}
+	return total <= celrules.StaticCRDCostLimit
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+const errNoVersion = errString("the schema path names no version of the CRD")

@@ -1,0 +1,237 @@
+package costs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+)
+
+// step is one step of a schema path: a property, the items of a list or
+// the values of a map.
+type step struct {
+	kind string // "properties", "items" or "additionalProperties"
+	name string // the property
+}
+
+// schemaPath is a path in a CRD to a schema node, as CRD validation errors
+// print it: "spec.validation.openAPIV3Schema.properties[spec].items" (one
+// schema shared by all versions) or
+// "spec.versions[1].schema.openAPIV3Schema...".
+type schemaPath struct {
+	version int // index in spec.versions, or -1 for the shared schema
+	steps   []step
+}
+
+// parsePath parses a schema path; rest is what follows the node (such as
+// ".x-kubernetes-validations[0].rule").
+func parsePath(p string) (sp schemaPath, rest string, err error) {
+	const shared = "spec.validation.openAPIV3Schema"
+	switch {
+	case strings.HasPrefix(p, shared):
+		sp.version, rest = -1, p[len(shared):]
+	case strings.HasPrefix(p, "spec.versions["):
+		var i int
+		var tail string
+		if n, _ := fmt.Sscanf(p, "spec.versions[%d]", &i); n != 1 {
+			return sp, "", fmt.Errorf("bad schema path %q", p)
+		}
+		j := strings.Index(p, "].schema.openAPIV3Schema")
+		if j < 0 {
+			return sp, "", fmt.Errorf("bad schema path %q", p)
+		}
+		tail = p[j+len("].schema.openAPIV3Schema"):]
+		sp.version, rest = i, tail
+	default:
+		return sp, "", fmt.Errorf("bad schema path %q", p)
+	}
+	for rest != "" {
+		switch {
+		case strings.HasPrefix(rest, ".properties["):
+			name, after, ok := bracketed(rest[len(".properties"):])
+			if !ok {
+				return sp, "", fmt.Errorf("bad schema path %q", p)
+			}
+			sp.steps = append(sp.steps, step{"properties", name})
+			rest = after
+		case strings.HasPrefix(rest, ".items") && !strings.HasPrefix(rest, ".items["):
+			sp.steps = append(sp.steps, step{kind: "items"})
+			rest = rest[len(".items"):]
+		case strings.HasPrefix(rest, ".additionalProperties"):
+			sp.steps = append(sp.steps, step{kind: "additionalProperties"})
+			rest = rest[len(".additionalProperties"):]
+		default:
+			return sp, rest, nil
+		}
+	}
+	return sp, "", nil
+}
+
+// bracketed splits "[name]rest" into name and rest. A name may itself
+// contain brackets: its end is the "]" followed by "." or the end.
+func bracketed(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, "[") {
+		return "", "", false
+	}
+	for j := 1; j < len(s); j++ {
+		if s[j] == ']' && (j+1 == len(s) || s[j+1] == '.') {
+			return s[1:j], s[j+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// String renders the path as CRD validation errors do.
+func (sp schemaPath) String() string {
+	var b strings.Builder
+	if sp.version < 0 {
+		b.WriteString("spec.validation.openAPIV3Schema")
+	} else {
+		fmt.Fprintf(&b, "spec.versions[%d].schema.openAPIV3Schema", sp.version)
+	}
+	for _, s := range sp.steps {
+		if s.kind == "properties" {
+			fmt.Fprintf(&b, ".properties[%s]", s.name)
+		} else {
+			b.WriteString("." + s.kind)
+		}
+	}
+	return b.String()
+}
+
+// fieldPath renders the path as a path of the objects' fields, with [*]
+// for the items of a list and the values of a map: "spec.hosts[*]".
+func (sp schemaPath) fieldPath() string {
+	var b strings.Builder
+	for _, s := range sp.steps {
+		if s.kind == "properties" {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.name)
+		} else {
+			b.WriteString("[*]")
+		}
+	}
+	if b.Len() == 0 {
+		return "<root>"
+	}
+	return b.String()
+}
+
+// roots returns the root schemas the path refers to in def: every
+// version's for the shared schema.
+func (sp schemaPath) roots(def *crdschema.CustomResourceDefinition) []int {
+	if sp.version >= 0 {
+		return []int{sp.version}
+	}
+	var out []int
+	for i, v := range def.Spec.Versions {
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// node returns the schema node at the path in def (the first version's for
+// the shared schema), or nil.
+func (sp schemaPath) node(def *crdschema.CustomResourceDefinition) *crdschema.JSONSchemaProps {
+	rs := sp.roots(def)
+	if len(rs) == 0 || rs[0] >= len(def.Spec.Versions) {
+		return nil
+	}
+	v := def.Spec.Versions[rs[0]]
+	if v.Schema == nil {
+		return nil
+	}
+	s := v.Schema.OpenAPIV3Schema
+	for _, st := range sp.steps {
+		if s == nil {
+			return nil
+		}
+		switch st.kind {
+		case "properties":
+			p, ok := s.Properties[st.name]
+			if !ok {
+				return nil
+			}
+			s = &p
+		case "items":
+			if s.Items == nil {
+				return nil
+			}
+			s = s.Items.Schema
+		case "additionalProperties":
+			if s.AdditionalProperties == nil {
+				return nil
+			}
+			s = s.AdditionalProperties.Schema
+		}
+	}
+	return s
+}
+
+// withBound returns def with the keyword (maxItems, maxProperties or
+// maxLength) of the node at sp set to value. def is not modified: the
+// result shares with it everything off the path.
+func withBound(def *crdschema.CustomResourceDefinition, sp schemaPath, keyword string, value int64) *crdschema.CustomResourceDefinition {
+	d := *def
+	d.Spec.Versions = append([]crdschema.CustomResourceDefinitionVersion(nil), def.Spec.Versions...)
+	for _, i := range sp.roots(def) {
+		v := &d.Spec.Versions[i]
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			continue
+		}
+		val := *v.Schema
+		val.OpenAPIV3Schema = setBound(v.Schema.OpenAPIV3Schema, sp.steps, keyword, value)
+		v.Schema = &val
+	}
+	return &d
+}
+
+func setBound(s *crdschema.JSONSchemaProps, steps []step, keyword string, value int64) *crdschema.JSONSchemaProps {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	if len(steps) == 0 {
+		v := value
+		switch keyword {
+		case "maxItems":
+			c.MaxItems = &v
+		case "maxProperties":
+			c.MaxProperties = &v
+		case "maxLength":
+			c.MaxLength = &v
+		}
+		return &c
+	}
+	st, rest := steps[0], steps[1:]
+	switch st.kind {
+	case "properties":
+		child, ok := s.Properties[st.name]
+		if !ok {
+			return &c
+		}
+		props := make(map[string]crdschema.JSONSchemaProps, len(s.Properties))
+		for k, p := range s.Properties {
+			props[k] = p
+		}
+		props[st.name] = *setBound(&child, rest, keyword, value)
+		c.Properties = props
+	case "items":
+		if s.Items != nil {
+			it := *s.Items
+			it.Schema = setBound(it.Schema, rest, keyword, value)
+			c.Items = &it
+		}
+	case "additionalProperties":
+		if s.AdditionalProperties != nil {
+			ap := *s.AdditionalProperties
+			ap.Schema = setBound(ap.Schema, rest, keyword, value)
+			c.AdditionalProperties = &ap
+		}
+	}
+	return &c
+}

@@ -1,0 +1,214 @@
+package costs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// RuntimeCost is what one rule costs on one object, next to its estimate.
+type RuntimeCost struct {
+	// Field is the rule's path in the CRD, Rule its text.
+	Field, Rule string
+	// Evaluations is how many times the rule ran on the object (once per
+	// value of its node), Actual the cost of all of them together (the
+	// cost of its messageExpression included, when the rule failed).
+	Evaluations int
+	Actual      int64
+	// EstimatedPerCall is the static estimate of one evaluation, and
+	// Estimated its product with the cardinality, as CRD validation
+	// computes them.
+	EstimatedPerCall, Estimated uint64
+}
+
+// String describes the figures in one line, against the API server's
+// limits: celrules.PerCallLimit for one evaluation, celrules.RuntimeBudget
+// for all rules of an object.
+func (c RuntimeCost) String() string {
+	per := int64(0)
+	if c.Evaluations > 0 {
+		per = c.Actual / int64(c.Evaluations)
+	}
+	return fmt.Sprintf("%s: %d evaluation(s), actual cost %d (%s of the estimate %d, %s of the per-object budget %d); per evaluation %d on average (estimate %d, per-call limit %d)",
+		c.Field, c.Evaluations, c.Actual, pct(c.Actual, c.Estimated), c.Estimated, pct(c.Actual, celrules.RuntimeBudget), int64(celrules.RuntimeBudget),
+		per, c.EstimatedPerCall, int64(celrules.PerCallLimit))
+}
+
+// pct renders a as a percentage of b.
+func pct(a int64, b uint64) string {
+	if b == 0 {
+		return "-"
+	}
+	p := 100 * float64(a) / float64(b)
+	if p > 0 && p < 0.01 {
+		return "<0.01%"
+	}
+	return strconv.FormatFloat(p, 'f', 2, 64) + "%"
+}
+
+// Runtime returns, for each rule of the named version of def, its actual
+// cost on obj next to its static estimate: obj is first decoded and
+// defaulted as a create request does (package crd), then each rule runs
+// alone on it. def and obj are not modified.
+func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any) ([]RuntimeCost, error) {
+	res, err := crd.New(def, version)
+	if err != nil {
+		return nil, err
+	}
+	r, err := res.Create(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	d := crd.Defaulted(def)
+	estimates, err := crd.RuleCosts(d, nil, version)
+	if err != nil {
+		return nil, err
+	}
+	props, _ := crd.VersionSchema(d, version)
+	if props == nil {
+		return nil, fmt.Errorf("%s has no schema for version %q", def.Name, version)
+	}
+	raw, err := json.Marshal(props)
+	if err != nil {
+		return nil, err
+	}
+	var out []RuntimeCost
+	for _, e := range estimates {
+		if !strings.HasSuffix(e.Field, ".rule") {
+			continue
+		}
+		sp, rest, err := parsePath(e.Field)
+		if err != nil {
+			return nil, err
+		}
+		idx, err := ruleIndex(rest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", e.Field, err)
+		}
+		s, err := onlyRule(raw, sp.steps, idx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", e.Field, err)
+		}
+		compiled, err := celrules.Compile(s, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", e.Field, err)
+		}
+		_, left := compiled.Validate(ctx, nil, r.Object, nil, celrules.RuntimeBudget)
+		out = append(out, RuntimeCost{
+			Field: e.Field, Rule: e.Rule,
+			Evaluations:      countValues(r.Object, sp.steps),
+			Actual:           celrules.RuntimeBudget - left,
+			EstimatedPerCall: e.Cost, Estimated: e.Total(),
+		})
+	}
+	return out, nil
+}
+
+// ruleIndex parses ".x-kubernetes-validations[i].rule".
+func ruleIndex(rest string) (int, error) {
+	const pre = ".x-kubernetes-validations["
+	if !strings.HasPrefix(rest, pre) || !strings.HasSuffix(rest, "].rule") {
+		return 0, fmt.Errorf("not a rule path")
+	}
+	return strconv.Atoi(rest[len(pre) : len(rest)-len("].rule")])
+}
+
+// onlyRule returns the structural schema of the JSON schema raw with only
+// the rule idx of the node at steps.
+func onlyRule(raw []byte, steps []step, idx int) (*structural.Schema, error) {
+	var root map[string]any
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return nil, err
+	}
+	var strip func(m map[string]any)
+	strip = func(m map[string]any) {
+		delete(m, "x-kubernetes-validations")
+		for _, k := range []string{"properties"} {
+			if ps, ok := m[k].(map[string]any); ok {
+				for _, p := range ps {
+					if pm, ok := p.(map[string]any); ok {
+						strip(pm)
+					}
+				}
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			if pm, ok := m[k].(map[string]any); ok {
+				strip(pm)
+			}
+		}
+	}
+	var keep []any
+	node := root
+	for _, st := range steps {
+		var next map[string]any
+		switch st.kind {
+		case "properties":
+			ps, _ := node["properties"].(map[string]any)
+			next, _ = ps[st.name].(map[string]any)
+		default:
+			next, _ = node[st.kind].(map[string]any)
+		}
+		if next == nil {
+			return nil, fmt.Errorf("no schema node")
+		}
+		node = next
+	}
+	rules, _ := node["x-kubernetes-validations"].([]any)
+	if idx < 0 || idx >= len(rules) {
+		return nil, fmt.Errorf("no rule %d", idx)
+	}
+	keep = []any{rules[idx]}
+	strip(root)
+	node["x-kubernetes-validations"] = keep
+	b, err := json.Marshal(root)
+	if err != nil {
+		return nil, err
+	}
+	var p crdschema.JSONSchemaProps
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, err
+	}
+	return structural.New(&p)
+}
+
+// countValues counts the values of obj at the schema path steps: how many
+// times a rule there runs.
+func countValues(v any, steps []step) int {
+	if v == nil {
+		return 0
+	}
+	if len(steps) == 0 {
+		return 1
+	}
+	st, rest := steps[0], steps[1:]
+	n := 0
+	switch st.kind {
+	case "properties":
+		if m, ok := v.(map[string]any); ok {
+			if c, ok := m[st.name]; ok {
+				n = countValues(c, rest)
+			}
+		}
+	case "items":
+		if l, ok := v.([]any); ok {
+			for _, e := range l {
+				n += countValues(e, rest)
+			}
+		}
+	case "additionalProperties":
+		if m, ok := v.(map[string]any); ok {
+			for _, e := range m {
+				n += countValues(e, rest)
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,119 @@
+package costs
+
+import (
+	"context"
+
+	"github.com/crdschema/crdschema"
+)
+
+// maxSearch is the largest bound searched: the API server's request size
+// limit (3 MiB) bounds every list, map and string below it, so a larger
+// bound changes no estimate.
+const maxSearch = 3 << 20
+
+// search finds the largest value v such that def, with the bounds of the
+// nodes sps (keywords kws) set to v (or kept where lower), passes CRD
+// validation without a cost error, by binary search with crd.Validate as
+// the judge. It returns the fixes, with a round suggested value checked
+// too, or false when no value does.
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
+	lo := int64(0)
+	hi := int64(maxSearch)
+	cur := make([]int64, len(sps))
+	for i, sp := range sps {
+		cur[i] = -1
+		s := sp.node(def)
+		if s == nil {
+			return nil, false
+		}
+		if m := minField(s, kws[i]); m > lo {
+			lo = m
+		}
+		if p := boundField(s, kws[i]); p != nil {
+			cur[i] = *p
+			if len(sps) == 1 && *p-1 < hi {
+				hi = *p - 1
+			}
+		}
+	}
+	apply := func(def *crdschema.CustomResourceDefinition, v int64) *crdschema.CustomResourceDefinition {
+		d := def
+		for i, sp := range sps {
+			if cur[i] >= 0 && cur[i] <= v {
+				continue
+			}
+			d = withBound(d, sp, kws[i], v)
+		}
+		return d
+	}
+	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v)) }
+	ok := valid
+	if j, err := newJudge(def, sps); err == nil {
+		ok = func(v int64) bool {
+			return j.passes(func(d *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition { return apply(d, v) })
+		}
+	}
+	lo0, hi0 := lo, hi
+	if hi < lo || !ok(lo) {
+		return nil, false
+	}
+	for lo < hi { // invariant: ok(lo)
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	largest := lo
+	if !valid(largest) {
+		// The estimate of the rules on the path alone disagrees with CRD
+		// validation: search again with CRD validation as the judge.
+		lo, hi = lo0, hi0
+		if !valid(lo) {
+			return nil, false
+		}
+		for lo < hi {
+			mid := lo + (hi-lo+1)/2
+			if valid(mid) {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		largest = lo
+	}
+	value := round(largest)
+	if value != largest && !valid(value) {
+		value = largest
+	}
+	var fixes []Fix
+	for i, sp := range sps {
+		if cur[i] >= 0 && cur[i] <= value {
+			continue // already bounded enough: no change
+		}
+		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: value}, Largest: largest, Current: cur[i]})
+	}
+	return fixes, true
+}
+
+// round returns the largest power of two or 1, 2 or 5 times a power of ten
+// that is at most n (n for n < 1): a number between n/2 and n.
+func round(n int64) int64 {
+	if n < 1 {
+		return n
+	}
+	p2 := int64(1)
+	for p2*2 <= n {
+		p2 *= 2
+	}
+	best := p2
+	for p := int64(1); p <= n; p *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if v := m * p; v <= n && v > best {
+				best = v
+			}
+		}
+	}
+	return best
+}

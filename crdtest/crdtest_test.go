@@ -1,0 +1,166 @@
+package crdtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunCronTab(t *testing.T) {
+	Run(t, "testdata/crontab")
+}
+
+// writeSuite writes the CronTab CRD and a suite into a new directory and
+// returns the suite's path.
+func writeSuite(t *testing.T, suite string) string {
+	t.Helper()
+	dir := t.TempDir()
+	crd, err := os.ReadFile("testdata/crontab/crontab-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), crd, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "x.testsuite.yaml")
+	if err := os.WriteFile(p, []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBadInput(t *testing.T) {
+	const head = "name: x\ncrdName: crontabs.stable.example.com\n"
+	for _, tc := range []struct {
+		name, suite string
+		want        []string // substrings of the report
+	}{
+		{"not YAML", "name: [x\n", []string{"x.testsuite.yaml: not a YAML test suite"}},
+		{"not a suite", "- a\n- b\n", []string{"x.testsuite.yaml: not a test suite"}},
+		{"no crdName", "name: x\ntests: {}\n", []string{"x.testsuite.yaml: test suite has no crdName"}},
+		{"unknown CRD", "name: x\ncrdName: nope.example.com\n", []string{`x.testsuite.yaml: no CRD named "nope.example.com" in`}},
+		{"unknown version", head + "version: v9\n", []string{`the CRD has no version "v9"`}},
+		{"case without name", head + "tests:\n  onCreate:\n  - initial: 'a: 1'\n", []string{"tests.onCreate[0] has no name"}},
+		{"bad patch", head + "tests:\n  onUpdate:\n  - name: p\n    initialCRDPatches: [{op: frob, path: /spec}]\n", []string{`tests.onUpdate[0] (p): initialCRDPatches[0]: unknown op "frob"`}},
+		{"initial not YAML", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '{a: [}'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}},
+		{"initial not an object", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '- a'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}},
+		{"kind not served", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v2\n\n      kind: CronTab'\n", []string{`onCreate "c1"`, `initial: no matches for kind "CronTab" in version "stable.example.com/v2" (CRD crontabs.stable.example.com serves kind "CronTab" in stable.example.com/v1)`}},
+		{"updated not YAML", head + "tests:\n  onUpdate:\n  - name: u1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    updated: '{'\n", []string{`onUpdate "u1"`, "updated is not a YAML object"}},
+		{"patch path missing", head + "tests:\n  onUpdate:\n  - name: u1\n    initialCRDPatches: [{op: remove, path: /spec/nope}]\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n", []string{`onUpdate "u1"`, "initialCRDPatches: patch 0 (remove /spec/nope): no such member: /spec/nope"}},
+		{"expected error missing", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    expectedError: boom\n", []string{`onCreate "c1"`, "create succeeded, want an error containing", "boom"}},
+		{"unknown field", head + "featureGate: [X]\n", []string{`unknown field "featureGate" (ignored)`, "0 passed, 0 failed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeSuite(t, tc.suite)
+			var out bytes.Buffer
+			if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("report does not contain %q:\n%s", w, out.String())
+				}
+			}
+			if !strings.Contains(out.String(), p) && tc.name != "unknown field" {
+				t.Errorf("report does not name the file %s:\n%s", p, out.String())
+			}
+		})
+	}
+}
+
+func TestDiffObjects(t *testing.T) {
+	got := map[string]any{"apiVersion": "a/v1", "kind": "K",
+		"metadata": map[string]any{"name": "test-x", "namespace": "default", "uid": "u", "generation": int64(1), "resourceVersion": "3"},
+		"spec":     map[string]any{"x": int64(1)}}
+	exp, err := decodeObject("apiVersion: a/v1\nkind: K\nspec:\n  x: 1.0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffObjects(exp, got); d != "" {
+		t.Errorf("1.0 reads as the integer 1 and system metadata is ignored, but got a diff:\n%s", d)
+	}
+	exp["spec"] = map[string]any{"x": 1.5}
+	if d := diffObjects(exp, got); !strings.Contains(d, "1.5") {
+		t.Errorf("diff does not show the expected value: %q", d)
+	}
+	exp["spec"] = map[string]any{"x": int64(1)}
+	setMeta(exp, "labels", "x")
+	if d := diffObjects(exp, got); !strings.Contains(d, "labels") {
+		t.Errorf("diff does not show labels: %q", d)
+	}
+}
+
+func TestPatch(t *testing.T) {
+	doc := map[string]any{"a": []any{int64(1), int64(2)}, "b": map[string]any{"c~/": "x"}}
+	ops := []patch{
+		{Op: "add", Path: "/a/1", Value: raw(`9`)},
+		{Op: "add", Path: "/a/-", Value: raw(`7`)},
+		{Op: "remove", Path: "/a/0"},
+		{Op: "replace", Path: "/b/c~0~1", Value: raw(`"y"`)},
+		{Op: "copy", From: "/b", Path: "/d"},
+		{Op: "move", From: "/d", Path: "/e"},
+		{Op: "test", Path: "/e/c~0~1", Value: raw(`"y"`)},
+	}
+	got, err := applyPatches(doc, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `map[a:[9 2 7] b:map[c~/:y] e:map[c~/:y]]`
+	if s := strings.ReplaceAll(strings.TrimSpace(fmtValue(got)), "  ", " "); s != want {
+		t.Errorf("got %s, want %s", s, want)
+	}
+	for _, bad := range []patch{
+		{Op: "replace", Path: "/nope", Value: raw(`1`)},
+		{Op: "remove", Path: "/a/5"},
+		{Op: "add", Path: "/a/01", Value: raw(`1`)},
+		{Op: "test", Path: "/b/c~0~1", Value: raw(`"z"`)},
+		{Op: "remove", Path: ""},
+	} {
+		if _, err := applyPatches(deepCopy(got), []patch{bad}); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
+func raw(s string) *json.RawMessage {
+	r := json.RawMessage(s)
+	return &r
+}
+
+func fmtValue(v any) string { return fmt.Sprint(v) }
+
+func FuzzRunFiles(f *testing.F) {
+	for _, p := range []string{"testdata/crontab/crontab.testsuite.yaml", "testdata/failing/crontab.testsuite.yaml"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	crd, err := os.ReadFile("testdata/crontab/crontab-crd.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), crd, 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, suite string) {
+		p := filepath.Join(dir, "fuzz.testsuite.yaml")
+		if err := os.WriteFile(p, []byte(suite), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), " passed, ") {
+			t.Fatalf("no summary line:\n%s", out.String())
+		}
+	})
+}

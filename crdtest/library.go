@@ -1,0 +1,114 @@
+package crdtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// The calls into the rest of the module, in one place.
+
+// Fixed generators keep the runs reproducible: object names and uids
+// appear in error messages and in the objects compared.
+const (
+	nameSuffix = "b2c4d"
+	objectUID  = "00000000-0000-4000-8000-000000000001"
+)
+
+// newResource prepares a version of def for requests.
+func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
+	return crd.New(def, version,
+		crd.WithNameSuffix(func() string { return nameSuffix }),
+		crd.WithUID(func() string { return objectUID }))
+}
+
+// validateCRD returns the API server's error for creating def, or nil.
+// CRD validation evaluates rules on defaults: ctx bounds it.
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def))
+}
+
+// validateCRDUpdate returns the API server's error for updating old to
+// def, or nil.
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old))
+}
+
+// request runs one request and returns the stored object, or the error
+// the API server answers with, as the client's error text.
+func request(ctx context.Context, res *crd.Resource, verb string, obj, stored map[string]any) (map[string]any, error) {
+	var r *crd.Result
+	var err error
+	switch verb {
+	case "create":
+		r, err = res.Create(ctx, obj)
+	case "update":
+		r, err = res.Update(ctx, obj, stored)
+	case "updateStatus":
+		r, err = res.UpdateStatus(ctx, obj, stored)
+	default:
+		return nil, fmt.Errorf("unknown request %q", verb)
+	}
+	if err != nil {
+		var re *crd.RequestError
+		if errors.As(err, &re) {
+			return nil, &statusError{msg: re.Message}
+		}
+		return nil, err
+	}
+	if err := r.Err(); err != nil {
+		group, _, _ := strings.Cut(fmt.Sprint(obj["apiVersion"]), "/")
+		kind, _ := obj["kind"].(string)
+		return nil, &statusError{msg: err.Error(), kind: kind, group: group, name: metaString(r.Object, "name"), errs: r.Errors}
+	}
+	return r.Object, nil
+}
+
+// readStored returns obj as a get request returns it.
+func readStored(res *crd.Resource, obj map[string]any) (map[string]any, error) {
+	return res.ReadStored(obj)
+}
+
+// statusError is an error the API server answers a request with; its text
+// is the status message, as Kubernetes clients' errors print it.
+type statusError struct {
+	msg string
+	// For an invalid object: its kind, group and name, and the errors.
+	kind, group, name string
+	errs              crdschema.ErrorList
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// invalid returns the status error of the API server for an object of
+// kind.group named name that fails validation with errs, with the text of
+// k8s.io/apimachinery's errors.NewInvalid: "<Kind>.<group> "<name>" is
+// invalid: " and the errors as an aggregate (each distinct message once;
+// several in brackets, separated by ", "). It returns nil for no errors.
+func invalid(kind, group, name string, errs crdschema.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	qualified := kind
+	if group != "" {
+		qualified += "." + group
+	}
+	seen := map[string]bool{}
+	var msgs []string
+	for _, e := range errs {
+		m := e.Error()
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	agg := msgs[0]
+	if len(msgs) > 1 {
+		agg = "[" + strings.Join(msgs, ", ") + "]"
+	}
+	return &statusError{msg: fmt.Sprintf("%s %q is invalid: %s", qualified, name, agg), kind: kind, group: group, name: name, errs: errs}
+}

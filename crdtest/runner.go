@@ -1,0 +1,159 @@
+package crdtest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// runner runs suites; it compiles each CRD variant once.
+type runner struct {
+	l        *loader
+	variants map[variantKey]*variant
+	// compiled holds the validation result and the Resource of each CRD
+	// spec seen, by its JSON: the variants of a CRD often share a spec.
+	compiled map[string]*compiled
+}
+
+// compiled is a CRD spec validated and prepared for requests.
+type compiled struct {
+	res *crd.Resource
+	err error
+}
+
+type variantKey struct{ path, version string }
+
+// variant is a CRD manifest as a suite installs it: reduced to the
+// suite's version, which is served and stored.
+type variant struct {
+	file    *crdFile
+	version string
+	def     *crdschema.CustomResourceDefinition
+	res     *crd.Resource
+	err     error // the CRD cannot be installed
+}
+
+// plan is what a suite file runs: its cases against each variant.
+type plan struct {
+	s        *suite
+	variants []*variant
+	cases    []testCase
+}
+
+// testCase is one case of a suite.
+type testCase struct {
+	kind   string // "onCreate" or "onUpdate"
+	name   string
+	create *createCase
+	update *updateCase
+	s      *suite
+}
+
+func newRunner(opts []Option) *runner {
+	o := &options{}
+	for _, opt := range opts {
+		opt(o)
+	}
+	return &runner{l: newLoader(o), variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}}
+}
+
+// plan reads the suite file f and prepares its CRD variants.
+func (r *runner) plan(f string) (*plan, error) {
+	s, err := readSuite(f)
+	if err != nil {
+		return nil, err
+	}
+	files, err := r.l.variants(s)
+	if err != nil {
+		return nil, err
+	}
+	version := s.Version
+	if version == "" {
+		for _, cf := range files {
+			vs := cf.def.Spec.Versions
+			if len(vs) != 1 {
+				return nil, fmt.Errorf("%s: CRD %s has %d versions: name the version under test with version", f, cf.path, len(vs))
+			}
+			if version != "" && version != vs[0].Name {
+				return nil, fmt.Errorf("%s: the CRD variants have different versions (%s, %s): name the version under test with version", f, version, vs[0].Name)
+			}
+			version = vs[0].Name
+		}
+	}
+	p := &plan{s: s}
+	for _, cf := range files {
+		v, err := r.variant(cf, version)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		p.variants = append(p.variants, v)
+	}
+	for i := range s.Tests.OnCreate {
+		c := &s.Tests.OnCreate[i]
+		p.cases = append(p.cases, testCase{kind: "onCreate", name: c.Name, create: c, s: s})
+	}
+	for i := range s.Tests.OnUpdate {
+		c := &s.Tests.OnUpdate[i]
+		p.cases = append(p.cases, testCase{kind: "onUpdate", name: c.Name, update: c, s: s})
+	}
+	return p, nil
+}
+
+// variant returns the CRD of file reduced to version, compiled.
+func (r *runner) variant(file *crdFile, version string) (*variant, error) {
+	k := variantKey{file.path, version}
+	if v, ok := r.variants[k]; ok {
+		return v, nil
+	}
+	def, err := versioned(file.def, version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file.path, err)
+	}
+	v := &variant{file: file, version: version, def: def}
+	c := r.compile(file.specKey(), def, version, nil, true)
+	v.res, v.err = c.res, c.err
+	r.variants[k] = v
+	return v, nil
+}
+
+// versioned returns def with only the named version, served and stored.
+func versioned(def *crdschema.CustomResourceDefinition, version string) (*crdschema.CustomResourceDefinition, error) {
+	d := *def
+	d.Spec.Versions = nil
+	for _, v := range def.Spec.Versions {
+		if v.Name == version {
+			v.Served, v.Storage = true, true
+			d.Spec.Versions = append(d.Spec.Versions, v)
+		}
+	}
+	if len(d.Spec.Versions) == 0 {
+		return nil, fmt.Errorf("the CRD has no version %q", version)
+	}
+	return &d, nil
+}
+
+// compile validates def, as a create or, with old, as an update of old
+// (neither when validate is false), and prepares its version for
+// requests, once for each key: a text that identifies the spec of def,
+// as the variants of a CRD often share a spec.
+func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, version string, old *crdschema.CustomResourceDefinition, validate bool) *compiled {
+	key = fmt.Sprintf("%s\x00%s\x00%t\x00%s", def.Name, version, validate, key)
+	if c, ok := r.compiled[key]; ok {
+		return c
+	}
+	c := &compiled{}
+	switch {
+	case !validate:
+	case old == nil:
+		c.err = validateCRD(context.Background(), def)
+	default:
+		c.err = validateCRDUpdate(context.Background(), def, old)
+	}
+	if c.err == nil {
+		c.res, c.err = newResource(def, version)
+	}
+	r.compiled[key] = c
+	return c
+}
