@@ -45,6 +45,7 @@ type Resource struct {
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
+	lazy       bool // compile CEL rules on first use (WithLazyCompile)
 	now        func() time.Time
 	uid        func() string
 	nameSuffix func() string
@@ -57,6 +58,15 @@ type ResourceOption func(*Resource)
 // default is time.Now.
 func WithClock(now func() time.Time) ResourceOption {
 	return func(r *Resource) { r.now = now }
+}
+
+// WithLazyCompile defers compiling the CEL rules of each schema node until
+// a request first reaches the node. Results are the same; New returns
+// sooner, and rules no object reaches are never compiled, at the price of
+// a slower first request. It suits a Resource that serves a few requests,
+// as in a unit test or a fake client, not a server.
+func WithLazyCompile() ResourceOption {
+	return func(r *Resource) { r.lazy = true }
 }
 
 // WithUID sets the generator of the uid of created objects. The default
@@ -148,11 +158,15 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
 		}
 	}
-	if r.rules, err = celrules.Compile(r.schema, true); err != nil {
-		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
-	}
 	for _, o := range opts {
 		o(r)
+	}
+	var copts []celrules.Option
+	if r.lazy {
+		copts = append(copts, celrules.WithLazyCompile())
+	}
+	if r.rules, err = celrules.Compile(r.schema, true, copts...); err != nil {
+		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	return r, nil
 }

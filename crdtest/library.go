@@ -21,7 +21,7 @@ const (
 
 // newResource prepares a version of def for requests.
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version,
+	return crd.New(def, version, crd.WithLazyCompile(),
 		crd.WithNameSuffix(func() string { return nameSuffix }),
 		crd.WithUID(func() string { return objectUID }))
 }

@@ -109,7 +109,7 @@ func newKind(def *crdschema.CustomResourceDefinition, opts []crd.ResourceOption)
 // a client pays for the versions its test uses.
 func (v *version) compile() error {
 	v.once.Do(func() {
-		v.res, v.resErr = crd.New(v.def, v.name, v.opts...)
+		v.res, v.resErr = crd.New(v.def, v.name, append([]crd.ResourceOption{crd.WithLazyCompile()}, v.opts...)...)
 		if v.resErr != nil {
 			v.resErr = apierrors.NewInternalError(fmt.Errorf("compiling %s: %w", v.gvk, v.resErr))
 		}
