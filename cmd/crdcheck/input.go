@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/crdschema/crdschema"
+)
+
+// document is one object of a manifest, or a document that could not be
+// decoded into one.
+type document struct {
+	file  string // the file's name as shown; stdinLabel for the standard input
+	line  int    // 1-based line of the document's first line of content; 0 for the whole file
+	index int    // 1-based position of the document among the file's documents; 0 for the whole file
+	item  int    // 1-based position in the items of a List; 0 otherwise
+	seq   int    // position of the document in the whole input, for ordering
+	obj   map[string]any
+	json  []byte // the document as JSON, kept for CustomResourceDefinitions only
+	err   error  // the document cannot be used; obj is nil
+}
+
+// stdinLabel is how locations name the standard input.
+const stdinLabel = "<stdin>"
+
+// where is the document's location as the reports show it: "file:line",
+// with " items[i]" for an item of a List, or the file alone.
+func (d *document) where() string {
+	switch {
+	case d.line == 0:
+		return d.file
+	case d.item > 0:
+		return fmt.Sprintf("%s:%d items[%d]", d.file, d.line, d.item-1)
+	}
+	return fmt.Sprintf("%s:%d", d.file, d.line)
+}
+
+// readInput reads one input: a file, or the standard input for "-".
+func readInput(name string, stdin io.Reader) (label string, data []byte, err error) {
+	if name == stdinName {
+		data, err = io.ReadAll(stdin)
+		return stdinLabel, data, err
+	}
+	data, err = os.ReadFile(name)
+	return name, data, err
+}
+
+// decodeChunk decodes one document of a file into its objects: the
+// document itself, or the items of a v1 List one by one, as kubectl applies
+// them. The JSON form is kept for CustomResourceDefinitions, which are
+// decoded again into their typed form.
+func decodeChunk(file string, c chunk, index, seq int) []document {
+	doc := document{file: file, line: c.line, index: index, seq: seq}
+	j, err := crdschema.YAMLToJSON(c.data)
+	if err != nil {
+		doc.err = fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
+		return []document{doc}
+	}
+	v, err := crdschema.DecodeJSON(j)
+	if err != nil {
+		doc.err = fmt.Errorf("cannot decode: %w", err)
+		return []document{doc}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		doc.err = errors.New("cannot decode: the document is not an object")
+		return []document{doc}
+	}
+	if isList(obj) {
+		items, ok := obj["items"].([]any)
+		if !ok && obj["items"] != nil {
+			doc.err = errors.New("the List's items are not a list")
+			return []document{doc}
+		}
+		out := make([]document, 0, len(items))
+		for i, it := range items {
+			item := doc
+			item.item = i + 1
+			if item.obj, _ = it.(map[string]any); item.obj == nil {
+				item.err = errors.New("the List item is not an object")
+			} else if isCRD(item.obj) {
+				item.json = mustJSON(item.obj)
+			}
+			out = append(out, item)
+		}
+		return out
+	}
+	doc.obj = obj
+	if isCRD(obj) {
+		doc.json = j
+	}
+	return []document{doc}
+}
+
+// isList reports whether obj is a List (what kubectl get -o yaml writes
+// for several objects), whose items kubectl applies one by one.
+func isList(obj map[string]any) bool {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return av == "v1" && kind == "List"
+}
+
+// isCRD reports whether obj is an apiextensions.k8s.io/v1
+// CustomResourceDefinition.
+func isCRD(obj map[string]any) bool {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return av == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition"
+}
+
+// mustJSON encodes a decoded value again; it cannot fail on the values
+// DecodeJSON returns.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
