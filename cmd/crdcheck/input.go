@@ -54,15 +54,14 @@ func readInput(name string, stdin io.Reader) (label string, data []byte, err err
 // decoded again into their typed form.
 func decodeChunk(file string, c chunk, index, seq int) []document {
 	doc := document{file: file, line: c.line, index: index, seq: seq}
-	j, err := crdschema.YAMLToJSON(c.data)
-	if err != nil {
-		doc.err = fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
-		return []document{doc}
-	}
-	v, err := crdschema.DecodeJSON(j)
-	if err != nil {
-		doc.err = fmt.Errorf("cannot decode: %w", err)
-		return []document{doc}
+	v, fast := decodeFast(c.data)
+	var j []byte
+	if !fast {
+		var err error
+		if v, j, err = decodeFull(c); err != nil {
+			doc.err = err
+			return []document{doc}
+		}
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -90,9 +89,26 @@ func decodeChunk(file string, c chunk, index, seq int) []document {
 	}
 	doc.obj = obj
 	if isCRD(obj) {
+		if j == nil {
+			j = mustJSON(obj)
+		}
 		doc.json = j
 	}
 	return []document{doc}
+}
+
+// decodeFull decodes a document as the library does: YAML (or JSON) to
+// JSON, then the JSON with the API server's number model.
+func decodeFull(c chunk) (any, []byte, error) {
+	j, err := crdschema.YAMLToJSON(c.data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
+	}
+	v, err := crdschema.DecodeJSON(j)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot decode: %w", err)
+	}
+	return v, j, nil
 }
 
 // isList reports whether obj is a List (what kubectl get -o yaml writes
