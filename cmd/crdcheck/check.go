@@ -65,8 +65,11 @@ type task struct {
 // record adds outcomes.
 func (c *checker) record(o ...outcome) {
 	for i := range o {
-		// the object itself is not kept
+		// the object itself is not kept, nor the document's text (which
+		// the decoded strings share)
 		o[i].doc.obj, o[i].doc.json = nil, nil
+		o[i].apiVersion, o[i].kind = strings.Clone(o[i].apiVersion), strings.Clone(o[i].kind)
+		o[i].namespace, o[i].name = strings.Clone(o[i].namespace), strings.Clone(o[i].name)
 	}
 	c.mu.Lock()
 	c.outcomes = append(c.outcomes, o...)

@@ -194,6 +194,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prog.finish()
 
 	rep := newReport(crds, outcomes, opts.failUnchecked)
+
 	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
 		fmt.Fprintln(stderr, "crdcheck:", err)
 		return exitUsage
