@@ -15,6 +15,7 @@ type entry struct {
 	where   string
 	name    string // what it is: "HTTPRoute default/web (gateway.networking.k8s.io/v1)"
 	status  string
+	failed  bool   // counts as a failure: rejected, or not checked with -fail-unchecked
 	summary string // one line: why refused, unreadable or not checked
 	text    string // the whole text, as the text output shows it
 }
@@ -24,13 +25,12 @@ func (r *report) entries() []entry {
 	out := make([]entry, 0, len(r.CRDs)+len(r.Objects))
 	for _, c := range r.CRDs {
 		e := entry{file: c.File, line: c.Line, where: c.where, name: "CustomResourceDefinition " + c.Name, status: c.Status, text: c.text()}
+		e.failed = e.status == statusRejected
 		out = append(out, e.withSummary())
 	}
 	for _, o := range r.Objects {
 		e := entry{file: o.File, line: o.Line, where: o.where, name: describe(&o), status: o.Status, text: o.text()}
-		if e.status == statusUnchecked && r.failUnchecked {
-			e.status = statusRejected
-		}
+		e.failed = e.status == statusRejected || e.status == statusUnchecked && r.failUnchecked
 		out = append(out, e.withSummary())
 	}
 	return out
@@ -97,14 +97,14 @@ func (r *report) writeJUnit(w io.Writer) error {
 		s := &all.Suites[i]
 		c := junitCase{Name: e.where + ": " + e.name, Classname: e.file, File: e.file, Line: e.line}
 		p := &junitProblem{Message: e.summary, Type: e.status, Text: e.text}
-		switch e.status {
-		case statusRejected:
+		switch {
+		case e.failed:
 			c.Failure = p
 			s.Failures++
-		case statusError:
+		case e.status == statusError:
 			c.Error = p
 			s.Errors++
-		case statusUnchecked:
+		case e.status == statusUnchecked:
 			c.Skipped = &junitProblem{Message: e.summary}
 			s.Skipped++
 		}
@@ -138,14 +138,14 @@ func (r *report) writeTAP(w io.Writer) error {
 	fmt.Fprintf(b, "TAP version 13\n1..%d\n", len(es))
 	for i, e := range es {
 		desc := tapEscape(e.where + ": " + e.name)
-		switch e.status {
-		case statusAccepted:
+		switch {
+		case e.status == statusAccepted:
 			fmt.Fprintf(b, "ok %d - %s\n", i+1, desc)
-		case statusUnchecked:
+		case e.status == statusUnchecked && !e.failed:
 			fmt.Fprintf(b, "ok %d - %s # SKIP %s\n", i+1, desc, tapEscape(e.summary))
 		default:
 			fmt.Fprintf(b, "not ok %d - %s\n", i+1, desc)
-			fmt.Fprintf(b, "  ---\n  status: %s\n  message: |\n", e.status)
+			fmt.Fprintf(b, "  ---\n  status: %s\n  message: |\n", statusWord(e.status))
 			for _, l := range strings.Split(strings.TrimRight(e.text, "\n"), "\n") {
 				fmt.Fprintf(b, "    %s\n", l)
 			}
@@ -181,7 +181,7 @@ func (r *report) writeGitHub(w io.Writer) error {
 		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
 	}
 	for i, e := range r.entries() {
-		if e.status == statusRejected || e.status == statusError {
+		if e.failed || e.status == statusError {
 			annotate("error", e.file, e.line, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
 		}
 		var unknown []string

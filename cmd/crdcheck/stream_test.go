@@ -310,3 +310,21 @@ func TestGitHubAnnotations(t *testing.T) {
 		t.Errorf("ghProperty: %q", got)
 	}
 }
+
+// TestFailUncheckedWording: with -fail-unchecked, CI outputs fail objects
+// not checked without calling them rejected.
+func TestFailUncheckedWording(t *testing.T) {
+	_, out, _ := runArgs(t, "-o", "github", "-fail-unchecked", "-crds", crds, good)
+	want := "::error file=" + good + ",line=20,title=crdcheck%3A ConfigMap skipped (v1) not checked::ConfigMap (v1) is a built-in kind; crdcheck checks custom resources only"
+	if !strings.Contains(out, want+"\n") {
+		t.Errorf("github output lacks %q:\n%s", want, out)
+	}
+	_, out, _ = runArgs(t, "-o", "tap", "-fail-unchecked", "-crds", crds, good)
+	if !strings.Contains(out, "not ok 4 - "+good+":20: ConfigMap skipped (v1)\n  ---\n  status: not checked\n") {
+		t.Errorf("tap output:\n%s", out)
+	}
+	_, out, _ = runArgs(t, "-o", "junit", "-fail-unchecked", "-crds", crds, good)
+	if !strings.Contains(out, `failures="1"`) || !strings.Contains(out, `type="notChecked"`) || strings.Contains(out, "rejected") {
+		t.Errorf("junit output:\n%s", out)
+	}
+}
