@@ -104,7 +104,7 @@
 // that is not an object) and files that cannot be read are shown with their
 // location and the reason. A summary closes the report:
 //
-//	not checked, no CRD of the input serves their kind: apps/v1 Deployment (built-in): 1
+//	not checked, no accepted CRD of the input serves their apiVersion and kind: apps/v1 Deployment (built-in): 1
 //	CRDs: 1 accepted, 0 rejected
 //	objects: 5 accepted, 1 rejected, 1 not checked, 0 unreadable; 0 unknown-field warning(s)
 //

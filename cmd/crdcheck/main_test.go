@@ -253,7 +253,7 @@ func TestTextOutput(t *testing.T) {
 		good + ":11: CronTab prod/unknown-field (stable.example.com/v1): accepted\n" +
 			"Warning: unknown field \"spec.someRandomField\"\n\n" + // a blank line between objects
 			bad + ":1: CronTab default/bad",
-		"not checked, no CRD of the input serves their kind: v1 ConfigMap (built-in): 1\n",
+		"not checked, no accepted CRD of the input serves their apiVersion and kind: v1 ConfigMap (built-in): 1\n",
 		"CRDs: 1 accepted, 0 rejected\n",
 		"objects: 2 accepted, 1 rejected, 1 not checked, 0 unreadable; 1 unknown-field warning(s)\n",
 	} {

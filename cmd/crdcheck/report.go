@@ -280,7 +280,7 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 			kinds = append(kinds, fmt.Sprintf("%s: %d", k, n))
 		}
 		sort.Strings(kinds)
-		fmt.Fprintf(b, "not checked, no CRD of the input serves their kind: %s\n", strings.Join(kinds, ", "))
+		fmt.Fprintf(b, "not checked, no accepted CRD of the input serves their apiVersion and kind: %s\n", strings.Join(kinds, ", "))
 	}
 	fmt.Fprintf(b, "CRDs: %d accepted, %d rejected\n", s.CRDs-s.CRDsRejected, s.CRDsRejected)
 	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d unknown-field warning(s)\n",
