@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -47,6 +48,10 @@ type checker struct {
 	crds     *catalog // from -crds, once crdReady is closed
 	crdReady chan struct{}
 	olds     *oldObjects
+
+	stdinOnce sync.Once
+	stdinData []byte
+	stdinErr  error
 
 	mu         sync.Mutex
 	outcomes   []outcome
@@ -94,7 +99,7 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 		}
 		for _, f := range files {
 			*seq++
-			label, data, err := readInput(f, c.stdin)
+			label, data, err := c.readInput(f)
 			if err != nil {
 				c.inputError(label, *seq, err)
 				continue
@@ -437,4 +442,19 @@ func strictDecodingError(apiVersion, kind string, unknown []string) string {
 		fmt.Fprintf(&b, "unknown field %q", f)
 	}
 	return b.String()
+}
+
+// readInput reads one input: a file, or the standard input for "-", read
+// once and shared by all who name it (-crds - and a manifest -, say).
+func (c *checker) readInput(name string) (label string, data []byte, err error) {
+	if name != stdinName {
+		data, err = os.ReadFile(name)
+		return name, data, err
+	}
+	c.stdinOnce.Do(func() {
+		if c.stdin != nil {
+			c.stdinData, c.stdinErr = io.ReadAll(c.stdin)
+		}
+	})
+	return stdinLabel, c.stdinData, c.stdinErr
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/crdschema/crdschema"
 )
@@ -36,16 +34,6 @@ func (d *document) where() string {
 		return fmt.Sprintf("%s:%d items[%d]", d.file, d.line, d.item-1)
 	}
 	return fmt.Sprintf("%s:%d", d.file, d.line)
-}
-
-// readInput reads one input: a file, or the standard input for "-".
-func readInput(name string, stdin io.Reader) (label string, data []byte, err error) {
-	if name == stdinName {
-		data, err = io.ReadAll(stdin)
-		return stdinLabel, data, err
-	}
-	data, err = os.ReadFile(name)
-	return name, data, err
 }
 
 // decodeChunk decodes one document of a file into its objects: the

@@ -328,3 +328,11 @@ func TestFailUncheckedWording(t *testing.T) {
 		t.Errorf("junit output:\n%s", out)
 	}
 }
+
+func TestStdinTwice(t *testing.T) {
+	// -crds - and a manifest -: the standard input is read once and serves both
+	code, rep, _ := runJSON(t, crontabCRD(t)+"\n---\n"+readFile(t, good), "-crds", "-", "-")
+	if code != exitRejected || len(rep.CRDs) != 2 || rep.CRDs[0].Source != "crds" || rep.Summary["accepted"] != 2 {
+		t.Errorf("exit status %d, CRDs %+v, summary %v", code, rep.CRDs, rep.Summary)
+	}
+}
