@@ -57,7 +57,6 @@ type checker struct {
 	outcomes   []outcome
 	streamCRDs []*crdEntry // CRDs found among the manifests
 	pending    []document  // objects no -crds CRD serves, for the CRDs of the manifests
-	docs       atomic.Int64
 }
 
 // task is one document to decode.

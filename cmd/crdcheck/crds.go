@@ -154,11 +154,6 @@ func (e *crdEntry) resolve(apiVersion, kind string) (*crd.Resource, string) {
 	return res, ""
 }
 
-// namespaced reports whether the objects e serves live in namespaces.
-func (e *crdEntry) namespaced() bool {
-	return e == nil || e.def == nil || e.def.Spec.Scope != crdschema.ClusterScoped
-}
-
 // splitAPIVersion splits "group/version"; the core group's "v1" has the
 // empty group.
 func splitAPIVersion(apiVersion string) (group, version string) {
