@@ -131,10 +131,11 @@ func run(rounds, n int, schema, kcVersion string) error {
 			regexp.MustCompile(fmt.Sprintf(`%d resources found in 1 file - Valid: %d, Invalid: 0, Errors: 0`, n, n))},
 	}
 	times := make([][]time.Duration, len(tools))
+	cpus := make([][]time.Duration, len(tools))
 	peaks := make([]int64, len(tools))
 	for r := 0; r < rounds; r++ {
 		for i, t := range tools {
-			d, rss, out, err := measure(t.args)
+			d, cpu, rss, out, err := measure(t.args)
 			if err != nil {
 				return fmt.Errorf("%s: %v\n%s", t.name, err, out)
 			}
@@ -142,6 +143,7 @@ func run(rounds, n int, schema, kcVersion string) error {
 				return fmt.Errorf("%s did not accept every object:\n%s", t.name, tail(out))
 			}
 			times[i] = append(times[i], d)
+			cpus[i] = append(cpus[i], cpu)
 			peaks[i] = max(peaks[i], rss)
 		}
 	}
@@ -150,27 +152,36 @@ func run(rounds, n int, schema, kcVersion string) error {
 	med := make([]time.Duration, len(tools))
 	for i, t := range tools {
 		med[i] = median(times[i])
-		fmt.Printf("%-12s median %6.3f s  (runs: %s)  peak RSS %6.1f MB\n", t.name, med[i].Seconds(), list(times[i]), float64(peaks[i])/1024)
+		fmt.Printf("%-12s median %6.3f s  (runs: %s)  CPU %6.3f s  peak RSS %6.1f MB\n", t.name, med[i].Seconds(), list(times[i]), median(cpus[i]).Seconds(), float64(peaks[i])/1024)
 	}
-	fmt.Printf("ratio crdcheck/kubeconform: time %.2f, peak memory %.2f\n",
-		med[0].Seconds()/med[1].Seconds(), float64(peaks[0])/float64(peaks[1]))
+	fmt.Printf("ratio crdcheck/kubeconform: time %.2f, CPU time %.2f, peak memory %.2f\n",
+		med[0].Seconds()/med[1].Seconds(), median(cpus[0]).Seconds()/median(cpus[1]).Seconds(), float64(peaks[0])/float64(peaks[1]))
+	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("load average before the last run: %s", load)
+	}
 	return nil
 }
 
-// measure runs args and returns the wall time, the peak resident memory
-// in KB, and the output.
-func measure(args []string) (time.Duration, int64, []byte, error) {
+// measure runs args and returns the wall time, the CPU time (user and
+// system), the peak resident memory in KB, and the output.
+func measure(args []string) (time.Duration, time.Duration, int64, []byte, error) {
 	cmd := exec.Command(args[0], args[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
+	var (
+		rss int64
+		cpu time.Duration
+	)
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss
+		}
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	return d, rss, out.Bytes(), err
+	return d, cpu, rss, out.Bytes(), err
 }
 
 func command(dir string, env []string, name string, args ...string) error {
