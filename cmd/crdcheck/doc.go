@@ -78,8 +78,9 @@
 //
 // Every document is located as FILE:LINE, the line of its first line of
 // content (after the "---" and any comments); the standard input is named
-// <stdin>; an item of a List adds " items[i]". YAML errors give the line
-// in the file.
+// <stdin>; an item of a List adds " items[i]" (and the line is the
+// item's when the List is written in block style, as kubectl get -o yaml
+// writes it). YAML errors give the line in the file.
 //
 // # Text output
 //

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/crdschema/crdschema"
 )
@@ -63,9 +64,13 @@ func decodeChunk(file string, c chunk, index, seq int) []document {
 			return []document{doc}
 		}
 		out := make([]document, 0, len(items))
+		lines := itemLines(c, len(items))
 		for i, it := range items {
 			item := doc
 			item.item = i + 1
+			if lines != nil {
+				item.line = lines[i]
+			}
 			if item.obj, _ = it.(map[string]any); item.obj == nil {
 				item.err = errors.New("the List item is not an object")
 			} else if isCRD(item.obj) {
@@ -123,4 +128,46 @@ func mustJSON(v any) []byte {
 		return []byte("null")
 	}
 	return b
+}
+
+// itemLines finds the first line of each of the n items of a List
+// written in block style ("items:" at the start of a line, then one "- "
+// per item at the indentation of the first), or returns nil.
+func itemLines(c chunk, n int) []int {
+	text := string(c.data)
+	line := c.first
+	var out []int
+	inItems, indent := false, -1
+	for len(text) > 0 && len(out) <= n {
+		var l string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			l, text = text, ""
+		}
+		l = strings.TrimRight(l, "\r")
+		trimmed := strings.TrimLeft(l, " ")
+		lead := len(l) - len(trimmed)
+		switch {
+		case !inItems:
+			if strings.HasPrefix(l, "items:") && strings.TrimSpace(strings.TrimPrefix(l, "items:")) == "" {
+				inItems = true
+			}
+		case trimmed == "" || trimmed[0] == '#':
+		case trimmed == "-" || strings.HasPrefix(trimmed, "- "):
+			if indent < 0 {
+				indent = lead
+			}
+			if lead == indent {
+				out = append(out, line)
+			}
+		case lead <= indent || indent < 0 && lead == 0:
+			inItems = false // the next key of the List
+		}
+		line++
+	}
+	if len(out) != n {
+		return nil
+	}
+	return out
 }

@@ -154,8 +154,8 @@ func TestBadInput(t *testing.T) {
 		{broken + ":20", "notChecked", "built-in"},
 		{broken + ":26", "error", `^cannot decode: yaml: line 28: did not find expected`}, // the line of the parser's context
 		{broken + ":31", "error", `kind not set`},
-		{broken + ":34 items[0]", "error", `not an object`},
-		{broken + ":34 items[1]", "rejected", ``},
+		{broken + ":37 items[0]", "error", `not an object`},
+		{broken + ":38 items[1]", "rejected", ``},
 		{bad + ":1", "rejected", ""},
 	}
 	if len(rep.Objects) != len(want) {
@@ -176,7 +176,7 @@ func TestBadInput(t *testing.T) {
 	}
 	// the text output names the same places
 	_, out, _ := runArgs(t, "-crds", crds, broken)
-	if !strings.Contains(out, broken+":34 items[0]: document: error\nthe List item is not an object\n") {
+	if !strings.Contains(out, broken+":37 items[0]: document: error\nthe List item is not an object\n") {
 		t.Errorf("text output:\n%s", out)
 	}
 }

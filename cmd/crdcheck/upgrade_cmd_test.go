@@ -20,10 +20,10 @@ func TestUpgradeCommand(t *testing.T) {
 	for _, want := range []string{
 		"CustomResourceDefinition gateways.gateway.networking.k8s.io (" + from + "/gateways.yaml:1 -> " + to + "/gateways.yaml:1): update accepted\n",
 		"  schema change: v1 spec.listeners[*].protocol: pattern ",
-		stored + ":1 items[1]: Gateway default/passthrough (gateway.networking.k8s.io/v1): ratcheted\n" +
+		stored + ":10 items[1]: Gateway default/passthrough (gateway.networking.k8s.io/v1): ratcheted\n" +
 			"  invalid: spec.listeners: Invalid value: tls mode must be Terminate for protocol HTTPS\n" +
 			"  (updates that leave these fields alone still pass)\n\n",
-		stored + ":1 items[2]: GatewayClass example (gateway.networking.k8s.io/v1): changed on read\n" +
+		stored + ":16 items[2]: GatewayClass example (gateway.networking.k8s.io/v1): changed on read\n" +
 			"  on read: status.conditions[0].reason: \"Waiting\" becomes \"Pending\"\n",
 		"objects: 1 valid, 1 ratcheted, 0 blocked, 1 changed on read, 0 unreadable, 1 not checked; 0 input error(s)\n",
 	} {
@@ -47,7 +47,7 @@ func TestUpgradeCommand(t *testing.T) {
 		t.Fatalf("%v\n%s", err, o.String())
 	}
 	if code != exitOK || len(rep.Objects) != 4 || rep.Objects[2].Verdict != "changedOnRead" ||
-		rep.Objects[2].Changes[0].Kind != "modified" || rep.Objects[0].Where != "<stdin>:1 items[0]" || rep.Summary["valid"] != 1 {
+		rep.Objects[2].Changes[0].Kind != "modified" || rep.Objects[0].Where != "<stdin>:4 items[0]" || rep.Summary["valid"] != 1 {
 		t.Errorf("exit status %d, report %+v", code, rep)
 	}
 
@@ -90,7 +90,7 @@ func TestUpgradePrunes(t *testing.T) {
 	code, out, _ := runArgs(t, "upgrade", "-from", filepath.Join(dir, "old.yaml"), "-to", filepath.Join(dir, "new.yaml"), live)
 	for _, want := range []string{
 		"  schema change: v1 spec.bar: property removed: stored values are pruned\n",
-		live + ":2 items[0]: CronTab default/good (stable.example.com/v1): changed on read\n  on read: spec.bar: pruned (was \"x\")\n",
+		live + ":5 items[0]: CronTab default/good (stable.example.com/v1): changed on read\n  on read: spec.bar: pruned (was \"x\")\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
