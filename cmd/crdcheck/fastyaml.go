@@ -26,14 +26,18 @@ func decodeFast(data []byte) (v any, ok bool) {
 	return v, true
 }
 
-// fastLine is a line with content: its indentation and the rest.
+// fastLine is a line with content: its indentation, the rest, and its
+// index among all lines.
 type fastLine struct {
 	indent int
 	text   string
+	raw    int
 }
 
 type fastParser struct {
-	ls []fastLine
+	raw     []string   // every line
+	ls      []fastLine // the lines with content
+	newline bool       // the last line ends with a line break
 }
 
 const fastMaxDepth = 64
@@ -53,6 +57,8 @@ func (p *fastParser) lines(data []byte) bool {
 		} else {
 			line, s = s, ""
 		}
+		p.raw = append(p.raw, line)
+		p.newline = len(s) > 0 || data[len(data)-1] == '\n'
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
@@ -64,7 +70,7 @@ func (p *fastParser) lines(data []byte) bool {
 		if strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...") || rest[0] == '%' {
 			return false
 		}
-		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " ")})
+		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), len(p.raw) - 1})
 	}
 	return true
 }
@@ -96,17 +102,21 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 		}
 		i++
 		var v any
-		if rest == "" {
+		if rest == "|-" || rest == "|" {
+			v, i, ok = p.literal(i, indent, rest == "|-")
+		} else if rest == "" {
 			switch {
 			case i < len(p.ls) && p.ls[i].indent > indent:
 				v, i, ok = p.block(i, p.ls[i].indent, depth+1)
 			case i < len(p.ls) && p.ls[i].indent == indent && isSeqItem(p.ls[i].text):
 				v, i, ok = p.sequence(i, indent, depth+1)
 			}
+		} else if _, _, closed := quoted(rest); rest[0] == '\'' && !closed {
+			v, i, ok = p.quotedLines(rest, i, indent)
 		} else {
 			v, ok = scalar(rest)
 			if ok && i < len(p.ls) && p.ls[i].indent > indent {
-				ok = false // a multi-line scalar
+				v, i, ok = p.continued(v, rest, i, indent)
 			}
 		}
 		if !ok {
@@ -144,7 +154,7 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		if isSeqItem(rest) || isMappingEntry(rest) {
 			// the item's block starts on this line: parse it as if it
 			// had a line of its own
-			p.ls[i] = fastLine{indent + len(text) - len(rest), rest}
+			p.ls[i] = fastLine{indent + len(text) - len(rest), rest, p.ls[i].raw}
 			v, next, ok := p.block(i, p.ls[i].indent, depth+1)
 			if !ok {
 				return nil, i, false
@@ -166,6 +176,117 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		return nil, i, false
 	}
 	return list, i, true
+}
+
+// literal reads a literal block scalar ("|" or "|-", without indentation
+// indicator) that is the value of the entry on the line before ls[i], at
+// indent; it returns the index of the first line after it.
+func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
+	start := p.ls[i-1].raw + 1
+	end := len(p.raw) // the first raw line after the scalar
+	content := -1     // the content's indentation
+	var parts []string
+	last := -1 // the raw index of the last content line
+	for r := start; r < len(p.raw); r++ {
+		line := p.raw[r]
+		trimmed := strings.TrimLeft(line, " ")
+		lead := len(line) - len(trimmed)
+		if trimmed == "" {
+			if content < 0 {
+				return nil, i, false // leading empty lines: the full path
+			}
+			if lead > content {
+				parts = append(parts, line[content:])
+			} else {
+				parts = append(parts, "")
+			}
+			continue
+		}
+		if content < 0 {
+			if lead <= indent {
+				end = r
+				break
+			}
+			content = lead
+		}
+		if lead < content {
+			if lead > indent {
+				return nil, i, false // less indented than the content: the full path
+			}
+			end = r
+			break
+		}
+		parts = append(parts, line[content:])
+		last = r
+	}
+	// trailing empty lines are not content
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	for _, part := range parts {
+		if strings.TrimLeft(part, " ") == "" && part != "" {
+			return nil, i, false // lines of spaces only: the full path
+		}
+	}
+	v := strings.Join(parts, "\n")
+	if !strip && len(parts) > 0 && (last < len(p.raw)-1 || p.newline) {
+		v += "\n"
+	}
+	for i < len(p.ls) && p.ls[i].raw < end {
+		i++
+	}
+	return v, i, true
+}
+
+// continued reads the continuation lines, from ls[i], of a plain scalar
+// whose first line, the value of an entry at indent, read as first: YAML
+// folds them into one line, separated by spaces. Only plain strings on
+// lines that follow each other, without comments, take this path.
+func (p *fastParser) continued(first any, text string, i, indent int) (any, int, bool) {
+	s, isStr := first.(string)
+	if !isStr || s != text {
+		return nil, i, false // quoted, commented or not a string
+	}
+	var b strings.Builder
+	b.WriteString(s)
+	for ; i < len(p.ls) && p.ls[i].indent > indent; i++ {
+		l := p.ls[i]
+		if l.raw != p.ls[i-1].raw+1 || !continuation(l.text) {
+			return nil, i, false
+		}
+		b.WriteByte(' ')
+		b.WriteString(l.text)
+	}
+	return b.String(), i, true
+}
+
+// quotedLines reads a single-quoted scalar that starts with text, the
+// value of an entry at indent, and goes on over the lines from ls[i]: YAML
+// folds its line breaks into spaces. Lines that follow each other, more
+// indented than the entry, without empty lines, take this path.
+func (p *fastParser) quotedLines(text string, i, indent int) (any, int, bool) {
+	folded := text
+	for ; i < len(p.ls) && p.ls[i].indent > indent; i++ {
+		if p.ls[i].raw != p.ls[i-1].raw+1 {
+			return nil, i, false
+		}
+		folded += " " + p.ls[i].text
+		if _, _, closed := quoted(folded); closed {
+			v, ok := scalar(folded)
+			return v, i + 1, ok
+		}
+	}
+	return nil, i, false
+}
+
+// continuation reports whether a line of a multi-line plain scalar is
+// surely text: not a comment, nothing that YAML could read as a mapping
+// (indicators do not count at the start of a continuation line).
+func continuation(text string) bool {
+	if text[0] == '#' || text[0] == ':' {
+		return false
+	}
+	return !strings.Contains(text, ": ") && !strings.HasSuffix(text, ":") && !strings.Contains(text, " #")
 }
 
 // isMappingEntry reports whether text starts a mapping entry.
@@ -300,12 +421,14 @@ func plainString(s string) bool {
 	if s == "" {
 		return false
 	}
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	c := s[0]
-	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '_' || c == '$' || c == '(' || c == '=' || c == '^') {
+	if !(letter(c) || c == '/' || c == '_' || c == '$' || c == '(' || c == '=' || c == '^' ||
+		c == '.' && len(s) > 1 && letter(s[1])) {
 		return false
 	}
 	switch strings.ToLower(s) {
-	case "null", "true", "false", "y", "n", "yes", "no", "on", "off":
+	case "null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan":
 		return false
 	}
 	if strings.Contains(s, " #") {

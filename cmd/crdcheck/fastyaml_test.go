@@ -74,6 +74,20 @@ func TestDecodeFast(t *testing.T) {
 	} {
 		checkFast(t, []byte(in))
 	}
+	for _, in := range []string{
+		"a: |\n  x\n\n   y\n\nb: 1\n", "a: |-\n  # not a comment\n  x\n", "a: |\n x",
+		"a: 'x\n  y'\n", "a: 'x\n  ''y'''\n", "a: 'x\n\n  y'\n", "a: x\n  # c\n",
+		"a: .x\n", "a: .inf\n", "a: .NaN\n",
+	} {
+		checkFast(t, []byte(in))
+	}
+	// continuation lines of plain scalars that start with indicators
+	for _, c := range "-?:,[]{}#&*!|>'\"%@`~=<.0" {
+		for _, rest := range []string{"", "x", " x", "- y", ": y"} {
+			checkFast(t, []byte("a: b\n  "+string(c)+rest+"\nc: d\n"))
+			checkFast(t, []byte("- a: b\n    "+string(c)+rest+"\n"))
+		}
+	}
 }
 
 // FuzzDecodeFast: whatever the fast path decodes, the library decodes the
