@@ -111,7 +111,7 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			case i < len(p.ls) && p.ls[i].indent == indent && isSeqItem(p.ls[i].text):
 				v, i, ok = p.sequence(i, indent, depth+1)
 			}
-		} else if _, _, closed := quoted(rest); rest[0] == '\'' && !closed {
+		} else if _, _, closed := quoted(rest); (rest[0] == '\'' || rest[0] == '"') && !closed {
 			v, i, ok = p.quotedLines(rest, i, indent)
 		} else {
 			v, ok = scalar(rest)
@@ -260,7 +260,7 @@ func (p *fastParser) continued(first any, text string, i, indent int) (any, int,
 	return b.String(), i, true
 }
 
-// quotedLines reads a single-quoted scalar that starts with text, the
+// quotedLines reads a quoted scalar that starts with text, the
 // value of an entry at indent, and goes on over the lines from ls[i]: YAML
 // folds its line breaks into spaces. Lines that follow each other, more
 // indented than the entry, without empty lines, take this path.
@@ -268,9 +268,15 @@ func (p *fastParser) quotedLines(text string, i, indent int) (any, int, bool) {
 	folded := text
 	for ; i < len(p.ls) && p.ls[i].indent > indent; i++ {
 		if p.ls[i].raw != p.ls[i-1].raw+1 {
-			return nil, i, false
+			return nil, i, false // an empty line
 		}
-		folded += " " + p.ls[i].text
+		run := len(folded) - len(strings.TrimRight(folded, "\\"))
+		if text[0] == '"' && run%2 == 1 {
+			// an escaped line break: the lines join without a space
+			folded = folded[:len(folded)-1] + p.ls[i].text
+		} else {
+			folded += " " + p.ls[i].text
+		}
 		if _, _, closed := quoted(folded); closed {
 			v, ok := scalar(folded)
 			return v, i + 1, ok
@@ -461,7 +467,7 @@ func quoted(text string) (s string, n int, ok bool) {
 			}
 			i++
 			switch text[i] {
-			case '"', '\\', '/':
+			case '"', '\\', '/', ' ':
 				b.WriteByte(text[i])
 			case 'n':
 				b.WriteByte('\n')

@@ -78,6 +78,8 @@ func TestDecodeFast(t *testing.T) {
 		"a: |\n  x\n\n   y\n\nb: 1\n", "a: |-\n  # not a comment\n  x\n", "a: |\n x",
 		"a: 'x\n  y'\n", "a: 'x\n  ''y'''\n", "a: 'x\n\n  y'\n", "a: x\n  # c\n",
 		"a: .x\n", "a: .inf\n", "a: .NaN\n",
+		"a: \"x\n  y\"\n", "a: \"x\\\n  y\"\n", "a: \"x \\\n  \\ y\"\n", "a: \"x\\\\\n  y\"\n", "a: \"x\\\\\\\n  y\"\n",
+		"a: \"x\n\n  y\"\n", "a: \"x\n  y\" # c\n", "a: \"x\n  y\"z\n", "a: \"\\ \"\n",
 	} {
 		checkFast(t, []byte(in))
 	}
