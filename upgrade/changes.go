@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // hazards lists the stored-version hazards of replacing old by def.
@@ -102,9 +103,9 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 		report(path, fmt.Sprintf("type %s becomes %q", o.Type, n.Type))
 	}
 	if o.Default == nil && n.Default != nil {
-		report(path, "default added: "+crdschema.FormatValue(n.Default.Value))
+		report(path, "default added: "+jsonvalue.Format(n.Default.Value))
 	} else if o.Default != nil && n.Default != nil && !equal(o.Default.Value, n.Default.Value) {
-		report(path, fmt.Sprintf("default %s becomes %s", crdschema.FormatValue(o.Default.Value), crdschema.FormatValue(n.Default.Value)))
+		report(path, fmt.Sprintf("default %s becomes %s", jsonvalue.Format(o.Default.Value), jsonvalue.Format(n.Default.Value)))
 	}
 	if o.Nullable && !n.Nullable {
 		report(path, "no longer nullable (stored nulls are dropped or refused)")
@@ -134,7 +135,7 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 		var removed []string
 		for _, e := range o.Enum {
 			if !hasEnum(n.Enum, e.Value) {
-				removed = append(removed, crdschema.FormatValue(e.Value))
+				removed = append(removed, jsonvalue.Format(e.Value))
 			}
 		}
 		switch {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Verdict is what a CRD update does to one stored object.
@@ -89,11 +90,11 @@ type Change struct {
 func (c Change) String() string {
 	switch c.Kind {
 	case Pruned:
-		return fmt.Sprintf("%s: pruned (was %s)", c.Path, crdschema.FormatValue(c.Old))
+		return fmt.Sprintf("%s: pruned (was %s)", c.Path, jsonvalue.Format(c.Old))
 	case Defaulted:
-		return fmt.Sprintf("%s: defaulted to %s", c.Path, crdschema.FormatValue(c.New))
+		return fmt.Sprintf("%s: defaulted to %s", c.Path, jsonvalue.Format(c.New))
 	}
-	return fmt.Sprintf("%s: %s becomes %s", c.Path, crdschema.FormatValue(c.Old), crdschema.FormatValue(c.New))
+	return fmt.Sprintf("%s: %s becomes %s", c.Path, jsonvalue.Format(c.Old), jsonvalue.Format(c.New))
 }
 
 // Hazard is a stored-version problem of an update.
@@ -136,7 +137,7 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 // The calls into package crd that its API changes may touch.
 
 func validateUpdate(def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.ValidateUpdate(def, old)
+	return crd.ValidateUpdate(context.Background(), def, old)
 }
 
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {

@@ -31,6 +31,7 @@ type outcome struct {
 	status                            string
 	errs                              crdschema.ErrorList
 	unknownFields                     []string
+	warnings                          []string       // the API server's warnings (kubectl prints them)
 	problem                           string         // why refused (when operation is set), unreadable or not checked
 	message                           string         // what kubectl prints for a refusal, when known
 	result                            map[string]any // the resulting object, with -show-result
@@ -284,7 +285,7 @@ func (c *checker) check(cat *catalog, d document) outcome {
 	if err != nil {
 		var re *crd.RequestError
 		if !errors.As(err, &re) {
-			re = &crd.RequestError{Reason: "BadRequest", Message: err.Error()}
+			re = &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: err.Error()}
 		}
 		o.problem = re.Message
 		o.message = fmt.Sprintf("Error from server (%s): error when %s %q: %s", re.Reason, verb, d.file, re.Message)
@@ -299,13 +300,13 @@ func (c *checker) check(cat *catalog, d document) outcome {
 			o.namespace = ns
 		}
 	}
-	o.errs, o.unknownFields = result.Errors, result.UnknownFields
+	o.errs, o.unknownFields, o.warnings = result.Errors, result.UnknownFields, result.Warnings
 	if c.opts.showResult {
 		o.result = result.Object
 	}
 	if c.opts.strict && len(o.unknownFields) > 0 {
 		// The strict decoder fails before validation.
-		o.problem, o.errs, o.result = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil
+		o.problem, o.errs, o.result, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil, nil
 		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
 		return o
 	}

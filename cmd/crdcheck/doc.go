@@ -94,8 +94,9 @@
 // or, with several errors, kubectl's list (after "is invalid: " comes a
 // new line and one "* field: message" line per error; like kubectl,
 // repeated identical messages are shown once). Fields that the API server
-// would drop as unknown are printed as kubectl's warnings (Warning: unknown
-// field "spec.x"). A request that the API server refuses before validation
+// would drop as unknown, and the API server's other warnings (finalizer
+// names), are printed as kubectl prints them (Warning: unknown field
+// "spec.x"). A request that the API server refuses before validation
 // (a wrong apiVersion, a body it cannot decode, a name that does not
 // match) is shown as kubectl shows it, "Error from server (<reason>):
 // error when creating "<file>": <message>"; so is, with -strict, a body
@@ -107,7 +108,7 @@
 //
 //	not checked, no accepted CRD of the input serves their apiVersion and kind: apps/v1 Deployment (built-in): 1
 //	CRDs: 1 accepted, 0 rejected
-//	objects: 5 accepted, 1 rejected, 1 not checked, 0 unreadable; 0 unknown-field warning(s)
+//	objects: 5 accepted, 1 rejected, 1 not checked, 0 unreadable; 0 warning(s)
 //
 // On a terminal, a progress line is written to stderr once a run has
 // lasted a second; with -progress it is always written (on anything else
@@ -140,7 +141,8 @@
 //	    "operation": "create",               // create | update ("" when not checked)
 //	    "status": "rejected",                // accepted | rejected | notChecked | error
 //	    "errors": [FieldError, ...],         // validation errors; [] when none
-//	    "unknownFields": ["spec.x"],         // fields the API server drops (kubectl warns)
+//	    "unknownFields": ["spec.x"],         // fields the API server drops
+//	    "warnings": ["unknown field \"spec.x\""], // the API server's warnings (unknown fields, finalizer names)
 //	    "error": "...",                      // optional: refused before validation, unreadable, or why not checked
 //	    "message": "...",                    // optional: what kubectl prints for a rejection, without its final newline
 //	    "object": {...}                      // optional, with -show-result: the object as it would be stored

@@ -184,14 +184,14 @@ func (r *report) writeGitHub(w io.Writer) error {
 		if e.failed || e.status == statusError {
 			annotate("error", e.file, e.line, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
 		}
-		var unknown []string
 		if i < len(r.CRDs) {
-			unknown = r.CRDs[i].UnknownFields
-		} else {
-			unknown = r.Objects[i-len(r.CRDs)].UnknownFields
+			for _, f := range r.CRDs[i].UnknownFields {
+				annotate("warning", e.file, e.line, "crdcheck: unknown field", fmt.Sprintf("%s: unknown field %q (the API server drops it)", e.name, f))
+			}
+			continue
 		}
-		for _, f := range unknown {
-			annotate("warning", e.file, e.line, "crdcheck: unknown field", fmt.Sprintf("%s: unknown field %q (the API server drops it)", e.name, f))
+		for _, w := range r.Objects[i-len(r.CRDs)].Warnings {
+			annotate("warning", e.file, e.line, "crdcheck: warning", fmt.Sprintf("%s: %s", e.name, w))
 		}
 	}
 	if err := b.Flush(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // document is one object of a manifest, or a document that could not be
@@ -93,7 +94,7 @@ func decodeChunk(file string, c chunk, index, seq int) []document {
 // decodeFull decodes a document as the library does: YAML (or JSON) to
 // JSON, then the JSON with the API server's number model.
 func decodeFull(c chunk) (any, []byte, error) {
-	j, err := crdschema.YAMLToJSON(c.data)
+	j, err := yamljson.ForDecoding(c.data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
 	}

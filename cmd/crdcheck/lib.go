@@ -12,12 +12,10 @@ import (
 
 // validateCRD is the API server's verdict on creating def.
 func validateCRD(def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.Validate(def)
+	return crd.Validate(context.Background(), def)
 }
 
 // newResource compiles one version of def.
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
 	return crd.New(def, version)
 }
-
-var _ = context.Background

@@ -142,7 +142,7 @@ func TestJSONShape(t *testing.T) {
 	if len(objs) != 4 {
 		t.Fatalf("%d objects, want 4", len(objs))
 	}
-	objectKeys := []string{"apiVersion", "document", "errors", "file", "kind", "line", "name", "namespace", "operation", "status", "unknownFields"}
+	objectKeys := []string{"apiVersion", "document", "errors", "file", "kind", "line", "name", "namespace", "operation", "status", "unknownFields", "warnings"}
 	type row struct{ where, ns, name, op, status, errKey string }
 	wantRows := []row{
 		{good + ":1#1", "default", "good", "create", "accepted", ""},
@@ -255,7 +255,7 @@ func TestTextOutput(t *testing.T) {
 			bad + ":1: CronTab default/bad",
 		"not checked, no accepted CRD of the input serves their apiVersion and kind: v1 ConfigMap (built-in): 1\n",
 		"CRDs: 1 accepted, 0 rejected\n",
-		"objects: 2 accepted, 1 rejected, 1 not checked, 0 unreadable; 1 unknown-field warning(s)\n",
+		"objects: 2 accepted, 1 rejected, 1 not checked, 0 unreadable; 1 warning(s)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

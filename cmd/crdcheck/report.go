@@ -50,6 +50,7 @@ type objectReport struct {
 	Status        string         `json:"status"`
 	Errors        []fieldError   `json:"errors"`
 	UnknownFields []string       `json:"unknownFields"`
+	Warnings      []string       `json:"warnings"` // the API server's warnings: unknown fields, finalizer names
 	Error         string         `json:"error,omitempty"`
 	Message       string         `json:"message,omitempty"`
 	Object        map[string]any `json:"object,omitempty"`
@@ -74,7 +75,7 @@ type summary struct {
 	Rejected     int `json:"rejected"`
 	NotChecked   int `json:"notChecked"`
 	Errors       int `json:"errors"`   // documents or files that cannot be read
-	Warnings     int `json:"warnings"` // unknown fields of objects
+	Warnings     int `json:"warnings"` // the API server's warnings about objects
 }
 
 // newReport assembles the report.
@@ -106,7 +107,7 @@ func newReport(crds []*crdEntry, outcomes []outcome, failUnchecked bool) *report
 			File: o.doc.file, Line: o.doc.line, Document: o.doc.index, Item: o.doc.item,
 			APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name,
 			Operation: o.operation, Status: o.status,
-			Errors: fieldErrors(o.errs), UnknownFields: nonNil(o.unknownFields), Error: o.problem,
+			Errors: fieldErrors(o.errs), UnknownFields: nonNil(o.unknownFields), Warnings: nonNil(o.warnings), Error: o.problem,
 			Object: o.result, where: o.doc.where(),
 		}
 		switch {
@@ -125,7 +126,7 @@ func newReport(crds []*crdEntry, outcomes []outcome, failUnchecked bool) *report
 		case statusError:
 			r.Summary.Errors++
 		}
-		r.Summary.Warnings += len(o.unknownFields)
+		r.Summary.Warnings += len(o.warnings)
 		r.Objects = append(r.Objects, x)
 	}
 	r.Summary.Objects = len(r.Objects)
@@ -219,8 +220,8 @@ func (o *objectReport) text() string {
 	case o.Error != "":
 		b.WriteString(o.Error + "\n")
 	}
-	for _, f := range o.UnknownFields {
-		b.WriteString(unknownFieldWarning(f))
+	for _, w := range o.Warnings {
+		b.WriteString("Warning: " + w + "\n")
 	}
 	return b.String()
 }
@@ -265,7 +266,7 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 				continue
 			}
 		}
-		if o.Status == statusAccepted && len(o.UnknownFields) == 0 && !verbose {
+		if o.Status == statusAccepted && len(o.Warnings) == 0 && !verbose {
 			continue
 		}
 		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
@@ -283,7 +284,7 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 		fmt.Fprintf(b, "not checked, no accepted CRD of the input serves their apiVersion and kind: %s\n", strings.Join(kinds, ", "))
 	}
 	fmt.Fprintf(b, "CRDs: %d accepted, %d rejected\n", s.CRDs-s.CRDsRejected, s.CRDsRejected)
-	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d unknown-field warning(s)\n",
+	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d warning(s)\n",
 		s.Accepted, s.Rejected, s.NotChecked, s.Errors, s.Warnings)
 	return b.Flush()
 }

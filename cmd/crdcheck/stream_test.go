@@ -297,7 +297,7 @@ func TestGitHubAnnotations(t *testing.T) {
 		}
 	}
 	want := []string{
-		"::warning file=" + good + ",line=11,title=crdcheck%3A unknown field::CronTab prod/unknown-field (stable.example.com/v1): unknown field \"spec.someRandomField\" (the API server drops it)",
+		"::warning file=" + good + ",line=11,title=crdcheck%3A warning::CronTab prod/unknown-field (stable.example.com/v1): unknown field \"spec.someRandomField\"",
 		"::error file=" + bad + ",line=1,title=crdcheck%3A CronTab default/bad (stable.example.com/v1) rejected::The CronTab \"bad\" is invalid: %0A* " + fooNotString,
 	}
 	if len(annotations) != 2 || annotations[0] != want[0] || !strings.HasPrefix(annotations[1], want[1]) {
