@@ -78,7 +78,7 @@ func agree(t *testing.T, crdDir, objDir string) {
 		}
 		s := &served{}
 		versions[key] = s
-		if len(crd.Validate(def)) > 0 {
+		if len(crd.Validate(context.Background(), def)) > 0 {
 			return s
 		}
 		res, err := crd.New(def, version)
