@@ -274,7 +274,7 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		result *crd.Result
 		err    error
 	)
-	if old := c.olds.find(e, d.obj); old != nil {
+	if old := c.olds.find(d.obj); old != nil {
 		o.operation = "update"
 		result, err = res.Update(c.ctx, withResourceVersion(d.obj, old), old)
 	} else {
@@ -375,8 +375,8 @@ func (c *checker) loadOld(seq *int) *oldObjects {
 	return o
 }
 
-// find returns the old object of obj, served by e, or nil.
-func (o *oldObjects) find(e *crdEntry, obj map[string]any) map[string]any {
+// find returns the old object of obj, or nil.
+func (o *oldObjects) find(obj map[string]any) map[string]any {
 	if o == nil {
 		return nil
 	}
