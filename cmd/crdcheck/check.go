@@ -115,7 +115,7 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 // decodeAll decodes every document of paths on jobs goroutines and passes
 // each decoded document to handle, from those goroutines.
 func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
-	tasks := make(chan task, 8*jobs)
+	tasks := make(chan task, 256) // chunks share the file's bytes: a long queue costs little
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
