@@ -301,8 +301,8 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		}
 	}
 	o.errs, o.unknownFields, o.warnings = result.Errors, result.UnknownFields, result.Warnings
-	if c.opts.showResult {
-		o.result = result.Object
+	if c.opts.showResult && len(o.errs) == 0 {
+		o.result = result.Object // what the API server would store
 	}
 	if c.opts.strict && len(o.unknownFields) > 0 {
 		// The strict decoder fails before validation.

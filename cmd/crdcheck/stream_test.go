@@ -336,3 +336,10 @@ func TestStdinTwice(t *testing.T) {
 		t.Errorf("exit status %d, CRDs %+v, summary %v", code, rep.CRDs, rep.Summary)
 	}
 }
+
+func TestShowResultOnlyAccepted(t *testing.T) {
+	_, rep, _ := runJSON(t, "", "-crds", crds, "-show-result", bad)
+	if rep.Objects[0].Status != "rejected" || rep.Objects[0].Object != nil {
+		t.Errorf("a rejected object carries a result: %+v", rep.Objects[0])
+	}
+}
