@@ -291,7 +291,7 @@ func setInt(s Schema, key string, v *int64) {
 }
 
 // rules keeps the CEL rules as an extension for tools that read them.
-func rules(rs crdschema.ValidationRules) []any {
+func rules(rs []crdschema.ValidationRule) []any {
 	out := make([]any, 0, len(rs))
 	for _, r := range rs {
 		b, err := json.Marshal(r)
