@@ -108,7 +108,7 @@ type Hazard struct {
 // Check reports what replacing the stored CRD old by def does, and the
 // verdict on each of objects, stored objects of old (as kubectl get -o
 // yaml shows them; Lists must be unpacked by the caller). ctx bounds the
-// evaluation of CEL rules. The error is for objects that are not objects
+// evaluation of CEL rules (in the CRD's defaults and in the objects). The error is for objects that are not objects
 // of the CRD (another group or kind); their verdict is Unreadable with the
 // reason, and the others are still checked.
 //
@@ -117,7 +117,7 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 	if def == nil || old == nil {
 		return nil, errors.New("upgrade: both the new and the stored CRD are needed")
 	}
-	r := &Report{Name: def.Name, Errors: validateUpdate(def, old)}
+	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old)}
 	r.Hazards = hazards(def, old)
 	r.SchemaChanges = schemaChanges(def, old)
 
@@ -136,8 +136,8 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 
 // The calls into package crd that its API changes may touch.
 
-func validateUpdate(def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.ValidateUpdate(context.Background(), def, old)
+func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	return crd.ValidateUpdate(ctx, def, old)
 }
 
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
