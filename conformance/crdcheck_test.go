@@ -16,7 +16,7 @@ import (
 	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
-// The crdcheck test runs the examples/crdcheck command, as a user would,
+// The crdcheck test runs the cmd/crdcheck command, as a user would,
 // over the Gateway API CRDs and example objects in testdata/crdcheck, once
 // per release channel, and checks that for every object the errors it
 // reports are those upstream gave for the same object against the same CRD
@@ -32,14 +32,14 @@ func buildCrdcheck(t *testing.T) string {
 	}
 	// Reading the command's sources makes them inputs of the cached test
 	// result: go test does not see what the go build below reads.
-	sources, _ := filepath.Glob(filepath.Join("..", "examples", "crdcheck", "*.go"))
+	sources, _ := filepath.Glob(filepath.Join("..", "cmd", "crdcheck", "*.go"))
 	for _, f := range sources {
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	bin := filepath.Join(t.TempDir(), "crdcheck")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/crdschema/crdschema/examples/crdcheck")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/crdschema/crdschema/cmd/crdcheck")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building crdcheck: %v\n%s", err, out)
 	}

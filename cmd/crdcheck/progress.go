@@ -9,39 +9,36 @@ import (
 	"time"
 )
 
-// progressThreshold is the number of objects above which a terminal gets
-// a progress line without -progress.
-const progressThreshold = 1000
-
-// showProgress decides whether a run of total objects shows progress.
-func showProgress(force, terminal bool, total int) bool {
-	return force || terminal && total > progressThreshold
-}
+// progressDelay is how long a run lasts before a terminal gets a
+// progress line without -progress.
+const progressDelay = time.Second
 
 // progress writes how many objects have been checked to stderr while a
-// run lasts: on a terminal as one line rewritten ten times a second,
-// elsewhere as a line a second, and finally the count, the time taken and
-// the throughput. A disabled progress writes nothing; all its methods are
+// run lasts: on a terminal, once the run has lasted progressDelay, as one
+// line rewritten ten times a second, and finally the count, the time taken
+// and the throughput; with -progress on anything else, as a line a second
+// and the final line. A nil progress writes nothing; all its methods are
 // safe for concurrent use.
 type progress struct {
 	w        io.Writer
-	total    int
 	terminal bool
+	force    bool
 	start    time.Time
 	done     atomic.Int64
+	shown    atomic.Bool
 
 	stop    chan struct{}
 	stopped sync.WaitGroup
 }
 
-// newProgress returns a progress for total objects, enabled as
-// showProgress says.
-func newProgress(w io.Writer, total int, force bool) *progress {
+// newProgress returns a progress on w, or nil when w is not a terminal
+// and force is not set.
+func newProgress(w io.Writer, force bool) *progress {
 	terminal := isTerminal(w)
-	if !showProgress(force, terminal, total) {
+	if !force && !terminal {
 		return nil
 	}
-	p := &progress{w: w, total: total, terminal: terminal, start: time.Now(), stop: make(chan struct{})}
+	p := &progress{w: w, terminal: terminal, force: force, start: time.Now(), stop: make(chan struct{})}
 	interval := time.Second
 	if terminal {
 		interval = 100 * time.Millisecond
@@ -60,7 +57,9 @@ func (p *progress) loop(interval time.Duration) {
 		case <-p.stop:
 			return
 		case <-t.C:
-			p.print(false)
+			if p.force || time.Since(p.start) >= progressDelay {
+				p.print(false)
+			}
 		}
 	}
 }
@@ -79,7 +78,9 @@ func (p *progress) finish() {
 	}
 	close(p.stop)
 	p.stopped.Wait()
-	p.print(true)
+	if p.force || p.shown.Load() {
+		p.print(true)
+	}
 }
 
 func (p *progress) print(final bool) {
@@ -90,8 +91,9 @@ func (p *progress) print(final bool) {
 	if final {
 		line = fmt.Sprintf("checked %d objects in %.2fs (%.0f objects/s)", done, elapsed.Seconds(), rate)
 	} else {
-		line = fmt.Sprintf("checked %d/%d objects (%.0f objects/s)", done, p.total, rate)
+		line = fmt.Sprintf("checked %d objects (%.0f objects/s)", done, rate)
 	}
+	p.shown.Store(true)
 	switch {
 	case p.terminal && final:
 		fmt.Fprintf(p.w, "\r\033[K%s\n", line)

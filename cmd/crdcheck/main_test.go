@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,9 +55,13 @@ func TestExitStatus(t *testing.T) {
 		{"directory of manifests", []string{"-crds", crds, objects}, exitRejected},
 		{"update rejected", []string{"-crds", crds, "-old", live, update}, exitRejected},
 		{"create of the same object accepted", []string{"-crds", crds, update}, exitOK},
-		{"unknown kind is an error with -strict-kinds", []string{"-crds", crds, "-strict-kinds", good}, exitRejected},
+		{"an object not checked fails with -fail-unchecked", []string{"-crds", crds, "-fail-unchecked", good}, exitRejected},
+		{"-strict-kinds is -fail-unchecked", []string{"-crds", crds, good, "-strict-kinds"}, exitRejected},
 		{"rejected CRD", []string{"-crds", badCRDs}, exitRejected},
-		{"no -crds", []string{good}, exitUsage},
+		{"nothing to check", []string{}, exitUsage},
+		{"flags after the files", []string{good, "-crds", crds}, exitOK},
+		{"flags after the files, rejected", []string{objects, "-crds", crds}, exitRejected},
+		{"built-in kinds are not checked, and pass", []string{"-crds", crds, good}, exitOK},
 		{"bad -o", []string{"-crds", crds, "-o", "yaml", good}, exitUsage},
 		{"bad -j", []string{"-crds", crds, "-j", "0", good}, exitUsage},
 		{"unknown flag", []string{"-crds", crds, "-nope", good}, exitUsage},
@@ -66,6 +69,8 @@ func TestExitStatus(t *testing.T) {
 		{"missing CRD directory", []string{"-crds", "testdata/nope"}, exitUsage},
 		{"missing old file", []string{"-crds", crds, "-old", "testdata/nope.yaml", update}, exitUsage},
 		{"help", []string{"-h"}, exitOK},
+		{"version", []string{"-version"}, exitOK},
+		{"version command", []string{"version"}, exitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +78,7 @@ func TestExitStatus(t *testing.T) {
 			if code != tt.want {
 				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.want, out, errOut)
 			}
-			if tt.want == exitUsage && errOut == "" {
+			if tt.want == exitUsage && errOut == "" && !strings.Contains(out, "unreadable") {
 				t.Errorf("no diagnostic on stderr")
 			}
 		})
@@ -82,7 +87,7 @@ func TestExitStatus(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	_, _, errOut := runArgs(t, "-h")
-	for _, want := range []string{"usage: crdcheck -crds DIR [flags] FILE...", "-old FILE", "-o format", "-strict-kinds", "Exit status"} {
+	for _, want := range []string{"usage: crdcheck [check] [flags] FILE...", "-old FILE", "-o format", "-fail-unchecked", "Exit status", "upgrade ", "schema "} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("usage lacks %q:\n%s", want, errOut)
 		}
@@ -126,7 +131,7 @@ func TestJSONShape(t *testing.T) {
 	}
 	c := crdList[0].(map[string]any)
 	wantCRD := map[string]any{
-		"file": filepath.Join(crds, "crontab.yaml"), "document": json.Number("2"),
+		"file": filepath.Join(crds, "crontab.yaml"), "document": json.Number("2"), "line": json.Number("8"), "source": "crds",
 		"name": "crontabs.stable.example.com", "status": "accepted", "errors": []any{}, "unknownFields": []any{},
 	}
 	if !reflect.DeepEqual(c, wantCRD) {
@@ -137,13 +142,13 @@ func TestJSONShape(t *testing.T) {
 	if len(objs) != 4 {
 		t.Fatalf("%d objects, want 4", len(objs))
 	}
-	objectKeys := []string{"apiVersion", "document", "errors", "file", "kind", "name", "namespace", "operation", "status", "unknownFields"}
+	objectKeys := []string{"apiVersion", "document", "errors", "file", "kind", "line", "name", "namespace", "operation", "status", "unknownFields", "warnings"}
 	type row struct{ where, ns, name, op, status, errKey string }
 	wantRows := []row{
-		{good + "#1", "default", "good", "create", "accepted", ""},
-		{good + "#2", "prod", "unknown-field", "create", "accepted", ""},
-		{good + "#3", "", "skipped", "", "skipped", "error"},
-		{bad + "#1", "default", "bad", "create", "rejected", "message"},
+		{good + ":1#1", "default", "good", "create", "accepted", ""},
+		{good + ":11#2", "prod", "unknown-field", "create", "accepted", ""},
+		{good + ":20#3", "", "skipped", "", "notChecked", "error"},
+		{bad + ":1#1", "default", "bad", "create", "rejected", "message"},
 	}
 	for i, o := range objs {
 		m := o.(map[string]any)
@@ -156,7 +161,7 @@ func TestJSONShape(t *testing.T) {
 		if got := keys(m); !reflect.DeepEqual(got, wantKeys) {
 			t.Errorf("object %d keys %v, want %v", i, got, wantKeys)
 		}
-		got := row{fmt.Sprintf("%s#%s", m["file"], m["document"]), m["namespace"].(string), m["name"].(string),
+		got := row{fmt.Sprintf("%s:%s#%s", m["file"], m["line"], m["document"]), m["namespace"].(string), m["name"].(string),
 			m["operation"].(string), m["status"].(string), w.errKey}
 		if got != w {
 			t.Errorf("object %d: %+v, want %+v", i, got, w)
@@ -165,7 +170,7 @@ func TestJSONShape(t *testing.T) {
 	if uf := objs[1].(map[string]any)["unknownFields"]; !reflect.DeepEqual(uf, []any{"spec.someRandomField"}) {
 		t.Errorf("unknownFields %v, want [spec.someRandomField]", uf)
 	}
-	if e := objs[2].(map[string]any)["error"]; e != `no matches for kind "ConfigMap" in version "v1"` {
+	if e := objs[2].(map[string]any)["error"]; e != `ConfigMap (v1) is a built-in kind; crdcheck checks custom resources only` {
 		t.Errorf("skipped object's error %q", e)
 	}
 
@@ -197,7 +202,7 @@ func TestJSONShape(t *testing.T) {
 
 	wantSummary := map[string]any{
 		"crds": json.Number("1"), "crdsRejected": json.Number("0"), "objects": json.Number("4"),
-		"accepted": json.Number("2"), "rejected": json.Number("1"), "skipped": json.Number("1"), "warnings": json.Number("1"),
+		"accepted": json.Number("2"), "rejected": json.Number("1"), "notChecked": json.Number("1"), "errors": json.Number("0"), "warnings": json.Number("1"),
 	}
 	if !reflect.DeepEqual(v["summary"], wantSummary) {
 		t.Errorf("summary %v, want %v", v["summary"], wantSummary)
@@ -216,44 +221,51 @@ func TestStdin(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Objects) != 1 || rep.Objects[0].File != "-" || rep.Objects[0].Name != "bad" || rep.Objects[0].Status != "rejected" {
+	if len(rep.Objects) != 1 || rep.Objects[0].File != "<stdin>" || rep.Objects[0].Name != "bad" || rep.Objects[0].Status != "rejected" {
 		t.Errorf("objects from stdin: %+v", rep.Objects)
 	}
 }
 
-func TestStrictKinds(t *testing.T) {
-	code, v := jsonRun(t, "-crds", crds, "-strict-kinds", good)
+func TestFailUnchecked(t *testing.T) {
+	code, v := jsonRun(t, "-crds", crds, "-fail-unchecked", good)
 	if code != exitRejected {
 		t.Errorf("exit status %d, want %d", code, exitRejected)
 	}
 	o := v["objects"].([]any)[2].(map[string]any)
-	if o["status"] != "rejected" || o["kind"] != "ConfigMap" {
-		t.Errorf("ConfigMap: %v, want rejected", o)
+	// still not checked: the API server did not refuse it
+	if o["status"] != "notChecked" || o["kind"] != "ConfigMap" {
+		t.Errorf("ConfigMap: %v, want notChecked", o)
+	}
+	_, out, _ := runArgs(t, "-crds", crds, "-fail-unchecked", good)
+	want := good + ":20: ConfigMap skipped (v1): not checked\nConfigMap (v1) is a built-in kind; crdcheck checks custom resources only\n"
+	if !strings.Contains(out, want) || strings.Contains(out, "no matches") || strings.Contains(out, "): rejected") {
+		t.Errorf("text output lacks %q or words it as a refusal:\n%s", want, out)
 	}
 }
 
 func TestTextOutput(t *testing.T) {
 	_, out, _ := runArgs(t, "-crds", crds, good, bad)
 	for _, want := range []string{
-		bad + "#1: CronTab default/bad (stable.example.com/v1): rejected\n" +
+		bad + ":1: CronTab default/bad (stable.example.com/v1): rejected\n" +
 			"The CronTab \"bad\" is invalid: \n",
 		"* " + fooNotString + "\n",
 		"* " + replicasNotInt + "\n",
-		good + "#2: CronTab prod/unknown-field (stable.example.com/v1): accepted\n" +
-			"Warning: unknown field \"spec.someRandomField\"\n",
-		"skipped 1 object(s) whose apiVersion and kind no CRD serves: v1 ConfigMap (1)\n",
+		good + ":11: CronTab prod/unknown-field (stable.example.com/v1): accepted\n" +
+			"Warning: unknown field \"spec.someRandomField\"\n\n" + // a blank line between objects
+			bad + ":1: CronTab default/bad",
+		"not checked, no accepted CRD of the input serves their apiVersion and kind: v1 ConfigMap (built-in): 1\n",
 		"CRDs: 1 accepted, 0 rejected\n",
-		"objects: 2 accepted, 1 rejected, 1 skipped; 1 unknown-field warning(s)\n",
+		"objects: 2 accepted, 1 rejected, 1 not checked, 0 unreadable; 1 warning(s)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, good+"#1") {
+	if strings.Contains(out, good+":1:") {
 		t.Errorf("accepted object without warnings listed without -v:\n%s", out)
 	}
 	_, out, _ = runArgs(t, "-v", "-crds", crds, good)
-	if !strings.Contains(out, good+"#1: CronTab default/good (stable.example.com/v1): accepted\n") {
+	if !strings.Contains(out, good+":1: CronTab default/good (stable.example.com/v1): accepted\n") {
 		t.Errorf("-v does not list accepted objects:\n%s", out)
 	}
 }
@@ -273,7 +285,7 @@ func TestStrictFieldValidation(t *testing.T) {
 		t.Errorf("message %q, want %q", o["message"], want)
 	}
 	_, out, _ := runArgs(t, "-crds", crds, "-strict", good)
-	if !strings.Contains(out, good+"#2: CronTab prod/unknown-field (stable.example.com/v1): rejected\nError from server (BadRequest): ") {
+	if !strings.Contains(out, good+":11: CronTab prod/unknown-field (stable.example.com/v1): rejected\nError from server (BadRequest): ") {
 		t.Errorf("text output:\n%s", out)
 	}
 }
@@ -368,7 +380,7 @@ func TestRejectedCRD(t *testing.T) {
 		t.Errorf("CRD message %q", msg)
 	}
 	o := v["objects"].([]any)[0].(map[string]any)
-	if o["status"] != "skipped" || !strings.Contains(o["error"].(string), "widgets.example.com") {
+	if o["status"] != "notChecked" || !strings.Contains(o["error"].(string), "widgets.example.com") {
 		t.Errorf("object of a rejected CRD: %v", o)
 	}
 }
@@ -401,11 +413,11 @@ func TestUndecodableDocument(t *testing.T) {
 	f := filepath.Join(dir, "broken.yaml")
 	writeFile(t, f, "apiVersion: [\n")
 	code, v := jsonRun(t, "-crds", crds, f)
-	if code != exitRejected {
-		t.Errorf("exit status %d, want %d", code, exitRejected)
+	if code != exitUsage {
+		t.Errorf("exit status %d, want %d", code, exitUsage)
 	}
 	o := v["objects"].([]any)[0].(map[string]any)
-	if o["status"] != "rejected" || !strings.HasPrefix(o["error"].(string), "cannot decode: ") {
+	if o["status"] != "error" || !strings.HasPrefix(o["error"].(string), "cannot decode: ") {
 		t.Errorf("broken document: %v", o)
 	}
 }
@@ -422,23 +434,7 @@ func manyObjects(t *testing.T, n int) string {
 }
 
 func TestProgress(t *testing.T) {
-	tests := []struct {
-		force, terminal bool
-		total           int
-		want            bool
-	}{
-		{false, false, 5000, false},
-		{false, true, progressThreshold, false},
-		{false, true, progressThreshold + 1, true},
-		{true, false, 1, true},
-	}
-	for _, tt := range tests {
-		if got := showProgress(tt.force, tt.terminal, tt.total); got != tt.want {
-			t.Errorf("showProgress(%v, %v, %d) = %v, want %v", tt.force, tt.terminal, tt.total, got, tt.want)
-		}
-	}
-
-	many := manyObjects(t, progressThreshold+1)
+	many := manyObjects(t, 300)
 	code, _, errOut := runArgs(t, "-crds", crds, many)
 	if code != exitOK {
 		t.Errorf("exit status %d", code)
@@ -450,10 +446,10 @@ func TestProgress(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("exit status %d", code)
 	}
-	if want := fmt.Sprintf("checked %d objects in ", progressThreshold+1); !strings.Contains(errOut, want) {
+	if want := "checked 300 objects in "; !strings.Contains(errOut, want) {
 		t.Errorf("-progress: stderr %q lacks %q", errOut, want)
 	}
-	if strings.Contains(out, "checked") || strings.Contains(errOut, "\r") {
+	if strings.Contains(out, "objects in ") || strings.Contains(errOut, "\r") {
 		t.Errorf("progress on stdout, or terminal control on a pipe")
 	}
 }
@@ -461,13 +457,13 @@ func TestProgress(t *testing.T) {
 func TestProgressLines(t *testing.T) {
 	for _, terminal := range []bool{true, false} {
 		var b bytes.Buffer
-		p := &progress{w: &b, total: 3000, terminal: terminal, start: time.Now()}
+		p := &progress{w: &b, terminal: terminal, start: time.Now()}
 		p.add(1500)
 		p.print(false)
 		p.add(1500)
 		p.print(true)
 		got := b.String()
-		lines := []string{"checked 1500/3000 objects (", "checked 3000 objects in "}
+		lines := []string{"checked 1500 objects (", "checked 3000 objects in "}
 		if terminal {
 			// one line, rewritten in place
 			if !strings.HasPrefix(got, "\r\033[K"+lines[0]) || !strings.Contains(got, "\r\033[K"+lines[1]) ||
@@ -480,6 +476,16 @@ func TestProgressLines(t *testing.T) {
 			!strings.HasPrefix(got, lines[0]) || !strings.Contains(got, ")\n"+lines[1]) {
 			t.Errorf("plain progress %q", got)
 		}
+	}
+	// a terminal run shorter than progressDelay shows nothing
+	var b bytes.Buffer
+	p := &progress{w: &b, terminal: true, start: time.Now(), stop: make(chan struct{})}
+	p.stopped.Add(1)
+	go p.loop(time.Millisecond)
+	p.add(10)
+	p.finish()
+	if b.Len() != 0 && time.Since(p.start) < progressDelay {
+		t.Errorf("progress of a short run: %q", b.String())
 	}
 	var nilProgress *progress // disabled
 	nilProgress.add(1)
@@ -551,11 +557,12 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "objects/s")
 }
 
-// FuzzCheck feeds arbitrary manifest files through decoding and checking
-// against the test CRD: nothing may panic, every document gets a verdict,
-// and one that cannot be decoded is rejected.
+// FuzzCheck feeds arbitrary manifest files through the whole command
+// (decoding, CRDs found in the stream, checking, every output format):
+// nothing may panic, the JSON report parses, every document gets a known
+// status, and the exit status agrees with the summary.
 func FuzzCheck(f *testing.F) {
-	for _, name := range []string{good, bad, update, live, filepath.Join(crds, "crontab.yaml")} {
+	for _, name := range []string{good, bad, update, live, filepath.Join(crds, "crontab.yaml"), filepath.Join(badCRDs, "widget.yaml")} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -564,36 +571,37 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [1, {kind: CronTab}]\n"))
 	f.Add([]byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x","resourceVersion":"a"},"spec":null}`))
-	cat, err := loadCatalog([]string{crds}, 1)
-	if err != nil {
-		f.Fatal(err)
-	}
-	oldDocs := decodeManifest("old.yaml", []byte(readFileF(f, live)))
-	olds := indexOld(cat, oldDocs)
+	f.Add([]byte("a: 1\n---\nb: [\n--- # c\nkind: X\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, doc := range decodeManifest("f.yaml", data) {
-			for i, o := range []*oldObjects{nil, olds} {
-				out := checkOne(context.Background(), cat, o, &doc, i == 1)
-				switch out.status {
-				case statusAccepted, statusRejected, statusSkipped:
+		for _, format := range []string{"json", "text", "junit", "tap", "github"} {
+			var out, errOut bytes.Buffer
+			code := run([]string{"-crds", crds, "-old", live, "-o", format, "-"}, bytes.NewReader(data), &out, &errOut)
+			if code != exitOK && code != exitRejected && code != exitUsage {
+				t.Fatalf("exit status %d", code)
+			}
+			if format != "json" {
+				continue
+			}
+			var rep struct {
+				Objects []struct{ Status, Error string }
+				Summary map[string]int
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("report: %v\n%s", err, out.String())
+			}
+			for _, o := range rep.Objects {
+				switch o.Status {
+				case statusAccepted, statusRejected, statusUnchecked, statusError:
 				default:
-					t.Fatalf("%s: status %q", doc.where(), out.status)
+					t.Fatalf("status %q", o.Status)
 				}
-				if doc.err != nil && out.status != statusRejected {
-					t.Fatalf("%s: undecodable document %s", doc.where(), out.status)
+				if o.Status == statusError && o.Error == "" {
+					t.Fatalf("an error without its reason")
 				}
-				if out.status == statusRejected && len(out.errs) == 0 && out.problem == "" {
-					t.Fatalf("%s: rejected without a reason", doc.where())
-				}
+			}
+			if (rep.Summary["errors"] > 0) != (code == exitUsage) {
+				t.Fatalf("exit status %d with summary %v", code, rep.Summary)
 			}
 		}
 	})
-}
-
-func readFileF(f *testing.F, name string) string {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return string(b)
 }

@@ -1,0 +1,460 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// Statuses of a checked object.
+const (
+	statusAccepted  = "accepted"   // the API server would accept it
+	statusRejected  = "rejected"   // the API server would refuse it
+	statusUnchecked = "notChecked" // no CRD of the input serves its kind
+	statusError     = "error"      // it cannot be read: not sent to any API server
+)
+
+// outcome is what became of one document.
+type outcome struct {
+	doc                               document
+	apiVersion, kind, namespace, name string
+	operation                         string // "create", "update", or "" when not checked
+	status                            string
+	errs                              crdschema.ErrorList
+	unknownFields                     []string
+	warnings                          []string       // the API server's warnings (kubectl prints them)
+	problem                           string         // why refused (when operation is set), unreadable or not checked
+	message                           string         // what kubectl prints for a refusal, when known
+	result                            map[string]any // the resulting object, with -show-result
+}
+
+// checker runs one check: it reads the inputs, decodes their documents on
+// opts.jobs goroutines, checks each object as soon as the CRD serving it is
+// known, and collects the outcomes.
+type checker struct {
+	ctx   context.Context
+	opts  *options
+	stdin io.Reader
+	prog  *progress
+
+	crds     *catalog // from -crds, once crdReady is closed
+	crdReady chan struct{}
+	olds     *oldObjects
+
+	stdinOnce sync.Once
+	stdinData []byte
+	stdinErr  error
+
+	mu         sync.Mutex
+	outcomes   []outcome
+	streamCRDs []*crdEntry // CRDs found among the manifests
+	pending    []document  // objects no -crds CRD serves, for the CRDs of the manifests
+}
+
+// task is one document to decode.
+type task struct {
+	file       string
+	chunk      chunk
+	index, seq int
+}
+
+// record adds outcomes.
+func (c *checker) record(o ...outcome) {
+	for i := range o {
+		// the object itself is not kept, nor the document's text (which
+		// the decoded strings share)
+		o[i].doc.obj, o[i].doc.json = nil, nil
+		o[i].apiVersion, o[i].kind = strings.Clone(o[i].apiVersion), strings.Clone(o[i].kind)
+		o[i].namespace, o[i].name = strings.Clone(o[i].namespace), strings.Clone(o[i].name)
+	}
+	c.mu.Lock()
+	c.outcomes = append(c.outcomes, o...)
+	c.mu.Unlock()
+}
+
+// inputError records a path or file that cannot be read.
+func (c *checker) inputError(file string, seq int, err error) {
+	c.record(outcome{doc: document{file: file, seq: seq}, status: statusError, problem: err.Error()})
+}
+
+// readManifests reads the manifests of paths and feeds their documents to
+// tasks, numbering them from *seq. Paths and files that cannot be read are
+// recorded as input errors.
+func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
+	for _, p := range paths {
+		files, err := expandPath(p)
+		if err != nil {
+			*seq++
+			c.inputError(p, *seq, err)
+			continue
+		}
+		for _, f := range files {
+			*seq++
+			label, data, err := c.readInput(f)
+			if err != nil {
+				c.inputError(label, *seq, err)
+				continue
+			}
+			for i, ch := range splitDocuments(data) {
+				*seq++
+				tasks <- task{file: label, chunk: ch, index: i + 1, seq: *seq}
+			}
+		}
+	}
+}
+
+// decodeAll decodes every document of paths on jobs goroutines and passes
+// each decoded document to handle, from those goroutines.
+func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
+	tasks := make(chan task, 256) // chunks share the file's bytes: a long queue costs little
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range tasks {
+				for _, d := range decodeChunk(t.file, t.chunk, t.index, t.seq) {
+					handle(d)
+				}
+			}
+		}()
+	}
+	c.readManifests(paths, tasks, seq)
+	close(tasks)
+	wg.Wait()
+}
+
+// run checks everything and returns the outcomes in input order and every
+// CRD, -crds ones first.
+func (c *checker) run() ([]outcome, []*crdEntry) {
+	c.crdReady = make(chan struct{})
+	seq := 0
+	go func() {
+		defer close(c.crdReady)
+		c.crds = c.loadCRDs()
+	}()
+	oldSeq := 1 << 40
+	if len(c.opts.oldPaths) > 0 {
+		c.olds = c.loadOld(&oldSeq)
+	}
+
+	c.decodeAll(c.opts.files, c.opts.jobs, &seq, c.handle)
+	<-c.crdReady
+
+	// The CRDs of the manifests serve the objects no -crds CRD serves.
+	sortEntries(c.streamCRDs)
+	all := newCatalog()
+	all.add(c.crds.crds...)
+	all.add(c.streamCRDs...)
+	sort.Slice(c.pending, func(i, j int) bool { return less(&c.pending[i], &c.pending[j]) })
+	parallel(len(c.pending), c.opts.jobs, func(i int) {
+		c.record(c.check(all, c.pending[i]))
+	})
+	c.pending = nil
+
+	// Every CRD is reported, used or not.
+	parallel(len(all.crds), c.opts.jobs, func(i int) { all.crds[i].errs() })
+	sort.Slice(c.outcomes, func(i, j int) bool { return less(&c.outcomes[i].doc, &c.outcomes[j].doc) })
+	return c.outcomes, all.crds
+}
+
+func less(a, b *document) bool {
+	if a.seq != b.seq {
+		return a.seq < b.seq
+	}
+	return a.item < b.item
+}
+
+// loadCRDs reads the CRDs under -crds: documents of other kinds are
+// ignored.
+func (c *checker) loadCRDs() *catalog {
+	var (
+		mu      sync.Mutex
+		entries []*crdEntry
+		seq     = -(1 << 40) // before the manifests
+	)
+	c.decodeAll(c.opts.crdPaths, c.opts.jobs, &seq, func(d document) {
+		var e *crdEntry
+		switch {
+		case d.err != nil:
+			e = &crdEntry{doc: d, fromCRDs: true, problem: d.err.Error()}
+		case d.json != nil:
+			e = newCRDEntry(d, true)
+		default:
+			return
+		}
+		mu.Lock()
+		entries = append(entries, e)
+		mu.Unlock()
+	})
+	sortEntries(entries)
+	cat := newCatalog()
+	cat.add(entries...)
+	return cat
+}
+
+// handle takes one decoded document of the manifests.
+func (c *checker) handle(d document) {
+	switch {
+	case d.err != nil:
+		c.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
+		return
+	case d.json != nil:
+		e := newCRDEntry(d, false)
+		if e.def != nil {
+			e.validate() // here, on a decoding goroutine
+		}
+		c.mu.Lock()
+		c.streamCRDs = append(c.streamCRDs, e)
+		c.mu.Unlock()
+		return
+	}
+	av, _ := d.obj["apiVersion"].(string)
+	kind, _ := d.obj["kind"].(string)
+	<-c.crdReady
+	if c.crds.find(av, kind) == nil && av != "" && kind != "" {
+		c.mu.Lock()
+		c.pending = append(c.pending, d)
+		c.mu.Unlock()
+		return
+	}
+	c.record(c.check(c.crds, d))
+}
+
+// check runs the request the document stands for, with the CRD of cat
+// that serves it: a create, or an update when -old has an old object for
+// it.
+func (c *checker) check(cat *catalog, d document) outcome {
+	defer c.prog.add(1)
+	o := outcome{doc: d, status: statusError}
+	o.apiVersion, _ = d.obj["apiVersion"].(string)
+	o.kind, _ = d.obj["kind"].(string)
+	meta, _ := d.obj["metadata"].(map[string]any)
+	o.namespace, _ = meta["namespace"].(string)
+	o.name, _ = meta["name"].(string)
+	var missing []string
+	if o.apiVersion == "" {
+		missing = append(missing, "apiVersion not set")
+	}
+	if o.kind == "" {
+		missing = append(missing, "kind not set")
+	}
+	if len(missing) > 0 {
+		// kubectl refuses to send it.
+		o.problem = "error validating data: [" + strings.Join(missing, ", ") + "]"
+		return o
+	}
+	e := cat.find(o.apiVersion, o.kind)
+	if e == nil {
+		o.status = statusUnchecked
+		if isBuiltin(o.apiVersion) {
+			o.problem = fmt.Sprintf("%s (%s) is a built-in kind; crdcheck checks custom resources only", o.kind, o.apiVersion)
+		} else {
+			o.problem = fmt.Sprintf("no CRD in the input serves kind %q in version %q", o.kind, o.apiVersion)
+		}
+		return o
+	}
+	res, reason := e.resolve(o.apiVersion, o.kind)
+	if res == nil {
+		o.status, o.problem = statusUnchecked, reason
+		return o
+	}
+	o.status = statusRejected
+
+	var (
+		result *crd.Result
+		err    error
+	)
+	if old := c.olds.find(d.obj); old != nil {
+		o.operation = "update"
+		result, err = res.Update(c.ctx, withResourceVersion(d.obj, old), old)
+	} else {
+		o.operation = "create"
+		result, err = res.Create(c.ctx, d.obj)
+	}
+	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
+	if err != nil {
+		var re *crd.RequestError
+		if !errors.As(err, &re) {
+			re = &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: err.Error()}
+		}
+		o.problem = re.Message
+		o.message = fmt.Sprintf("Error from server (%s): error when %s %q: %s", re.Reason, verb, d.file, re.Message)
+		return o
+	}
+	if m, _ := result.Object["metadata"].(map[string]any); m != nil {
+		// a generated name or the default namespace
+		if n, _ := m["name"].(string); n != "" {
+			o.name = n
+		}
+		if ns, _ := m["namespace"].(string); ns != "" {
+			o.namespace = ns
+		}
+	}
+	o.errs, o.unknownFields, o.warnings = result.Errors, result.UnknownFields, result.Warnings
+	if c.opts.showResult && len(o.errs) == 0 {
+		o.result = result.Object // what the API server would store
+	}
+	if c.opts.strict && len(o.unknownFields) > 0 {
+		// The strict decoder fails before validation.
+		o.problem, o.errs, o.result, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil, nil
+		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		return o
+	}
+	if len(o.errs) == 0 {
+		o.status = statusAccepted
+	}
+	return o
+}
+
+// withResourceVersion returns obj with the resourceVersion of old when it
+// has none, as kubectl apply's read-modify-write sends it (the API server
+// requires one on updates). obj is not modified.
+func withResourceVersion(obj, old map[string]any) map[string]any {
+	meta, _ := obj["metadata"].(map[string]any)
+	if rv, _ := meta["resourceVersion"].(string); rv != "" {
+		return obj
+	}
+	oldMeta, _ := old["metadata"].(map[string]any)
+	rv, _ := oldMeta["resourceVersion"].(string)
+	if rv == "" {
+		rv = "1" // what the store reports for an object stored without one
+	}
+	m := make(map[string]any, len(meta)+1)
+	for k, v := range meta {
+		m[k] = v
+	}
+	m["resourceVersion"] = rv
+	o := make(map[string]any, len(obj))
+	for k, v := range obj {
+		o[k] = v
+	}
+	o["metadata"] = m
+	return o
+}
+
+// objectKey identifies a stored object: group, kind, namespace, name.
+type objectKey struct{ group, kind, namespace, name string }
+
+// oldObjects are the stored objects given with -old.
+type oldObjects struct {
+	byKey map[objectKey]map[string]any
+}
+
+// loadOld reads the objects of -old; of two with the same key the first
+// is kept. Documents that cannot be decoded are reported as input errors.
+func (c *checker) loadOld(seq *int) *oldObjects {
+	var docs []document
+	var mu sync.Mutex
+	c.decodeAll(c.opts.oldPaths, c.opts.jobs, seq, func(d document) {
+		if d.err != nil {
+			c.record(outcome{doc: d, status: statusError, problem: "in -old: " + d.err.Error()})
+			return
+		}
+		mu.Lock()
+		docs = append(docs, d)
+		mu.Unlock()
+	})
+	sort.Slice(docs, func(i, j int) bool { return less(&docs[i], &docs[j]) })
+	o := &oldObjects{byKey: map[objectKey]map[string]any{}}
+	for _, d := range docs {
+		k := keyOf(d.obj)
+		if _, dup := o.byKey[k]; !dup {
+			o.byKey[k] = d.obj
+		}
+	}
+	return o
+}
+
+// find returns the old object of obj, or nil.
+func (o *oldObjects) find(obj map[string]any) map[string]any {
+	if o == nil {
+		return nil
+	}
+	return o.byKey[keyOf(obj)]
+}
+
+// keyOf is obj's key; an object without namespace is in "default", as
+// kubectl sends a namespaced one (a cluster-scoped object has none on
+// either side).
+func keyOf(obj map[string]any) objectKey {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	ns, _ := meta["namespace"].(string)
+	name, _ := meta["name"].(string)
+	group, _ := splitAPIVersion(av)
+	if ns == "" {
+		ns = "default"
+	}
+	return objectKey{group, kind, ns, name}
+}
+
+// parallel calls f(0), ..., f(n-1) from up to jobs goroutines and waits
+// for them.
+func parallel(n, jobs int, f func(i int)) {
+	if jobs > n {
+		jobs = n
+	}
+	if jobs <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// strictDecodingError is the API server's refusal of a body with unknown
+// fields under strict field validation.
+func strictDecodingError(apiVersion, kind string, unknown []string) string {
+	var b strings.Builder
+	_, version := splitAPIVersion(apiVersion)
+	fmt.Fprintf(&b, "%s in version %q cannot be handled as a %s: strict decoding error: ", kind, version, kind)
+	for i, f := range unknown {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "unknown field %q", f)
+	}
+	return b.String()
+}
+
+// readInput reads one input: a file, or the standard input for "-", read
+// once and shared by all who name it (-crds - and a manifest -, say).
+func (c *checker) readInput(name string) (label string, data []byte, err error) {
+	if name != stdinName {
+		data, err = os.ReadFile(name)
+		return name, data, err
+	}
+	c.stdinOnce.Do(func() {
+		if c.stdin != nil {
+			c.stdinData, c.stdinErr = io.ReadAll(c.stdin)
+		}
+	})
+	return stdinLabel, c.stdinData, c.stdinErr
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// groupKind identifies what a CRD serves: objects of one kind in one
+// API group.
+type groupKind struct{ group, kind string }
+
+// crdEntry is one CustomResourceDefinition found in the input and what
+// became of it.
+type crdEntry struct {
+	doc           document
+	fromCRDs      bool // found under -crds rather than among the manifests
+	name          string
+	def           *crdschema.CustomResourceDefinition // nil when the document could not be decoded
+	unknownFields []string
+	problem       string // why it cannot be used otherwise (decoding, duplicate)
+
+	// validate checks the CRD once, on first use; startValidation starts
+	// it on a goroutine of its own.
+	validate        func() crdschema.ErrorList
+	startValidation func()
+	// versions holds a compiler per served version; each compiles the
+	// version once, on first use, and hands out the same Resource after.
+	versions map[string]func() (*crd.Resource, error)
+}
+
+// newCRDEntry decodes the CRD of doc; validation and compilation wait for
+// their first use.
+func newCRDEntry(doc document, fromCRDs bool) *crdEntry {
+	e := &crdEntry{doc: doc, fromCRDs: fromCRDs}
+	e.doc.obj = nil
+	e.doc.json = nil
+	def, unknown, err := crdschema.UnmarshalCRD(doc.json)
+	if err != nil {
+		e.problem = "cannot decode: " + err.Error()
+		if meta, _ := doc.obj["metadata"].(map[string]any); meta != nil {
+			e.name, _ = meta["name"].(string)
+		}
+		return e
+	}
+	e.def, e.name, e.unknownFields = def, def.Name, unknown
+	e.validate = sync.OnceValue(func() crdschema.ErrorList { return validateCRD(def) })
+	e.startValidation = sync.OnceFunc(func() { go e.validate() })
+	e.versions = map[string]func() (*crd.Resource, error){}
+	for _, v := range def.Spec.Versions {
+		if !v.Served {
+			continue
+		}
+		name := v.Name
+		e.versions[name] = sync.OnceValues(func() (*crd.Resource, error) {
+			return newResource(def, name)
+		})
+	}
+	return e
+}
+
+// accepted reports whether the CRD can be used: decoded, not a duplicate,
+// and accepted by the API server (which validate decides, on first call).
+func (e *crdEntry) accepted() bool {
+	return e.problem == "" && e.def != nil && len(e.validate()) == 0
+}
+
+// errs is why the API server refuses the CRD.
+func (e *crdEntry) errs() crdschema.ErrorList {
+	if e.def == nil {
+		return nil
+	}
+	return e.validate()
+}
+
+// catalog is a set of CRDs indexed by what they serve; the first
+// definition of a name or of a kind is the one used.
+type catalog struct {
+	crds   []*crdEntry
+	kinds  map[groupKind]*crdEntry
+	byName map[string]*crdEntry
+}
+
+func newCatalog() *catalog {
+	return &catalog{kinds: map[groupKind]*crdEntry{}, byName: map[string]*crdEntry{}}
+}
+
+// add indexes entries in order. A CRD whose name or kind an earlier CRD
+// already defines is marked as a duplicate.
+func (c *catalog) add(entries ...*crdEntry) {
+	for _, e := range entries {
+		c.crds = append(c.crds, e)
+		if e.def == nil {
+			continue
+		}
+		gk := groupKind{e.def.Spec.Group, e.def.Spec.Names.Kind}
+		if first := c.byName[e.name]; first != nil {
+			e.problem = fmt.Sprintf("CRD %s is defined again; the first definition, at %s, is used", e.name, first.doc.where())
+			continue
+		}
+		c.byName[e.name] = e
+		if first := c.kinds[gk]; first != nil {
+			e.problem = fmt.Sprintf("CRD %s serves kind %s of group %s like CRD %s at %s, which is used", e.name, gk.kind, gk.group, first.name, first.doc.where())
+			continue
+		}
+		c.kinds[gk] = e
+	}
+}
+
+// sortEntries orders CRD entries as they appear in the input.
+func sortEntries(es []*crdEntry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].doc.seq != es[j].doc.seq {
+			return es[i].doc.seq < es[j].doc.seq
+		}
+		return es[i].doc.item < es[j].doc.item
+	})
+}
+
+// find returns the entry serving apiVersion and kind, or nil.
+func (c *catalog) find(apiVersion, kind string) *crdEntry {
+	group, _ := splitAPIVersion(apiVersion)
+	return c.kinds[groupKind{group, kind}]
+}
+
+// resolve compiles the version of e serving apiVersion. When the object
+// cannot be checked with e it returns the reason instead.
+func (e *crdEntry) resolve(apiVersion, kind string) (*crd.Resource, string) {
+	_, version := splitAPIVersion(apiVersion)
+	var (
+		res *crd.Resource
+		err error
+	)
+	compile := e.versions[version]
+	if e.def != nil && e.problem == "" {
+		// The CRD is validated while the version compiles.
+		e.startValidation()
+		if compile != nil {
+			res, err = compile()
+		}
+	}
+	switch {
+	case !e.accepted():
+		return nil, fmt.Sprintf("no matches for kind %q in version %q: CRD %s at %s was rejected", kind, apiVersion, e.name, e.doc.where())
+	case compile == nil:
+		return nil, fmt.Sprintf("no matches for kind %q in version %q: CRD %s does not serve version %q", kind, apiVersion, e.name, version)
+	case err != nil:
+		return nil, fmt.Sprintf("CRD %s version %s cannot be compiled: %v", e.name, version, err)
+	}
+	return res, ""
+}
+
+// splitAPIVersion splits "group/version"; the core group's "v1" has the
+// empty group.
+func splitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}

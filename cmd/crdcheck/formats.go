@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// entry is one line of a CI report: a CRD or an object.
+type entry struct {
+	file    string
+	line    int
+	where   string
+	name    string // what it is: "HTTPRoute default/web (gateway.networking.k8s.io/v1)"
+	status  string
+	failed  bool   // counts as a failure: rejected, or not checked with -fail-unchecked
+	summary string // one line: why refused, unreadable or not checked
+	text    string // the whole text, as the text output shows it
+}
+
+// entries lists the CRDs and objects in report order.
+func (r *report) entries() []entry {
+	out := make([]entry, 0, len(r.CRDs)+len(r.Objects))
+	for _, c := range r.CRDs {
+		e := entry{file: c.File, line: c.Line, where: c.where, name: "CustomResourceDefinition " + c.Name, status: c.Status, text: c.text()}
+		e.failed = e.status == statusRejected
+		out = append(out, e.withSummary())
+	}
+	for _, o := range r.Objects {
+		e := entry{file: o.File, line: o.Line, where: o.where, name: describe(&o), status: o.Status, text: o.text()}
+		e.failed = e.status == statusRejected || e.status == statusUnchecked && r.failUnchecked
+		out = append(out, e.withSummary())
+	}
+	return out
+}
+
+func (e entry) withSummary() entry {
+	first, _, _ := strings.Cut(strings.TrimSpace(e.text), "\n")
+	e.summary = strings.TrimSuffix(first, ": ")
+	if strings.HasSuffix(first, "is invalid: ") || strings.HasSuffix(first, "is invalid:") {
+		e.summary = strings.TrimSpace(first)
+	}
+	return e
+}
+
+// JUnit XML, as Jenkins, GitLab and most CI systems read it.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitProblem `xml:"skipped,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit writes one test suite per file, one test case per CRD or
+// object: a failure when rejected, an error when unreadable, skipped when
+// not checked.
+func (r *report) writeJUnit(w io.Writer) error {
+	all := junitSuites{Name: "crdcheck"}
+	index := map[string]int{}
+	for _, e := range r.entries() {
+		i, ok := index[e.file]
+		if !ok {
+			i = len(all.Suites)
+			index[e.file] = i
+			all.Suites = append(all.Suites, junitSuite{Name: e.file})
+		}
+		s := &all.Suites[i]
+		c := junitCase{Name: e.where + ": " + e.name, Classname: e.file, File: e.file, Line: e.line}
+		p := &junitProblem{Message: e.summary, Type: e.status, Text: e.text}
+		switch {
+		case e.failed:
+			c.Failure = p
+			s.Failures++
+		case e.status == statusError:
+			c.Error = p
+			s.Errors++
+		case e.status == statusUnchecked:
+			c.Skipped = &junitProblem{Message: e.summary}
+			s.Skipped++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	for _, s := range all.Suites {
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Errors += s.Errors
+		all.Skipped += s.Skipped
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// writeTAP writes the Test Anything Protocol, version 13: a test point
+// per CRD and object, with the text of a refusal as a YAML diagnostic
+// block and "# SKIP" for objects not checked.
+func (r *report) writeTAP(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	es := r.entries()
+	fmt.Fprintf(b, "TAP version 13\n1..%d\n", len(es))
+	for i, e := range es {
+		desc := tapEscape(e.where + ": " + e.name)
+		switch {
+		case e.status == statusAccepted:
+			fmt.Fprintf(b, "ok %d - %s\n", i+1, desc)
+		case e.status == statusUnchecked && !e.failed:
+			fmt.Fprintf(b, "ok %d - %s # SKIP %s\n", i+1, desc, tapEscape(e.summary))
+		default:
+			fmt.Fprintf(b, "not ok %d - %s\n", i+1, desc)
+			fmt.Fprintf(b, "  ---\n  status: %s\n  message: |\n", statusWord(e.status))
+			for _, l := range strings.Split(strings.TrimRight(e.text, "\n"), "\n") {
+				fmt.Fprintf(b, "    %s\n", l)
+			}
+			fmt.Fprintf(b, "  at: %q\n  ...\n", e.where)
+		}
+	}
+	return b.Flush()
+}
+
+// tapEscape keeps a description on one line and its '#' from starting a
+// directive.
+func tapEscape(s string) string {
+	s = strings.ReplaceAll(s, "\\", "\\\\")
+	s = strings.ReplaceAll(s, "#", "\\#")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// writeGitHub writes GitHub Actions workflow commands: an error
+// annotation on the first line of every rejected or unreadable document,
+// a warning per unknown field, then the text summary. Objects not checked
+// are annotated only with -fail-unchecked.
+func (r *report) writeGitHub(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	annotate := func(level, file string, line int, title, msg string) {
+		var props []string
+		if file != "" && file != stdinLabel {
+			props = append(props, "file="+ghProperty(file))
+			if line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", line))
+			}
+		}
+		props = append(props, "title="+ghProperty(title))
+		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
+	}
+	for i, e := range r.entries() {
+		if e.failed || e.status == statusError {
+			annotate("error", e.file, e.line, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
+		}
+		if i < len(r.CRDs) {
+			for _, f := range r.CRDs[i].UnknownFields {
+				annotate("warning", e.file, e.line, "crdcheck: unknown field", fmt.Sprintf("%s: unknown field %q (the API server drops it)", e.name, f))
+			}
+			continue
+		}
+		for _, w := range r.Objects[i-len(r.CRDs)].Warnings {
+			annotate("warning", e.file, e.line, "crdcheck: warning", fmt.Sprintf("%s: %s", e.name, w))
+		}
+	}
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	// the summary, for the log
+	short := *r
+	short.CRDs, short.Objects = nil, nil
+	return short.writeText(w, false)
+}
+
+// ghData escapes the message of a workflow command.
+func ghData(s string) string {
+	s = strings.ReplaceAll(s, "%", "%25")
+	s = strings.ReplaceAll(s, "\r", "%0D")
+	return strings.ReplaceAll(s, "\n", "%0A")
+}
+
+// ghProperty escapes a property value of a workflow command.
+func ghProperty(s string) string {
+	s = ghData(s)
+	s = strings.ReplaceAll(s, ":", "%3A")
+	return strings.ReplaceAll(s, ",", "%2C")
+}

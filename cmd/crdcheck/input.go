@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
+)
+
+// document is one object of a manifest, or a document that could not be
+// decoded into one.
+type document struct {
+	file  string // the file's name as shown; stdinLabel for the standard input
+	line  int    // 1-based line of the document's first line of content; 0 for the whole file
+	index int    // 1-based position of the document among the file's documents; 0 for the whole file
+	item  int    // 1-based position in the items of a List; 0 otherwise
+	seq   int    // position of the document in the whole input, for ordering
+	obj   map[string]any
+	json  []byte // the document as JSON, kept for CustomResourceDefinitions only
+	err   error  // the document cannot be used; obj is nil
+}
+
+// stdinLabel is how locations name the standard input.
+const stdinLabel = "<stdin>"
+
+// where is the document's location as the reports show it: "file:line",
+// with " items[i]" for an item of a List, or the file alone.
+func (d *document) where() string {
+	switch {
+	case d.line == 0:
+		return d.file
+	case d.item > 0:
+		return fmt.Sprintf("%s:%d items[%d]", d.file, d.line, d.item-1)
+	}
+	return fmt.Sprintf("%s:%d", d.file, d.line)
+}
+
+// decodeChunk decodes one document of a file into its objects: the
+// document itself, or the items of a v1 List one by one, as kubectl applies
+// them. The JSON form is kept for CustomResourceDefinitions, which are
+// decoded again into their typed form.
+func decodeChunk(file string, c chunk, index, seq int) []document {
+	doc := document{file: file, line: c.line, index: index, seq: seq}
+	v, fast := decodeFast(c.data)
+	var j []byte
+	if !fast {
+		var err error
+		if v, j, err = decodeFull(c); err != nil {
+			doc.err = err
+			return []document{doc}
+		}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		doc.err = errors.New("cannot decode: the document is not an object")
+		return []document{doc}
+	}
+	if isList(obj) {
+		items, ok := obj["items"].([]any)
+		if !ok && obj["items"] != nil {
+			doc.err = errors.New("the List's items are not a list")
+			return []document{doc}
+		}
+		out := make([]document, 0, len(items))
+		lines := itemLines(c, len(items))
+		for i, it := range items {
+			item := doc
+			item.item = i + 1
+			if lines != nil {
+				item.line = lines[i]
+			}
+			if item.obj, _ = it.(map[string]any); item.obj == nil {
+				item.err = errors.New("the List item is not an object")
+			} else if isCRD(item.obj) {
+				item.json = mustJSON(item.obj)
+			}
+			out = append(out, item)
+		}
+		return out
+	}
+	doc.obj = obj
+	if isCRD(obj) {
+		if j == nil {
+			j = mustJSON(obj)
+		}
+		doc.json = j
+	}
+	return []document{doc}
+}
+
+// decodeFull decodes a document as the library does: YAML (or JSON) to
+// JSON, then the JSON with the API server's number model.
+func decodeFull(c chunk) (any, []byte, error) {
+	j, err := yamljson.ForDecoding(c.data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
+	}
+	v, err := crdschema.DecodeJSON(j)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot decode: %w", err)
+	}
+	return v, j, nil
+}
+
+// isList reports whether obj is a List (what kubectl get -o yaml writes
+// for several objects), whose items kubectl applies one by one.
+func isList(obj map[string]any) bool {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return av == "v1" && kind == "List"
+}
+
+// isCRD reports whether obj is an apiextensions.k8s.io/v1
+// CustomResourceDefinition.
+func isCRD(obj map[string]any) bool {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return av == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition"
+}
+
+// mustJSON encodes a decoded value again; it cannot fail on the values
+// DecodeJSON returns.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
+
+// itemLines finds the first line of each of the n items of a List
+// written in block style ("items:" at the start of a line, then one "- "
+// per item at the indentation of the first), or returns nil.
+func itemLines(c chunk, n int) []int {
+	text := string(c.data)
+	line := c.first
+	var out []int
+	inItems, indent := false, -1
+	for len(text) > 0 && len(out) <= n {
+		var l string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			l, text = text, ""
+		}
+		l = strings.TrimRight(l, "\r")
+		trimmed := strings.TrimLeft(l, " ")
+		lead := len(l) - len(trimmed)
+		switch {
+		case !inItems:
+			if strings.HasPrefix(l, "items:") && strings.TrimSpace(strings.TrimPrefix(l, "items:")) == "" {
+				inItems = true
+			}
+		case trimmed == "" || trimmed[0] == '#':
+		case trimmed == "-" || strings.HasPrefix(trimmed, "- "):
+			if indent < 0 {
+				indent = lead
+			}
+			if lead == indent {
+				out = append(out, line)
+			}
+		case lead <= indent || indent < 0 && lead == 0:
+			inItems = false // the next key of the List
+		}
+		line++
+	}
+	if len(out) != n {
+		return nil
+	}
+	return out
+}

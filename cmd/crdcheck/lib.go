@@ -1,0 +1,21 @@
+package main
+
+import (
+	"context"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// The command's calls into the library that its API changes may touch are
+// kept here.
+
+// validateCRD is the API server's verdict on creating def.
+func validateCRD(def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	return crd.Validate(context.Background(), def)
+}
+
+// newResource compiles one version of def.
+func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
+	return crd.New(def, version)
+}

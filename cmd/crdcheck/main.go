@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0 // everything accepted
+	exitRejected = 1 // a CRD or an object was rejected
+	exitUsage    = 2 // bad flags, or an input that cannot be read or decoded
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// subcommand is one of crdcheck's commands: it gets the arguments after
+// its name and returns the exit status.
+type subcommand struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// subcommands are the commands besides the default one (checking
+// manifests), by name. A new command only needs an entry here.
+var subcommands map[string]subcommand
+
+func init() {
+	subcommands = map[string]subcommand{
+		"check":   {"check manifests against CRDs (the default)", runCheck},
+		"upgrade": {"what applying new CRDs does to stored objects", runUpgrade},
+		"schema":  {"write JSON Schemas of CRDs for editors and other validators", runSchema},
+		"version": {"print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+			fmt.Fprintln(stdout, versionText())
+			return exitOK
+		}},
+	}
+}
+
+// run is the whole command: it dispatches to a subcommand (check when the
+// first argument names none), which writes its report to stdout and
+// diagnostics to stderr, and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sc, ok := subcommands[args[0]]; ok {
+			return sc.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	return runCheck(args, stdin, stdout, stderr)
+}
+
+// subcommandList is the usage's list of commands.
+func subcommandList() string {
+	names := make([]string, 0, len(subcommands))
+	for n := range subcommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-9s %s\n", n, subcommands[n].summary)
+	}
+	return b.String()
+}
+
+// parseInterspersed parses flags found anywhere among args (until "--")
+// and returns the other arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			// everything after "--" is an argument
+			return append(rest, left...), nil
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// options are the settings of the check command.
+type options struct {
+	crdPaths      []string
+	oldPaths      []string
+	files         []string
+	output        string
+	jobs          int
+	failUnchecked bool
+	strict        bool
+	verbose       bool
+	progress      bool
+	showResult    bool
+}
+
+const checkUsage = `usage: crdcheck [check] [flags] FILE...
+       crdcheck COMMAND [flags] ...
+
+Validates the objects of the manifest FILEs (files, directories, or - for
+stdin) as the Kubernetes API server would: against the
+CustomResourceDefinitions of -crds and those found among the manifests
+(as Helm and Kustomize render them), as creates, or with -old as updates
+of the stored objects. Flags may come before or after the FILEs.
+
+Commands:
+%s
+Flags of check:
+`
+
+func parseCheckFlags(args []string, stderr io.Writer) (*options, error) {
+	opts := &options{}
+	fs := flag.NewFlagSet("crdcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, checkUsage, subcommandList())
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\nExit status: 0 all accepted, 1 something rejected, 2 usage or input error.\n")
+	}
+	fs.Func("crds", "`DIR` or file of CustomResourceDefinitions, searched recursively (repeatable)", func(s string) error {
+		opts.crdPaths = append(opts.crdPaths, s)
+		return nil
+	})
+	fs.Func("old", "`FILE` or directory of the stored objects: check updates of them (repeatable)", func(s string) error {
+		opts.oldPaths = append(opts.oldPaths, s)
+		return nil
+	})
+	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
+	fs.IntVar(&opts.jobs, "j", runtime.GOMAXPROCS(0), "number of documents decoded and checked in parallel")
+	fs.BoolVar(&opts.failUnchecked, "fail-unchecked", false, "exit 1 when some object was not checked (no CRD of the input serves its kind)")
+	fs.BoolVar(&opts.failUnchecked, "strict-kinds", false, "the same as -fail-unchecked (the former name)")
+	fs.BoolVar(&opts.strict, "strict", false, "refuse objects with unknown fields, as kubectl --validate=strict does")
+	fs.BoolVar(&opts.verbose, "v", false, "text output: also list accepted and not checked objects")
+	fs.BoolVar(&opts.progress, "progress", false, "always show the progress line on stderr")
+	fs.BoolVar(&opts.showResult, "show-result", false, "JSON output: include each accepted object as the API server would store it (pruned, defaulted)")
+	version := fs.Bool("version", false, "print the version and the Kubernetes release whose behaviour is reproduced")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if *version {
+		return nil, errVersion
+	}
+	opts.files = files
+	switch {
+	case len(opts.crdPaths) == 0 && len(opts.files) == 0:
+		fs.Usage()
+		return nil, errors.New("nothing to check: give manifest files or -crds")
+	case !validFormat(opts.output):
+		return nil, fmt.Errorf("-o %s: the format must be text, json, junit, tap or github", opts.output)
+	case opts.jobs < 1:
+		return nil, fmt.Errorf("-j %d: must be at least 1", opts.jobs)
+	}
+	for _, p := range append(append([]string(nil), opts.files...), opts.oldPaths...) {
+		if strings.TrimSpace(p) == "" {
+			return nil, errors.New("empty file name")
+		}
+	}
+	return opts, nil
+}
+
+// errVersion stands for -version in the flags.
+var errVersion = errors.New("version")
+
+// runCheck is the check command.
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := parseCheckFlags(args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errVersion):
+		fmt.Fprintln(stdout, versionText())
+		return exitOK
+	case err != nil:
+		fmt.Fprintln(stderr, "crdcheck:", err)
+		return exitUsage
+	}
+	prog := newProgress(stderr, opts.progress)
+	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog}
+	outcomes, crds := c.run()
+	prog.finish()
+
+	rep := newReport(crds, outcomes, opts.failUnchecked)
+
+	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
+		fmt.Fprintln(stderr, "crdcheck:", err)
+		return exitUsage
+	}
+	return rep.exitStatus()
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+)
+
+// report is the result of a run in the shape of the JSON output (see the
+// package documentation); the other outputs are rendered from it.
+type report struct {
+	CRDs    []crdReport    `json:"crds"`
+	Objects []objectReport `json:"objects"`
+	Summary summary        `json:"summary"`
+
+	failUnchecked bool
+}
+
+type crdReport struct {
+	File          string       `json:"file"`
+	Line          int          `json:"line"`
+	Document      int          `json:"document"`
+	Item          int          `json:"item,omitempty"`
+	Source        string       `json:"source"` // crds | manifests
+	Name          string       `json:"name"`
+	Status        string       `json:"status"`
+	Errors        []fieldError `json:"errors"`
+	UnknownFields []string     `json:"unknownFields"`
+	Error         string       `json:"error,omitempty"`
+	Message       string       `json:"message,omitempty"`
+
+	where string
+}
+
+type objectReport struct {
+	File          string         `json:"file"`
+	Line          int            `json:"line"`
+	Document      int            `json:"document"`
+	Item          int            `json:"item,omitempty"`
+	APIVersion    string         `json:"apiVersion"`
+	Kind          string         `json:"kind"`
+	Namespace     string         `json:"namespace"`
+	Name          string         `json:"name"`
+	Operation     string         `json:"operation"`
+	Status        string         `json:"status"`
+	Errors        []fieldError   `json:"errors"`
+	UnknownFields []string       `json:"unknownFields"`
+	Warnings      []string       `json:"warnings"` // the API server's warnings: unknown fields, finalizer names
+	Error         string         `json:"error,omitempty"`
+	Message       string         `json:"message,omitempty"`
+	Object        map[string]any `json:"object,omitempty"`
+
+	where string // location for the text output
+}
+
+// fieldError is an error as an API status cause carries it, plus its
+// whole text.
+type fieldError struct {
+	Type    string `json:"type"`
+	Field   string `json:"field"`
+	Detail  string `json:"detail"`
+	Message string `json:"message"`
+}
+
+type summary struct {
+	CRDs         int `json:"crds"`
+	CRDsRejected int `json:"crdsRejected"`
+	Objects      int `json:"objects"`
+	Accepted     int `json:"accepted"`
+	Rejected     int `json:"rejected"`
+	NotChecked   int `json:"notChecked"`
+	Errors       int `json:"errors"`   // documents or files that cannot be read
+	Warnings     int `json:"warnings"` // the API server's warnings about objects
+}
+
+// newReport assembles the report.
+func newReport(crds []*crdEntry, outcomes []outcome, failUnchecked bool) *report {
+	r := &report{CRDs: []crdReport{}, Objects: make([]objectReport, 0, len(outcomes)), failUnchecked: failUnchecked}
+	for _, e := range crds {
+		c := crdReport{
+			File: e.doc.file, Line: e.doc.line, Document: e.doc.index, Item: e.doc.item,
+			Source: "manifests", Name: e.name, Status: statusAccepted,
+			Errors: fieldErrors(e.errs()), UnknownFields: nonNil(e.unknownFields), Error: e.problem,
+			where: e.doc.where(),
+		}
+		if e.fromCRDs {
+			c.Source = "crds"
+		}
+		if e.problem != "" || e.def == nil || len(e.errs()) > 0 {
+			c.Status = statusRejected
+			r.Summary.CRDsRejected++
+		}
+		if len(e.errs()) > 0 {
+			c.Message = strings.TrimSuffix(invalidMessage("CustomResourceDefinition", e.name, e.errs()), "\n")
+		}
+		r.CRDs = append(r.CRDs, c)
+	}
+	r.Summary.CRDs = len(r.CRDs)
+
+	for _, o := range outcomes {
+		x := objectReport{
+			File: o.doc.file, Line: o.doc.line, Document: o.doc.index, Item: o.doc.item,
+			APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name,
+			Operation: o.operation, Status: o.status,
+			Errors: fieldErrors(o.errs), UnknownFields: nonNil(o.unknownFields), Warnings: nonNil(o.warnings), Error: o.problem,
+			Object: o.result, where: o.doc.where(),
+		}
+		switch {
+		case o.message != "":
+			x.Message = o.message
+		case len(o.errs) > 0:
+			x.Message = strings.TrimSuffix(invalidMessage(o.kind, o.name, o.errs), "\n")
+		}
+		switch x.Status {
+		case statusAccepted:
+			r.Summary.Accepted++
+		case statusRejected:
+			r.Summary.Rejected++
+		case statusUnchecked:
+			r.Summary.NotChecked++
+		case statusError:
+			r.Summary.Errors++
+		}
+		r.Summary.Warnings += len(o.warnings)
+		r.Objects = append(r.Objects, x)
+	}
+	r.Summary.Objects = len(r.Objects)
+	return r
+}
+
+// exitStatus is the run's exit status: input errors first, then
+// rejections (of CRDs or objects, or not checked objects with
+// -fail-unchecked).
+func (r *report) exitStatus() int {
+	s := r.Summary
+	switch {
+	case s.Errors > 0:
+		return exitUsage
+	case s.CRDsRejected > 0 || s.Rejected > 0 || r.failUnchecked && s.NotChecked > 0:
+		return exitRejected
+	}
+	return exitOK
+}
+
+func fieldErrors(errs crdschema.ErrorList) []fieldError {
+	out := make([]fieldError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, fieldError{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// validFormat reports whether crdcheck can write the output format.
+func validFormat(f string) bool {
+	switch f {
+	case "text", "json", "junit", "tap", "github":
+		return true
+	}
+	return false
+}
+
+// write writes the report in format.
+func (r *report) write(w io.Writer, format string, verbose bool) error {
+	switch format {
+	case "json":
+		return r.writeJSON(w)
+	case "junit":
+		return r.writeJUnit(w)
+	case "tap":
+		return r.writeTAP(w)
+	case "github":
+		return r.writeGitHub(w)
+	}
+	return r.writeText(w, verbose)
+}
+
+func (r *report) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// crdText is the text of a CRD's verdict after its heading: kubectl's
+// message, or the problem, and the unknown-field warnings.
+func (c *crdReport) text() string {
+	var b strings.Builder
+	switch {
+	case c.Message != "":
+		b.WriteString(c.Message + "\n")
+	case c.Error != "":
+		b.WriteString(c.Error + "\n")
+	}
+	for _, f := range c.UnknownFields {
+		b.WriteString(unknownFieldWarning(f))
+	}
+	return b.String()
+}
+
+// text is the text of an object's verdict after its heading.
+func (o *objectReport) text() string {
+	var b strings.Builder
+	switch {
+	case o.Message != "":
+		b.WriteString(o.Message + "\n")
+	case o.Operation != "" && o.Error != "":
+		b.WriteString("refused: " + o.Error + "\n")
+	case o.Error != "":
+		b.WriteString(o.Error + "\n")
+	}
+	for _, w := range o.Warnings {
+		b.WriteString("Warning: " + w + "\n")
+	}
+	return b.String()
+}
+
+// statusWord is how the text output names a status.
+func statusWord(s string) string {
+	if s == statusUnchecked {
+		return "not checked"
+	}
+	return s
+}
+
+// writeText writes the human report: rejected CRDs and objects with
+// kubectl's messages, warnings, input errors, what was not checked and the
+// summary, with a blank line between two objects. verbose also lists what
+// was accepted or not checked.
+func (r *report) writeText(w io.Writer, verbose bool) error {
+	b := bufio.NewWriter(w)
+	sep := false
+	block := func(heading, text string) {
+		if sep {
+			b.WriteString("\n")
+		}
+		sep = true
+		b.WriteString(heading + "\n" + text)
+	}
+	for _, c := range r.CRDs {
+		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !verbose {
+			continue
+		}
+		block(fmt.Sprintf("%s: CustomResourceDefinition %s: %s", c.where, c.Name, c.Status), c.text())
+	}
+	unchecked := map[string]int{}
+	for _, o := range r.Objects {
+		if o.Status == statusUnchecked {
+			k := strings.TrimSpace(o.APIVersion + " " + o.Kind)
+			if isBuiltin(o.APIVersion) {
+				k += " (built-in)"
+			}
+			unchecked[k]++
+			if !verbose && !r.failUnchecked {
+				continue
+			}
+		}
+		if o.Status == statusAccepted && len(o.Warnings) == 0 && !verbose {
+			continue
+		}
+		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
+	}
+	if sep {
+		b.WriteString("\n")
+	}
+	s := r.Summary
+	if len(unchecked) > 0 {
+		kinds := make([]string, 0, len(unchecked))
+		for k, n := range unchecked {
+			kinds = append(kinds, fmt.Sprintf("%s: %d", k, n))
+		}
+		sort.Strings(kinds)
+		fmt.Fprintf(b, "not checked, no accepted CRD of the input serves their apiVersion and kind: %s\n", strings.Join(kinds, ", "))
+	}
+	fmt.Fprintf(b, "CRDs: %d accepted, %d rejected\n", s.CRDs-s.CRDsRejected, s.CRDsRejected)
+	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d warning(s)\n",
+		s.Accepted, s.Rejected, s.NotChecked, s.Errors, s.Warnings)
+	return b.Flush()
+}
+
+// describe names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".
+func describe(o *objectReport) string {
+	if o.Kind == "" && o.APIVersion == "" {
+		if o.Line == 0 {
+			return "file"
+		}
+		return "document"
+	}
+	name := o.Name
+	if o.Namespace != "" {
+		name = o.Namespace + "/" + name
+	}
+	return fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion)
+}

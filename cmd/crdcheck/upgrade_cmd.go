@@ -1,0 +1,387 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/upgrade"
+)
+
+const upgradeUsage = `usage: crdcheck upgrade -from STORED -to NEW [flags] [OBJECTS...]
+
+Reports what applying the CRDs of NEW over those of STORED (files or
+directories, CRDs matched by name) does: whether the API server accepts each
+new CRD as an update, the stored-version hazards, the schema changes that
+affect stored data, and a verdict on every stored object of OBJECTS (files,
+directories or - for stdin; kubectl get -o yaml output, Lists included):
+
+  valid          valid under the new CRD, read back unchanged
+  ratcheted      invalid, but updates that leave its invalid fields alone
+                 (no-op, metadata-only, status) still pass
+  blocked        such an update fails: the failing rule cannot ratchet
+  changedOnRead  the new schema prunes or defaults fields when reading it
+  unreadable     its version is gone, or needs a conversion webhook
+
+Exit status: 0 nothing at risk; 1 an update refused, or an object blocked,
+unreadable or losing fields on read; 2 usage or input error.
+
+Flags:
+`
+
+// upgradeOptions are the settings of the upgrade command.
+type upgradeOptions struct {
+	from, to []string
+	files    []string
+	output   string
+}
+
+func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts := &upgradeOptions{}
+	fs := flag.NewFlagSet("crdcheck upgrade", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, upgradeUsage)
+		fs.PrintDefaults()
+	}
+	fs.Func("from", "`DIR` or file of the stored CRDs (kubectl get crd -o yaml; repeatable)", func(s string) error {
+		opts.from = append(opts.from, s)
+		return nil
+	})
+	fs.Func("to", "`DIR` or file of the new CRDs (repeatable)", func(s string) error {
+		opts.to = append(opts.to, s)
+		return nil
+	})
+	fs.StringVar(&opts.output, "o", "text", "output `format`: text or json")
+	files, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case err != nil:
+		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
+		return exitUsage
+	case len(opts.from) == 0 || len(opts.to) == 0:
+		fs.Usage()
+		fmt.Fprintln(stderr, "crdcheck upgrade: -from and -to are required")
+		return exitUsage
+	case opts.output != "text" && opts.output != "json":
+		fmt.Fprintf(stderr, "crdcheck upgrade: -o %s: the format must be text or json\n", opts.output)
+		return exitUsage
+	}
+	opts.files = files
+
+	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
+	seq := 0
+	olds := readCRDs(rd, opts.from, &seq)
+	news := readCRDs(rd, opts.to, &seq)
+	var objects []document
+	var mu sync.Mutex
+	rd.decodeAll(opts.files, rd.opts.jobs, &seq, func(d document) {
+		if d.err != nil {
+			rd.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
+			return
+		}
+		mu.Lock()
+		objects = append(objects, d)
+		mu.Unlock()
+	})
+	sort.Slice(objects, func(i, j int) bool { return less(&objects[i], &objects[j]) })
+	rep := buildUpgradeReport(rd.ctx, olds, news, objects)
+	for _, o := range rd.outcomes {
+		rep.InputErrors = append(rep.InputErrors, inputErrorReport{Where: o.doc.where(), Error: o.problem})
+	}
+	for _, e := range append(olds, news...) {
+		if e.def == nil {
+			rep.InputErrors = append(rep.InputErrors, inputErrorReport{Where: e.doc.where(), Error: e.problem})
+		}
+	}
+	sort.Slice(rep.InputErrors, func(i, j int) bool { return rep.InputErrors[i].Where < rep.InputErrors[j].Where })
+
+	if opts.output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(rep)
+	} else {
+		err = rep.writeText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
+		return exitUsage
+	}
+	return rep.exitStatus()
+}
+
+// readCRDs reads the CRDs of paths; other documents are ignored.
+func readCRDs(rd *checker, paths []string, seq *int) []*crdEntry {
+	var (
+		mu      sync.Mutex
+		entries []*crdEntry
+	)
+	rd.decodeAll(paths, rd.opts.jobs, seq, func(d document) {
+		var e *crdEntry
+		switch {
+		case d.err != nil:
+			e = &crdEntry{doc: d, problem: d.err.Error()}
+		case d.json != nil:
+			e = newCRDEntry(d, true)
+		default:
+			return
+		}
+		mu.Lock()
+		entries = append(entries, e)
+		mu.Unlock()
+	})
+	sortEntries(entries)
+	return entries
+}
+
+// upgradeReport is the upgrade command's output (its JSON shape).
+type upgradeReport struct {
+	CRDs        []crdUpgradeReport `json:"crds"`
+	Objects     []objectVerdict    `json:"objects"`
+	InputErrors []inputErrorReport `json:"inputErrors"`
+	Summary     map[string]int     `json:"summary"`
+}
+
+type crdUpgradeReport struct {
+	Name          string       `json:"name"`
+	From          string       `json:"from,omitempty"` // where the stored CRD is; empty for a new CRD
+	To            string       `json:"to"`
+	Status        string       `json:"status"` // accepted | rejected (as an update, or as a create when new)
+	Errors        []fieldError `json:"errors"`
+	Hazards       []string     `json:"hazards"`
+	SchemaChanges []string     `json:"schemaChanges"`
+}
+
+type objectVerdict struct {
+	Where      string       `json:"where"`
+	APIVersion string       `json:"apiVersion"`
+	Kind       string       `json:"kind"`
+	Namespace  string       `json:"namespace"`
+	Name       string       `json:"name"`
+	Verdict    string       `json:"verdict"` // valid | ratcheted | blocked | changedOnRead | unreadable | notChecked
+	Errors     []fieldError `json:"errors"`
+	Blocking   []blocking   `json:"blocking"`
+	Changes    []change     `json:"changes"`
+	Problem    string       `json:"problem,omitempty"`
+}
+
+type blocking struct {
+	Update string     `json:"update"`
+	Error  fieldError `json:"error"`
+}
+
+type change struct {
+	Kind string `json:"kind"` // pruned | defaulted | modified
+	Path string `json:"path"`
+	Old  any    `json:"old,omitempty"`
+	New  any    `json:"new,omitempty"`
+	Text string `json:"text"`
+}
+
+type inputErrorReport struct {
+	Where string `json:"where"`
+	Error string `json:"error"`
+}
+
+// buildUpgradeReport pairs the CRDs by name and runs upgrade.Check on
+// each pair with its objects.
+func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []document) *upgradeReport {
+	rep := &upgradeReport{CRDs: []crdUpgradeReport{}, Objects: []objectVerdict{}, InputErrors: []inputErrorReport{},
+		Summary: map[string]int{}}
+	oldByName := map[string]*crdEntry{}
+	for _, e := range olds {
+		if e.def != nil && oldByName[e.name] == nil {
+			oldByName[e.name] = e
+		}
+	}
+	byKind := map[groupKind][]int{} // objects by group and kind
+	for i, d := range objects {
+		av, _ := d.obj["apiVersion"].(string)
+		kind, _ := d.obj["kind"].(string)
+		group, _ := splitAPIVersion(av)
+		byKind[groupKind{group, kind}] = append(byKind[groupKind{group, kind}], i)
+	}
+	verdicts := make([]*objectVerdict, len(objects))
+	done := map[groupKind]bool{}
+	for _, e := range news {
+		if e.def == nil {
+			continue
+		}
+		gk := groupKind{e.def.Spec.Group, e.def.Spec.Names.Kind}
+		c := crdUpgradeReport{Name: e.name, To: e.doc.where(), Status: statusAccepted, Hazards: []string{}, SchemaChanges: []string{}}
+		old := oldByName[e.name]
+		if old == nil || done[gk] {
+			// a new CRD: created, not updated
+			c.Errors = fieldErrors(e.errs())
+			if len(c.Errors) > 0 {
+				c.Status = statusRejected
+			}
+			rep.CRDs = append(rep.CRDs, c)
+			continue
+		}
+		done[gk] = true
+		c.From = old.doc.where()
+		idx := byKind[gk]
+		objs := make([]map[string]any, len(idx))
+		for i, j := range idx {
+			objs[i] = objects[j].obj
+		}
+		r, _ := upgrade.Check(ctx, e.def, old.def, objs) // objects of the kind only: no error
+		c.Errors = fieldErrors(r.Errors)
+		if len(c.Errors) > 0 {
+			c.Status = statusRejected
+		}
+		for _, h := range r.Hazards {
+			c.Hazards = append(c.Hazards, h.Message)
+		}
+		for _, s := range r.SchemaChanges {
+			c.SchemaChanges = append(c.SchemaChanges, s.String())
+		}
+		rep.CRDs = append(rep.CRDs, c)
+		for i, o := range r.Objects {
+			v := &objectVerdict{Where: objects[idx[i]].where(), APIVersion: o.APIVersion, Kind: o.Kind,
+				Namespace: o.Namespace, Name: o.Name, Verdict: string(o.Verdict), Errors: fieldErrors(o.Errors),
+				Blocking: []blocking{}, Changes: []change{}, Problem: o.Problem}
+			for _, b := range o.Blocking {
+				v.Blocking = append(v.Blocking, blocking{b.Update, fieldErrors(crdschema.ErrorList{b.Error})[0]})
+			}
+			for _, ch := range o.Changes {
+				v.Changes = append(v.Changes, change{string(ch.Kind), ch.Path, ch.Old, ch.New, ch.String()})
+			}
+			verdicts[idx[i]] = v
+		}
+	}
+	for i, d := range objects {
+		v := verdicts[i]
+		if v == nil {
+			av, _ := d.obj["apiVersion"].(string)
+			kind, _ := d.obj["kind"].(string)
+			meta, _ := d.obj["metadata"].(map[string]any)
+			ns, _ := meta["namespace"].(string)
+			name, _ := meta["name"].(string)
+			v = &objectVerdict{Where: d.where(), APIVersion: av, Kind: kind, Namespace: ns, Name: name,
+				Verdict: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
+				Problem: "no CRD of both -from and -to serves its kind"}
+		}
+		rep.Objects = append(rep.Objects, *v)
+		rep.Summary[v.Verdict]++
+	}
+	for _, c := range rep.CRDs {
+		rep.Summary["crds"]++
+		if c.Status == statusRejected {
+			rep.Summary["crdsRejected"]++
+		}
+	}
+	return rep
+}
+
+// exitStatus: 2 for input errors, 1 when something is at risk.
+func (r *upgradeReport) exitStatus() int {
+	if len(r.InputErrors) > 0 {
+		return exitUsage
+	}
+	if r.Summary["crdsRejected"] > 0 || r.Summary[string(upgrade.Blocked)] > 0 || r.Summary[string(upgrade.Unreadable)] > 0 {
+		return exitRejected
+	}
+	for _, o := range r.Objects {
+		for _, c := range o.Changes {
+			if c.Kind == string(upgrade.Pruned) {
+				return exitRejected
+			}
+		}
+	}
+	return exitOK
+}
+
+func (r *upgradeReport) writeText(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	sep := false
+	block := func() {
+		if sep {
+			b.WriteString("\n")
+		}
+		sep = true
+	}
+	for _, c := range r.CRDs {
+		block()
+		verb := "update"
+		from := c.From + " -> "
+		if c.From == "" {
+			verb, from = "new CRD (create)", ""
+		}
+		fmt.Fprintf(b, "CustomResourceDefinition %s (%s%s): %s %s\n", c.Name, from, c.To, verb, c.Status)
+		for _, e := range c.Errors {
+			fmt.Fprintf(b, "  refused: %s\n", e.Message)
+		}
+		for _, h := range c.Hazards {
+			fmt.Fprintf(b, "  hazard: %s\n", h)
+		}
+		for _, s := range c.SchemaChanges {
+			fmt.Fprintf(b, "  schema change: %s\n", s)
+		}
+	}
+	for _, o := range r.Objects {
+		if o.Verdict == string(upgrade.Valid) {
+			continue
+		}
+		block()
+		name := o.Name
+		if o.Namespace != "" {
+			name = o.Namespace + "/" + name
+		}
+		fmt.Fprintf(b, "%s: %s %s (%s): %s\n", o.Where, o.Kind, name, o.APIVersion, verdictWord(o.Verdict))
+		if o.Problem != "" {
+			fmt.Fprintf(b, "  %s\n", o.Problem)
+		}
+		for _, e := range o.Errors {
+			fmt.Fprintf(b, "  invalid: %s\n", e.Message)
+		}
+		for _, bl := range o.Blocking {
+			fmt.Fprintf(b, "  a %s fails: %s\n", bl.Update, bl.Error.Message)
+		}
+		if o.Verdict == string(upgrade.Ratcheted) {
+			b.WriteString("  (updates that leave these fields alone still pass)\n")
+		}
+		for _, c := range o.Changes {
+			fmt.Fprintf(b, "  on read: %s\n", c.Text)
+		}
+	}
+	for _, e := range r.InputErrors {
+		block()
+		fmt.Fprintf(b, "%s: error\n  %s\n", e.Where, e.Error)
+	}
+	if sep {
+		b.WriteString("\n")
+	}
+	s := r.Summary
+	fmt.Fprintf(b, "CRDs: %d accepted, %d refused\n", s["crds"]-s["crdsRejected"], s["crdsRejected"])
+	var parts []string
+	for _, v := range [][2]string{{"valid", "valid"}, {"ratcheted", "ratcheted"}, {"blocked", "blocked"},
+		{"changedOnRead", "changed on read"}, {"unreadable", "unreadable"}, {statusUnchecked, "not checked"}} {
+		parts = append(parts, fmt.Sprintf("%d %s", s[v[0]], v[1]))
+	}
+	fmt.Fprintf(b, "objects: %s; %d input error(s)\n", strings.Join(parts, ", "), len(r.InputErrors))
+	return b.Flush()
+}
+
+// verdictWord is how the text output names a verdict.
+func verdictWord(v string) string {
+	switch v {
+	case string(upgrade.ChangedOnRead):
+		return "changed on read"
+	case statusUnchecked:
+		return "not checked"
+	}
+	return v
+}

@@ -1,0 +1,45 @@
+package jsonschema_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/jsonschema"
+)
+
+func Example() {
+	def, _, err := crdschema.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, default: 1, minimum: 0}
+`))
+	if err != nil {
+		panic(err)
+	}
+	s, err := jsonschema.Version(def, "v1")
+	if err != nil {
+		panic(err)
+	}
+	spec, _ := json.Marshal(s["properties"].(map[string]any)["spec"])
+	fmt.Println(jsonschema.FileName(def.Spec.Names.Kind, "v1"))
+	fmt.Println(string(spec))
+	// Output:
+	// crontab_v1.json
+	// {"properties":{"replicas":{"default":1,"minimum":0,"type":["integer","null"]}},"type":["object","null"]}
+}

@@ -1,0 +1,315 @@
+package jsonschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+)
+
+// Draft is the JSON Schema dialect of the schemas: draft-07, which both
+// yaml-language-server and kubeconform read.
+const Draft = "http://json-schema.org/draft-07/schema#"
+
+// Schema is a JSON Schema document: marshal it with encoding/json.
+type Schema = map[string]any
+
+// Option changes a conversion.
+type Option func(*config)
+
+type config struct {
+	strict   bool
+	junctors bool // converting inside allOf, anyOf, oneOf or not
+}
+
+// WithStrict forbids the fields the API server would prune as unknown
+// (additionalProperties false), as kubectl --validate=strict does: for
+// editors that should flag unknown fields.
+func WithStrict() Option { return func(c *config) { c.strict = true } }
+
+// Version returns the JSON Schema of version of def. It fails when def has
+// no such version or the version has no schema.
+func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Option) (Schema, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	props, _ := crd.VersionSchema(def, version)
+	if props == nil {
+		return nil, fmt.Errorf("CRD %s has no schema for version %q", def.Name, version)
+	}
+	s := c.convert(props, false)
+	s["$schema"] = Draft
+	s["title"] = fmt.Sprintf("%s %s/%s", def.Spec.Names.Kind, def.Spec.Group, version)
+	// the root always has these, whatever the CRD's schema says
+	p, _ := s["properties"].(map[string]any)
+	if p == nil {
+		p = map[string]any{}
+	}
+	if _, ok := p["apiVersion"]; !ok {
+		p["apiVersion"] = map[string]any{"type": "string", "enum": []any{def.Spec.Group + "/" + version}}
+	}
+	if _, ok := p["kind"]; !ok {
+		p["kind"] = map[string]any{"type": "string", "enum": []any{def.Spec.Names.Kind}}
+	}
+	if _, ok := p["metadata"]; !ok {
+		p["metadata"] = map[string]any{"type": "object"}
+	}
+	s["properties"] = p
+	return s, nil
+}
+
+// All returns the JSON Schema of every version of def that has a schema,
+// by version name.
+func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]Schema, error) {
+	out := map[string]Schema{}
+	for _, v := range def.Spec.Versions {
+		s, err := Version(def, v.Name, opts...)
+		if err != nil {
+			return nil, err
+		}
+		out[v.Name] = s
+	}
+	return out, nil
+}
+
+// convert converts one schema. optional is whether it is the schema of an
+// optional property (whose null the API server drops).
+func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) Schema {
+	s := Schema{}
+	var notes []string
+	preserve := p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields
+
+	switch {
+	case p.XIntOrString:
+		s["type"] = []any{"integer", "string"}
+	case p.Type != "":
+		s["type"] = p.Type
+	}
+	optional = optional && !c.junctors
+	if p.Nullable || optional {
+		if t, ok := s["type"]; ok {
+			s["type"] = append(types(t), "null")
+		}
+	}
+	if p.Description != "" {
+		notes = append(notes, p.Description)
+	}
+	if p.Default != nil {
+		s["default"] = p.Default.Value
+	}
+	if len(p.Enum) > 0 {
+		enum := make([]any, 0, len(p.Enum)+1)
+		hasNull := false
+		for _, e := range p.Enum {
+			enum = append(enum, e.Value)
+			hasNull = hasNull || e.Value == nil
+		}
+		if (p.Nullable || optional) && !hasNull {
+			enum = append(enum, nil)
+		}
+		s["enum"] = enum
+	}
+	if p.Format != "" {
+		notes = append(notes, fmt.Sprintf("Format: %s (checked by the API server, not by this schema).", p.Format))
+	}
+	if p.Pattern != "" {
+		s["pattern"] = p.Pattern
+	}
+	setInt(s, "maxLength", p.MaxLength)
+	setInt(s, "minLength", p.MinLength)
+	setInt(s, "maxItems", p.MaxItems)
+	setInt(s, "minItems", p.MinItems)
+	setInt(s, "maxProperties", p.MaxProperties)
+	setInt(s, "minProperties", p.MinProperties)
+	if p.Maximum != nil {
+		if p.ExclusiveMaximum {
+			s["exclusiveMaximum"] = *p.Maximum
+		} else {
+			s["maximum"] = *p.Maximum
+		}
+	}
+	if p.Minimum != nil {
+		if p.ExclusiveMinimum {
+			s["exclusiveMinimum"] = *p.Minimum
+		} else {
+			s["minimum"] = *p.Minimum
+		}
+	}
+	if p.MultipleOf != nil {
+		s["multipleOf"] = *p.MultipleOf
+	}
+	if p.UniqueItems {
+		s["uniqueItems"] = true
+	}
+	if p.XListType != nil {
+		switch *p.XListType {
+		case "set":
+			s["uniqueItems"] = true
+		case "map":
+			notes = append(notes, fmt.Sprintf("A map list: items are unique by %s (checked by the API server, not by this schema).", strings.Join(p.XListMapKeys, ", ")))
+		}
+	}
+
+	// properties
+	if len(p.Properties) > 0 {
+		props := make(map[string]any, len(p.Properties))
+		required := map[string]bool{}
+		for _, r := range p.Required {
+			required[r] = true
+		}
+		for name, sub := range p.Properties {
+			sub := sub
+			// null is dropped, then the default (if any) applies
+			props[name] = c.convert(&sub, !required[name] || sub.Default != nil)
+		}
+		s["properties"] = props
+	}
+	var req []any
+	for _, r := range p.Required {
+		if sub, ok := p.Properties[r]; ok && sub.Default != nil {
+			continue // defaulted before validation
+		}
+		req = append(req, r)
+	}
+	if len(req) > 0 {
+		s["required"] = req
+	}
+	switch {
+	case p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil:
+		s["additionalProperties"] = c.convert(p.AdditionalProperties.Schema, false)
+	case p.AdditionalProperties != nil && !p.AdditionalProperties.Allows:
+		if c.strict {
+			s["additionalProperties"] = false
+		}
+	case c.strict && p.Type == "object" && !preserve && !p.XEmbeddedResource:
+		s["additionalProperties"] = false
+	}
+	if p.Items != nil && p.Items.Schema != nil {
+		s["items"] = c.convert(p.Items.Schema, false)
+	}
+	if p.XEmbeddedResource {
+		props, _ := s["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+		}
+		for _, k := range []string{"apiVersion", "kind"} {
+			if _, ok := props[k]; !ok {
+				props[k] = map[string]any{"type": "string"}
+			}
+		}
+		if _, ok := props["metadata"]; !ok {
+			props["metadata"] = map[string]any{"type": "object"}
+		}
+		s["properties"] = props
+	}
+	defaults := map[string]any{}
+	for name, sub := range p.Properties {
+		if sub.Default != nil {
+			defaults[name] = sub.Default.Value
+		}
+	}
+	for name, list := range map[string][]crdschema.JSONSchemaProps{"allOf": p.AllOf, "anyOf": p.AnyOf, "oneOf": p.OneOf} {
+		if len(list) == 0 {
+			continue
+		}
+		out := make([]any, len(list))
+		for i := range list {
+			out[i] = c.junctor(&list[i], defaults)
+		}
+		s[name] = out
+	}
+	if p.Not != nil {
+		s["not"] = c.junctor(p.Not, defaults)
+	}
+	if len(p.XValidations) > 0 {
+		var b strings.Builder
+		b.WriteString("Validation rules (CEL, checked by the API server, not by this schema):")
+		for _, r := range p.XValidations {
+			b.WriteString("\n- " + r.Rule)
+			switch {
+			case r.Message != "":
+				b.WriteString(" (" + r.Message + ")")
+			case r.MessageExpression != "":
+				b.WriteString(" (message: " + r.MessageExpression + ")")
+			}
+		}
+		notes = append(notes, b.String())
+		s["x-kubernetes-validations"] = rules(p.XValidations)
+	}
+	if len(notes) > 0 {
+		s["description"] = strings.Join(notes, "\n\n")
+	}
+	return s
+}
+
+// junctor converts a schema inside allOf, anyOf, oneOf or not: value
+// validations only, whose nulls are not special. The API server evaluates
+// it on the defaulted object; JSON Schema sees an absent property instead.
+// So a property whose default (in defaults) the junctor's condition on it
+// refuses is made required in the junctor: absent, it fails as its default
+// would.
+func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) Schema {
+	inner := *c
+	inner.strict = false // a junctor cannot forbid what the structural schema allows
+	inner.junctors = true
+	s := inner.convert(p, false)
+	props, _ := s["properties"].(map[string]any)
+	var required []any
+	for name, cond := range props {
+		d, ok := defaults[name]
+		if !ok {
+			continue
+		}
+		if sat, known := satisfies(cond.(Schema), d); known && !sat {
+			required = append(required, name)
+		}
+	}
+	if len(required) > 0 {
+		sortAny(required)
+		s["required"] = append(types(s["required"]), required...)
+	}
+	return s
+}
+
+func types(t any) []any {
+	switch t := t.(type) {
+	case string:
+		return []any{t}
+	case []any:
+		return append([]any(nil), t...)
+	}
+	return nil
+}
+
+func setInt(s Schema, key string, v *int64) {
+	if v != nil {
+		s[key] = *v
+	}
+}
+
+// rules keeps the CEL rules as an extension for tools that read them.
+func rules(rs []crdschema.ValidationRule) []any {
+	out := make([]any, 0, len(rs))
+	for _, r := range rs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			continue
+		}
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// FileName is the name under which kubeconform finds the schema of kind
+// and version with the location template
+// "{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json": the kind in lower
+// case, an underscore, the version.
+func FileName(kind, version string) string {
+	return strings.ToLower(kind) + "_" + version + ".json"
+}

@@ -1,0 +1,199 @@
+package jsonschema
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+)
+
+const widgets = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size, mode]
+            x-kubernetes-validations:
+            - rule: self.size > 0
+              message: size must be positive
+            properties:
+              size: {type: integer, maximum: 10, exclusiveMaximum: true}
+              mode: {type: string, enum: [a, b], default: a}
+              port: {x-kubernetes-int-or-string: true}
+              note: {type: string, nullable: true, format: uri}
+              tags:
+                type: array
+                x-kubernetes-list-type: set
+                items: {type: string}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-preserve-unknown-fields: true
+              address:
+                type: object
+                properties:
+                  type: {type: string, default: IP}
+                  value: {type: string}
+                oneOf:
+                - properties:
+                    type: {enum: [IP]}
+                - properties:
+                    type: {not: {enum: [IP]}}
+`
+
+func widgetSchema(t *testing.T, opts ...Option) Schema {
+	t.Helper()
+	def, _, err := crdschema.UnmarshalCRD([]byte(widgets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Version(def, "v1", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// through JSON, as a validator reads it
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v Schema
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// at follows a path of keys.
+func at(t *testing.T, s any, keys ...string) any {
+	t.Helper()
+	for _, k := range keys {
+		m, ok := s.(map[string]any)
+		if !ok {
+			t.Fatalf("no %s in %v", k, s)
+		}
+		s = m[k]
+	}
+	return s
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestVersion(t *testing.T) {
+	s := widgetSchema(t)
+	spec := []string{"properties", "spec"}
+	prop := func(name string, keys ...string) string {
+		return js(at(t, s, append(append(append([]string(nil), spec...), "properties", name), keys...)...))
+	}
+	tests := []struct{ got, want string }{
+		{js(s["$schema"]), `"http://json-schema.org/draft-07/schema#"`},
+		{js(at(t, s, "properties", "kind", "enum")), `["Widget"]`},
+		{js(at(t, s, "properties", "apiVersion", "enum")), `["example.com/v1"]`},
+		// mode has a default: not required, the API server sets it first
+		{js(at(t, s, append(spec, "required")...)), `["size"]`},
+		{prop("size", "exclusiveMaximum"), `10`},
+		{prop("size", "maximum"), `null`},
+		// optional properties may be null: the API server drops the null
+		{prop("size", "type"), `"integer"`},
+		{prop("mode", "type"), `["string","null"]`},
+		{prop("mode", "enum"), `["a","b",null]`},
+		{prop("port", "type"), `["integer","string","null"]`},
+		{prop("note", "type"), `["string","null"]`},
+		{prop("note", "format"), `null`},
+		{prop("tags", "uniqueItems"), `true`},
+		{prop("tags", "items", "type"), `"string"`},
+		{prop("template", "properties", "kind", "type"), `"string"`},
+		{prop("template", "properties", "metadata", "type"), `"object"`},
+		// the oneOf branch whose condition the default fails requires the property
+		{prop("address", "oneOf"), `[{"properties":{"type":{"enum":["IP"]}}},{"properties":{"type":{"not":{"enum":["IP"]}}},"required":["type"]}]`},
+		{js(at(t, s, append(spec, "additionalProperties")...)), `null`},
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%d: got %s, want %s", i, tt.got, tt.want)
+		}
+	}
+	for _, want := range []string{"Format: uri", "checked by the API server"} {
+		if !strings.Contains(prop("note", "description"), want) {
+			t.Errorf("note's description lacks %q: %s", want, prop("note", "description"))
+		}
+	}
+	if d, _ := at(t, s, append(spec, "description")...).(string); !strings.Contains(d, "self.size > 0 (size must be positive)") {
+		t.Errorf("CEL rule not in the description: %s", d)
+	}
+	if d := prop("ports", "description"); !strings.Contains(d, "unique by name") {
+		t.Errorf("map list keys not in the description: %s", d)
+	}
+
+	strict := widgetSchema(t, WithStrict())
+	if got := js(at(t, strict, append(spec, "additionalProperties")...)); got != "false" {
+		t.Errorf("strict: spec's additionalProperties %s", got)
+	}
+	if got := js(at(t, strict, append(spec, "properties", "template", "additionalProperties")...)); got != "null" {
+		t.Errorf("strict: an embedded resource preserving unknown fields forbids them: %s", got)
+	}
+}
+
+func TestVersionErrors(t *testing.T) {
+	def, _, err := crdschema.UnmarshalCRD([]byte(widgets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Version(def, "v2"); err == nil || !strings.Contains(err.Error(), `"v2"`) {
+		t.Errorf("missing version: %v", err)
+	}
+	all, err := All(def)
+	if err != nil || len(all) != 1 || all["v1"] == nil {
+		t.Errorf("All: %v %v", all, err)
+	}
+	if FileName("HTTPRoute", "v1") != "httproute_v1.json" {
+		t.Errorf("FileName: %s", FileName("HTTPRoute", "v1"))
+	}
+}
+
+func TestSatisfies(t *testing.T) {
+	tests := []struct {
+		s         Schema
+		v         any
+		ok, known bool
+	}{
+		{Schema{"enum": []any{"a"}}, "a", true, true},
+		{Schema{"enum": []any{"a"}}, "b", false, true},
+		{Schema{"not": Schema{"enum": []any{"a"}}}, "a", false, true},
+		{Schema{"type": []any{"integer", "null"}}, int64(1), true, true},
+		{Schema{"type": "integer"}, 1.5, false, true},
+		{Schema{"pattern": "^x"}, "xy", true, true},
+		{Schema{"maxLength": int64(1)}, "xy", false, true},
+		{Schema{"oneOf": []any{Schema{"enum": []any{"a"}}, Schema{"type": "string"}}}, "a", false, true},
+		{Schema{"minimum": 1.0}, int64(1), false, false},
+	}
+	for i, tt := range tests {
+		if ok, known := satisfies(tt.s, tt.v); ok != tt.ok || known != tt.known {
+			t.Errorf("%d: satisfies = %v, %v; want %v, %v", i, ok, known, tt.ok, tt.known)
+		}
+	}
+}
