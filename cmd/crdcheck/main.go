@@ -39,6 +39,7 @@ func init() {
 		"check":   {"check manifests against CRDs (the default)", runCheck},
 		"upgrade": {"what applying new CRDs does to stored objects", runUpgrade},
 		"schema":  {"write JSON Schemas of CRDs for editors and other validators", runSchema},
+		"test":    {"run YAML test suites of CRDs (openshift/api's format)", runTest},
 		"version": {"print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 			fmt.Fprintln(stdout, versionText())
 			return exitOK
