@@ -10,7 +10,7 @@ import (
 // a value, for the keywords that carry over from value validations: enum,
 // type, pattern, lengths, not, allOf, anyOf, oneOf, properties and
 // required. known is false when the schema uses anything else.
-func satisfies(s Schema, v any) (ok, known bool) {
+func satisfies(s schema, v any) (ok, known bool) {
 	for k, x := range s {
 		switch k {
 		case "description", "default", "x-kubernetes-validations":
@@ -49,7 +49,7 @@ func satisfies(s Schema, v any) (ok, known bool) {
 				return false, true
 			}
 		case "not":
-			ok, known := satisfies(x.(Schema), v)
+			ok, known := satisfies(x.(schema), v)
 			if !known {
 				return false, false
 			}
@@ -59,7 +59,7 @@ func satisfies(s Schema, v any) (ok, known bool) {
 		case "allOf", "anyOf", "oneOf":
 			n := 0
 			for _, sub := range x.([]any) {
-				ok, known := satisfies(sub.(Schema), v)
+				ok, known := satisfies(sub.(schema), v)
 				if !known {
 					return false, false
 				}
@@ -78,7 +78,7 @@ func satisfies(s Schema, v any) (ok, known bool) {
 			}
 			for name, sub := range x.(map[string]any) {
 				if pv, ok := m[name]; ok {
-					ok, known := satisfies(sub.(Schema), pv)
+					ok, known := satisfies(sub.(schema), pv)
 					if !known || !ok {
 						return ok, known
 					}

@@ -9,12 +9,12 @@ import (
 	"github.com/crdschema/crdschema/crd"
 )
 
-// Draft is the JSON Schema dialect of the schemas: draft-07, which both
-// yaml-language-server and kubeconform read.
-const Draft = "http://json-schema.org/draft-07/schema#"
+// draft is the JSON Schema dialect of the schemas (their $schema):
+// draft-07, which both yaml-language-server and kubeconform read.
+const draft = "http://json-schema.org/draft-07/schema#"
 
-// Schema is a JSON Schema document: marshal it with encoding/json.
-type Schema = map[string]any
+// schema is a JSON Schema document.
+type schema = map[string]any
 
 // Option changes a conversion.
 type Option func(*config)
@@ -31,7 +31,7 @@ func WithStrict() Option { return func(c *config) { c.strict = true } }
 
 // Version returns the JSON Schema of version of def. It fails when def has
 // no such version or the version has no schema.
-func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Option) (Schema, error) {
+func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Option) (map[string]any, error) {
 	var c config
 	for _, o := range opts {
 		o(&c)
@@ -41,7 +41,7 @@ func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Op
 		return nil, fmt.Errorf("CRD %s has no schema for version %q", def.Name, version)
 	}
 	s := c.convert(props, false)
-	s["$schema"] = Draft
+	s["$schema"] = draft
 	s["title"] = fmt.Sprintf("%s %s/%s", def.Spec.Names.Kind, def.Spec.Group, version)
 	// the root always has these, whatever the CRD's schema says
 	p, _ := s["properties"].(map[string]any)
@@ -63,8 +63,8 @@ func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Op
 
 // All returns the JSON Schema of every version of def that has a schema,
 // by version name.
-func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]Schema, error) {
-	out := map[string]Schema{}
+func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]map[string]any, error) {
+	out := map[string]schema{}
 	for _, v := range def.Spec.Versions {
 		s, err := Version(def, v.Name, opts...)
 		if err != nil {
@@ -77,8 +77,8 @@ func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]Sc
 
 // convert converts one schema. optional is whether it is the schema of an
 // optional property (whose null the API server drops).
-func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) Schema {
-	s := Schema{}
+func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
+	s := schema{}
 	var notes []string
 	preserve := p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields
 
@@ -251,7 +251,7 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) Schema {
 // So a property whose default (in defaults) the junctor's condition on it
 // refuses is made required in the junctor: absent, it fails as its default
 // would.
-func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) Schema {
+func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) schema {
 	inner := *c
 	inner.strict = false // a junctor cannot forbid what the structural schema allows
 	inner.junctors = true
@@ -263,7 +263,7 @@ func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) 
 		if !ok {
 			continue
 		}
-		if sat, known := satisfies(cond.(Schema), d); known && !sat {
+		if sat, known := satisfies(cond.(schema), d); known && !sat {
 			required = append(required, name)
 		}
 	}
@@ -284,7 +284,7 @@ func types(t any) []any {
 	return nil
 }
 
-func setInt(s Schema, key string, v *int64) {
+func setInt(s schema, key string, v *int64) {
 	if v != nil {
 		s[key] = *v
 	}

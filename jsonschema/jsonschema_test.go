@@ -63,7 +63,7 @@ spec:
                     type: {not: {enum: [IP]}}
 `
 
-func widgetSchema(t *testing.T, opts ...Option) Schema {
+func widgetSchema(t *testing.T, opts ...Option) schema {
 	t.Helper()
 	def, _, err := crdschema.UnmarshalCRD([]byte(widgets))
 	if err != nil {
@@ -78,7 +78,7 @@ func widgetSchema(t *testing.T, opts ...Option) Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v Schema
+	var v schema
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -177,19 +177,19 @@ func TestVersionErrors(t *testing.T) {
 
 func TestSatisfies(t *testing.T) {
 	tests := []struct {
-		s         Schema
+		s         schema
 		v         any
 		ok, known bool
 	}{
-		{Schema{"enum": []any{"a"}}, "a", true, true},
-		{Schema{"enum": []any{"a"}}, "b", false, true},
-		{Schema{"not": Schema{"enum": []any{"a"}}}, "a", false, true},
-		{Schema{"type": []any{"integer", "null"}}, int64(1), true, true},
-		{Schema{"type": "integer"}, 1.5, false, true},
-		{Schema{"pattern": "^x"}, "xy", true, true},
-		{Schema{"maxLength": int64(1)}, "xy", false, true},
-		{Schema{"oneOf": []any{Schema{"enum": []any{"a"}}, Schema{"type": "string"}}}, "a", false, true},
-		{Schema{"minimum": 1.0}, int64(1), false, false},
+		{schema{"enum": []any{"a"}}, "a", true, true},
+		{schema{"enum": []any{"a"}}, "b", false, true},
+		{schema{"not": schema{"enum": []any{"a"}}}, "a", false, true},
+		{schema{"type": []any{"integer", "null"}}, int64(1), true, true},
+		{schema{"type": "integer"}, 1.5, false, true},
+		{schema{"pattern": "^x"}, "xy", true, true},
+		{schema{"maxLength": int64(1)}, "xy", false, true},
+		{schema{"oneOf": []any{schema{"enum": []any{"a"}}, schema{"type": "string"}}}, "a", false, true},
+		{schema{"minimum": 1.0}, int64(1), false, false},
 	}
 	for i, tt := range tests {
 		if ok, known := satisfies(tt.s, tt.v); ok != tt.ok || known != tt.known {
