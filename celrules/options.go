@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // An Option configures Compile. The options of the CEL environment
@@ -34,6 +35,11 @@ func (o checkOption) applyCheck(c *config) { o(c) }
 
 type config struct {
 	minor uint
+	// release is the Kubernetes release whose CEL behaviour (cost
+	// estimates, error texts) applies; releaseErr is set for a release
+	// outside the supported range.
+	release    release.Minor
+	releaseErr error
 	// newExpressions selects the environment of new expressions for every
 	// expression not in preexisting (Check: CRD creation and update);
 	// otherwise every expression compiles in the stored-expressions
@@ -50,10 +56,13 @@ type config struct {
 }
 
 func newConfig() *config {
-	return &config{minor: defaultMinor}
+	return &config{minor: defaultMinor, release: release.Default}
 }
 
 func (c *config) check() error {
+	if c.releaseErr != nil {
+		return fmt.Errorf("celrules: %w", c.releaseErr)
+	}
 	if c.minor > maxMinor {
 		return fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
 	}
@@ -68,6 +77,25 @@ func (c *config) check() error {
 // expressions Check is told an update keeps).
 func WithCompatibilityVersion(minor int) EnvOption {
 	return func(c *config) { c.minor = uint(max(minor, 0)) }
+}
+
+// WithKubernetesVersion makes rules compile, cost and fail as on the API
+// server of the Kubernetes release v ("1.34"; "" is the default, 1.37):
+// new expressions compile in the environment of its compatibility version
+// (v minus one, as WithCompatibilityVersion), and cost estimates and error
+// texts are that release's. A release outside 1.33 to 1.37 makes Compile
+// and Check fail with an error naming that range.
+func WithKubernetesVersion(v string) EnvOption {
+	return func(c *config) {
+		r, err := release.Parse(v)
+		if err != nil {
+			c.releaseErr = err
+			return
+		}
+		c.releaseErr = nil
+		c.release = r
+		c.minor = uint(r.Compatibility())
+	}
 }
 
 // WithCache makes Compile and Check take what they can from c and add what

@@ -89,7 +89,7 @@ func TestConformance(t *testing.T) {
 				failures = append(failures, fmt.Sprintf("conformance FAIL %s: malformed case: %v", rel, err))
 				t.Fatalf("malformed case: %v", err)
 			}
-			diff, missing := runCase(c)
+			diff, missing := runCase(c, "")
 			switch {
 			case diff != "":
 				res = failed
@@ -136,7 +136,7 @@ func missingList(m map[stage]bool) string {
 
 // runCase runs c through the library and returns the first difference from
 // the golden ("" if none) and the stages the case needs that are not built.
-func runCase(c *testCase) (diff string, missing map[stage]bool) {
+func runCase(c *testCase, rel string) (diff string, missing map[stage]bool) {
 	missing = map[stage]bool{}
 	need := func(s stage) bool {
 		if !built[s] {
@@ -148,7 +148,7 @@ func runCase(c *testCase) (diff string, missing map[stage]bool) {
 	g := c.Golden
 	gcrd, _ := g["crd"].(map[string]any)
 
-	out, err := runCRD(c)
+	out, err := runCRD(c, rel)
 	if err != nil {
 		return "crd: " + err.Error(), missing
 	}
@@ -182,7 +182,7 @@ func runCase(c *testCase) (diff string, missing map[stage]bool) {
 	}
 
 	if c.OpenAPI && need(stageOpenAPI) {
-		if d := compareOpenAPI(c, out, g["openapi"]); d != "" {
+		if d := compareOpenAPI(c, out, g["openapi"], rel); d != "" {
 			return d, missing
 		}
 	}
@@ -211,15 +211,15 @@ func runCase(c *testCase) (diff string, missing map[stage]bool) {
 			reqMissing = true
 		}
 		want, _ := greqs[i].(map[string]any)
-		if d := compareRequest(fmt.Sprintf("requests[%d]", i), c, out, r, want); d != "" && !reqMissing {
+		if d := compareRequest(fmt.Sprintf("requests[%d]", i), c, out, r, want, rel); d != "" && !reqMissing {
 			return d, missing
 		}
 	}
 	return "", missing
 }
 
-func compareRequest(where string, c *testCase, out *crdOutcome, r testRequest, want map[string]any) string {
-	res, err := runRequest(c, out, r)
+func compareRequest(where string, c *testCase, out *crdOutcome, r testRequest, want map[string]any, rel string) string {
+	res, err := runRequest(c, out, r, rel)
 	if err != nil {
 		return where + ": " + err.Error()
 	}

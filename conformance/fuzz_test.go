@@ -36,7 +36,7 @@ func loadRealWorld(tb testing.TB) *realWorld {
 			if err != nil {
 				return nil
 			}
-			out, err := runCRD(c)
+			out, err := runCRD(c, "")
 			if err != nil || len(out.errors) > 0 {
 				return nil
 			}

@@ -59,7 +59,10 @@ type crdOutcome struct {
 	hasDefaults   bool // some schema of the CRD has a default
 }
 
-func runCRD(c *testCase) (*crdOutcome, error) {
+// runCRD runs the CRD step of c as the API server of release rel ("" for
+// the default) does.
+func runCRD(c *testCase, rel string) (*crdOutcome, error) {
+	kv := crd.WithKubernetesVersion(rel)
 	def, unknown, err := crdschema.UnmarshalCRD(c.CRD)
 	if err != nil {
 		return nil, err
@@ -74,9 +77,9 @@ func runCRD(c *testCase) (*crdOutcome, error) {
 		}
 		scan(old, out)
 		establish(old)
-		errs = crd.ValidateUpdate(context.Background(), def, old)
+		errs = crd.ValidateUpdate(context.Background(), def, old, kv)
 	} else {
-		errs = crd.Validate(context.Background(), def)
+		errs = crd.Validate(context.Background(), def, kv)
 	}
 	out.errors = toGolden(errs)
 	var old *crdschema.CustomResourceDefinition
@@ -84,7 +87,7 @@ func runCRD(c *testCase) (*crdOutcome, error) {
 		old, _, _ = crdschema.UnmarshalCRD(c.OldCRD)
 	}
 	version := caseVersion(c, def)
-	if costs, err := crd.RuleCosts(def, old, version); err == nil {
+	if costs, err := crd.RuleCosts(def, old, version, kv); err == nil {
 		for _, cost := range costs {
 			out.celCosts = append(out.celCosts, map[string]any{
 				"field": cost.Field, "rule": cost.Rule, "cost": cost.Cost, "cardinality": cost.Cardinality,
@@ -153,12 +156,13 @@ type requestOutcome struct {
 	table         any
 }
 
-func runRequest(c *testCase, out *crdOutcome, r testRequest) (*requestOutcome, error) {
+func runRequest(c *testCase, out *crdOutcome, r testRequest, rel string) (*requestOutcome, error) {
 	version := caseVersion(c, out.def)
 	res, err := crd.New(out.def, version,
 		crd.WithClock(func() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }),
 		crd.WithUID(func() string { return "00000000-0000-0000-0000-000000000001" }),
 		crd.WithNameSuffix(func() string { return "xxxxx" }),
+		crd.WithKubernetesVersion(rel),
 	)
 	if err != nil {
 		return nil, err
@@ -237,7 +241,7 @@ func caseVersion(c *testCase, def *crdschema.CustomResourceDefinition) string {
 
 // compareOpenAPI compares the published documents with the golden's; a CRD
 // the API server refuses publishes none.
-func compareOpenAPI(c *testCase, out *crdOutcome, want any) string {
+func compareOpenAPI(c *testCase, out *crdOutcome, want any, rel string) string {
 	if len(out.errors) > 0 {
 		if want != nil {
 			return fmt.Sprintf("openapi: expected no documents for a refused CRD, the golden has %v", want)
@@ -246,7 +250,7 @@ func compareOpenAPI(c *testCase, out *crdOutcome, want any) string {
 	}
 	version := caseVersion(c, out.def)
 	w, _ := want.(map[string]any)
-	v2, err := openapi.V2(out.def, version, openapi.Options{})
+	v2, err := openapi.V2(out.def, version, openapi.Options{KubernetesVersion: rel})
 	if err != nil {
 		return "openapi.v2: " + err.Error()
 	}
@@ -257,7 +261,7 @@ func compareOpenAPI(c *testCase, out *crdOutcome, want any) string {
 	if d := firstDiff("openapi.v2", w["v2"], g2); d != "" {
 		return d
 	}
-	v3, err := openapi.V3(out.def, version, openapi.Options{})
+	v3, err := openapi.V3(out.def, version, openapi.Options{KubernetesVersion: rel})
 	if err != nil {
 		return "openapi.v3: " + err.Error()
 	}

@@ -61,7 +61,8 @@ func (c RuleCost) Total() uint64 {
 // Use it in a test to keep an eye on how close a CRD's rules are to the
 // API server's limits (celrules.StaticCostLimit per expression,
 // celrules.StaticCRDCostLimit in total).
-func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]RuleCost, error) {
+func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opts ...Option) ([]RuleCost, error) {
+	set := applyOptions(opts)
 	if def == nil {
 		return nil, fmt.Errorf("crd.RuleCosts: nil CustomResourceDefinition")
 	}
@@ -86,7 +87,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string) ([]
 		}
 		pre = celrules.CollectExpressions(schemas...)
 	}
-	tree, err := celrules.Check(s, path, celrules.WithStoredExpressions(pre))
+	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithStoredExpressions(pre))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -49,15 +50,24 @@ type Resource struct {
 	now        func() time.Time
 	uid        func() string
 	nameSuffix func() string
+
+	kubeVersion string        // as given to WithKubernetesVersion
+	release     release.Minor // the Kubernetes release answered as
 }
 
 // A ResourceOption configures New.
-type ResourceOption func(*Resource)
+type ResourceOption interface {
+	applyResource(*Resource)
+}
+
+type resourceOption func(*Resource)
+
+func (o resourceOption) applyResource(r *Resource) { o(r) }
 
 // WithClock sets the clock that stamps creationTimestamp on creates. The
 // default is time.Now.
 func WithClock(now func() time.Time) ResourceOption {
-	return func(r *Resource) { r.now = now }
+	return resourceOption(func(r *Resource) { r.now = now })
 }
 
 // WithLazyCompile defers compiling the CEL rules of each schema node until
@@ -66,20 +76,20 @@ func WithClock(now func() time.Time) ResourceOption {
 // a slower first request. It suits a Resource that serves a few requests,
 // as in a unit test or a fake client, not a server.
 func WithLazyCompile() ResourceOption {
-	return func(r *Resource) { r.lazy = true }
+	return resourceOption(func(r *Resource) { r.lazy = true })
 }
 
 // WithUID sets the generator of the uid of created objects. The default
 // returns random version 4 UUIDs.
 func WithUID(uid func() string) ResourceOption {
-	return func(r *Resource) { r.uid = uid }
+	return resourceOption(func(r *Resource) { r.uid = uid })
 }
 
 // WithNameSuffix sets the generator of the suffix appended to
 // metadata.generateName. The default returns 5 random characters, as the
 // API server does.
 func WithNameSuffix(suffix func() string) ResourceOption {
-	return func(r *Resource) { r.nameSuffix = suffix }
+	return resourceOption(func(r *Resource) { r.nameSuffix = suffix })
 }
 
 // New prepares the named version of def for requests. It does not validate
@@ -141,8 +151,17 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	dec.Storage = true
 	r.storage = prune.NewDecoder(dec)
 
+	for _, o := range opts {
+		if o != nil {
+			o.applyResource(r)
+		}
+	}
 	var err error
-	if r.validator, err = validation.New(r.schema); err != nil {
+	if r.release, err = release.Parse(r.kubeVersion); err != nil {
+		return nil, fmt.Errorf("crd.New: %w", err)
+	}
+	vopt := validation.WithKubernetesVersion(r.kubeVersion)
+	if r.validator, err = validation.New(r.schema, vopt); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	if sub := in.spec.subresourcesForVersion(version); sub != nil {
@@ -154,17 +173,15 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		if r.schema != nil {
 			status = r.schema.Properties["status"]
 		}
-		if r.statusValidator, err = validation.New(status); err != nil {
+		if r.statusValidator, err = validation.New(status, vopt); err != nil {
 			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
 		}
-	}
-	for _, o := range opts {
-		o(r)
 	}
 	var copts []celrules.Option
 	if r.lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
+	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion))
 	if r.rules, err = celrules.Compile(r.schema, true, copts...); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}

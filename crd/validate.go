@@ -7,6 +7,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/metavalidation"
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // config is the state of one Validate or ValidateUpdate call.
@@ -15,13 +16,32 @@ type config struct {
 	// cache parses each distinct CEL expression once, for the rule checks
 	// and the evaluation of rules on defaults alike.
 	cache *celrules.Cache
+	// kubeVersion is the release answered as, as given; release its
+	// parsed form.
+	kubeVersion string
+	release     release.Minor
 }
 
-func newConfig(ctx context.Context) *config {
+func newConfig(ctx context.Context, opts []Option) (*config, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &config{ctx: ctx, cache: new(celrules.Cache)}
+	s := applyOptions(opts)
+	r, err := release.Parse(s.version)
+	if err != nil {
+		return nil, err
+	}
+	return &config{ctx: ctx, cache: new(celrules.Cache), kubeVersion: s.version, release: r}, nil
+}
+
+// optionError reports an option Validate cannot use.
+func optionError(err error) crdschema.ErrorList {
+	return crdschema.ErrorList{crdschema.InternalError(nil, err)}
+}
+
+// celOption is the CEL environment option of c's release.
+func (c *config) celOption() celrules.EnvOption {
+	return celrules.WithKubernetesVersion(c.kubeVersion)
 }
 
 // The values the API server takes from its clock and a random source when a
@@ -45,8 +65,11 @@ const generatedSuffix = "xxxxx"
 // def is read as a user writes it (apiextensions.k8s.io/v1, before
 // defaulting); it is not modified. ctx bounds the evaluation of CEL rules
 // on defaults, which CRD validation does.
-func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	c := newConfig(ctx)
+func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
+	c, err := newConfig(ctx, opts)
+	if err != nil {
+		return optionError(err)
+	}
 	in := toInternal(prepareCreate(def))
 	return nilIfEmpty(validateCreate(in, createOptions(), c))
 }
@@ -64,8 +87,11 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition) crds
 // stored. def takes over old's system metadata and status, as on the API
 // server. Neither def nor old is modified. ctx bounds the evaluation of
 // CEL rules on defaults.
-func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	c := newConfig(ctx)
+func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
+	c, err := newConfig(ctx, opts)
+	if err != nil {
+		return optionError(err)
+	}
 	stored := prepareStored(old)
 	oldIn := toInternal(stored)
 	in := toInternal(prepareUpdate(def, stored))

@@ -99,7 +99,7 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 // check validates the default of s, reported at path.
 func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
-	validator, err := validation.New(s, validation.WithDefaultsCheck())
+	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion))
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 func (v *defaultsValidator) evalRules(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, value any) {
 	// The compiled rules serve this one default: only the nodes the
 	// default reaches are compiled.
-	c, err := celrules.Compile(s, isResourceRoot, celrules.WithLazyCompile(), celrules.WithCache(v.cache))
+	c, err := celrules.Compile(s, isResourceRoot, celrules.WithLazyCompile(), celrules.WithCache(v.cache), v.celOption())
 	if err != nil {
 		v.errs = append(v.errs, crdschema.InternalError(path, err))
 		return

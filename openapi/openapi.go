@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/go-openapi/spec"
 )
 
@@ -22,6 +23,11 @@ type Options struct {
 	// OmitSelectableFields leaves out x-kubernetes-selectable-fields, as the
 	// API server's models for server-side apply do.
 	OmitSelectableFields bool
+	// KubernetesVersion publishes the documents as the API server of that
+	// Kubernetes release ("1.34") does: its built-in definitions and
+	// parameters. "" is the default, 1.37; a release outside 1.33 to 1.37
+	// is an error naming that range.
+	KubernetesVersion string
 }
 
 // The definitions every document refers to.
@@ -49,6 +55,7 @@ type resource struct {
 	preserveUnknownFields                  bool
 	selectableFields                       []string
 	schema                                 *crdschema.JSONSchemaProps
+	release                                release.Minor // the Kubernetes release publishing
 }
 
 func newResource(crd *crdschema.CustomResourceDefinition, version string) (*resource, error) {
@@ -196,10 +203,15 @@ func (r *resource) builtinRoots() []string {
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*spec.Swagger, error) {
+	rel, err := release.Parse(opts.KubernetesVersion)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.V2: %w", err)
+	}
 	r, err := newResource(crd, version)
 	if err != nil {
 		return nil, err
 	}
+	r.release = rel
 	c := &converter{v2: true, stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v2RefPrefix}
 	defs := spec.Definitions{
 		modelName(r.group, r.version, r.kind):     r.kindSchema(c, opts),
@@ -225,10 +237,15 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*Document, error) {
+	rel, err := release.Parse(opts.KubernetesVersion)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.V3: %w", err)
+	}
 	r, err := newResource(crd, version)
 	if err != nil {
 		return nil, err
 	}
+	r.release = rel
 	c := &converter{stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v3RefPrefix}
 	kind, list := r.kindSchema(c, opts), r.listSchema(c, opts)
 	schemas := map[string]*spec.Schema{

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -65,6 +66,7 @@ type compiler struct {
 	// defaults compiles the schema as the API server's validator of CRD
 	// defaults reads it (see WithDefaultsCheck).
 	defaults bool
+	release  release.Minor
 	formats  map[string]func(string) bool
 	regexps  map[string]*regexp.Regexp // compiled patterns, shared between nodes
 }

@@ -1,10 +1,12 @@
 package validation
 
 import (
+	"fmt"
 	"regexp"
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -28,6 +30,8 @@ type Option func(*options)
 type options struct {
 	minor    int
 	defaults bool
+	release  release.Minor
+	err      error
 }
 
 // WithCompatibilityVersion selects the Kubernetes compatibility version
@@ -35,6 +39,24 @@ type options struct {
 // k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
 func WithCompatibilityVersion(minor int) Option {
 	return func(o *options) { o.minor = minor }
+}
+
+// WithKubernetesVersion makes the Validator answer as the API server of
+// the Kubernetes release v ("1.34"; "" is the default, 1.37): the formats
+// of its compatibility version (v minus one) and the checks of that
+// release (a non-integer in an integer field gets a second, format error
+// from 1.36 on). A release outside 1.33 to 1.37 makes New fail with an
+// error naming that range.
+func WithKubernetesVersion(v string) Option {
+	return func(o *options) {
+		r, err := release.Parse(v)
+		if err != nil {
+			o.err = err
+			return
+		}
+		o.release = r
+		o.minor = r.Compatibility()
+	}
 }
 
 // WithDefaultsCheck makes the Validator judge values as the API server
@@ -54,11 +76,14 @@ func WithDefaultsCheck() Option {
 // here: like the API server, the Validator reports it on every value it
 // checks.
 func New(s *structural.Schema, opts ...Option) (*Validator, error) {
-	o := options{minor: DefaultCompatibilityMinor}
+	o := options{minor: DefaultCompatibilityMinor, release: release.Default}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	c := compiler{defaults: o.defaults, formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
+	if o.err != nil {
+		return nil, fmt.Errorf("validation.New: %w", o.err)
+	}
+	c := compiler{defaults: o.defaults, release: o.release, formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
 	if o.defaults {
 		// Every format the validator knows, whatever the version.
 		c.formats = formatsAt(maxCompatibilityMinor)

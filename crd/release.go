@@ -1,0 +1,45 @@
+package crd
+
+import (
+	"github.com/crdschema/crdschema/internal/release"
+)
+
+// An Option configures Validate, ValidateUpdate and RuleCosts.
+type Option interface {
+	applyValidate(*settings)
+}
+
+// settings are what the options of Validate, ValidateUpdate and RuleCosts
+// set.
+type settings struct {
+	version string // the Kubernetes release, "" for the default
+}
+
+// A VersionOption selects the Kubernetes release whose API server the
+// package answers as; it is both an Option and a ResourceOption.
+type VersionOption string
+
+func (o VersionOption) applyValidate(s *settings) { s.version = string(o) }
+func (o VersionOption) applyResource(r *Resource) { r.kubeVersion = string(o) }
+
+// WithKubernetesVersion makes CRD validation, rule costs and the serving of
+// a version answer as the API server of the Kubernetes release v ("1.34";
+// a patch number is ignored) does: its CEL environment (the libraries new
+// and stored expressions may use), its cost estimates, its format checks
+// and its error texts. The default is 1.37. The releases reproduced are
+// 1.33 to 1.37; any other is an error naming that range (New returns it;
+// Validate and ValidateUpdate report it as an internal error).
+func WithKubernetesVersion(v string) VersionOption { return VersionOption(v) }
+
+func applyOptions(opts []Option) settings {
+	var s settings
+	for _, o := range opts {
+		if o != nil {
+			o.applyValidate(&s)
+		}
+	}
+	return s
+}
+
+// minorOf parses a release given to WithKubernetesVersion.
+func minorOf(v string) (release.Minor, error) { return release.Parse(v) }
