@@ -32,6 +32,9 @@ type node struct {
 	// number: numType/numFormat are the type and format the range checks
 	// use; the *OK flags say whether each bound passes its own range check.
 	numType, numFormat                 string
+	// silentRanges: values and bounds outside the format are not
+	// reported (releases before 1.36).
+	silentRanges bool
 	multipleOf                         *float64
 	maximum, minimum                   *float64
 	exclusiveMax, exclusiveMin         bool
@@ -242,9 +245,10 @@ func (c *compiler) finish(n *node) {
 		schemaType = n.types[0]
 	}
 	switch {
-	case c.defaults:
+	case c.defaults || c.release < 34:
 		// Formats stay as written; a known one is checked on strings
-		// whatever the type.
+		// whatever the type (defaults, and every value before
+		// Kubernetes 1.34, which cleared no format).
 		n.formatFunc = c.formats[strings.ReplaceAll(n.format, "-", "")]
 	case n.format != "":
 		// Clear the formats the API server does not support for the type.
@@ -273,6 +277,7 @@ func (c *compiler) finish(n *node) {
 		n.numType = schemaType
 		n.numFormat = n.format
 	}
+	n.silentRanges = c.release < 36
 	if n.multipleOf != nil {
 		n.multipleOfOK = floatInRange(*n.multipleOf, n.numType, n.numFormat)
 	}

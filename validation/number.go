@@ -25,12 +25,12 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 		inRange = floatInRange(f, n.numType, n.numFormat)
 	}
 	if !inRange {
-		st.add(n.rangeFailure("Checked", st))
+		n.addRangeFailure("Checked", st)
 	}
 	if n.multipleOf != nil {
 		m := *n.multipleOf
 		if !n.multipleOfOK {
-			st.add(n.rangeFailure("MultipleOf", st))
+			n.addRangeFailure("MultipleOf", st)
 			n.multipleOfFloat(f, m, st)
 		} else if kind == kindInt {
 			factor := int64(m)
@@ -47,7 +47,7 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 	}
 	if n.minimum != nil {
 		if !n.minimumOK {
-			st.add(n.rangeFailure("Minimum boundary", st))
+			n.addRangeFailure("Minimum boundary", st)
 			minimumFloat(f, f, *n.minimum, n.exclusiveMin, st)
 		} else if kind == kindInt {
 			min := int64(*n.minimum)
@@ -60,7 +60,7 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 	}
 	if n.maximum != nil {
 		if !n.maximumOK {
-			st.add(n.rangeFailure("Maximum boundary", st))
+			n.addRangeFailure("Maximum boundary", st)
 			maximumFloat(f, f, *n.maximum, n.exclusiveMax, st)
 		} else if kind == kindInt {
 			max := int64(*n.maximum)
@@ -122,6 +122,15 @@ func multipleOfNotPositive(st *state, factor any) failure {
 	path := st.path()
 	return failure{code: codeMultipleOfNotPos, path: path, value: factor,
 		msg: fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", path, factor)}
+}
+
+// addRangeFailure adds rangeFailure's failure, which the API server
+// reports from Kubernetes 1.36 on; before, a value or bound outside the
+// declared format was compared without a word.
+func (n *node) addRangeFailure(prefix string, st *state) {
+	if !n.silentRanges {
+		st.add(n.rangeFailure(prefix, st))
+	}
 }
 
 // rangeFailure reports a value or bound that does not fit the declared
