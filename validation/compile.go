@@ -31,10 +31,10 @@ type node struct {
 
 	// number: numType/numFormat are the type and format the range checks
 	// use; the *OK flags say whether each bound passes its own range check.
-	numType, numFormat                 string
+	numType, numFormat string
 	// silentRanges: values and bounds outside the format are not
 	// reported (releases before 1.36).
-	silentRanges bool
+	silentRanges                       bool
 	multipleOf                         *float64
 	maximum, minimum                   *float64
 	exclusiveMax, exclusiveMin         bool
