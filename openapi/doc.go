@@ -46,3 +46,7 @@
 package openapi
 
 //go:generate go run ./internal/gen -o zz_generated_static.go ../conformance/testdata/cases
+//go:generate go run ./internal/gen -release 1.33 -overlay ../conformance/testdata/releases/1.33 -o zz_generated_k133.go ../conformance/testdata/cases
+//go:generate go run ./internal/gen -release 1.34 -overlay ../conformance/testdata/releases/1.34 -o zz_generated_k134.go ../conformance/testdata/cases
+//go:generate go run ./internal/gen -release 1.35 -overlay ../conformance/testdata/releases/1.35 -o zz_generated_k135.go ../conformance/testdata/cases
+//go:generate go run ./internal/gen -release 1.36 -overlay ../conformance/testdata/releases/1.36 -o zz_generated_k136.go ../conformance/testdata/cases

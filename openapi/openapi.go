@@ -167,7 +167,7 @@ func (r *resource) listSchema(c *converter, opts Options) spec.Schema {
 
 // builtinClosure returns the built-in definitions that roots refer to,
 // directly or not, roots included.
-func builtinClosure(roots ...string) []string {
+func builtinClosure(b *builtins, roots ...string) []string {
 	seen := map[string]bool{}
 	var out []string
 	var visit func(string)
@@ -177,7 +177,7 @@ func builtinClosure(roots ...string) []string {
 		}
 		seen[n] = true
 		out = append(out, n)
-		for _, d := range builtinReferences(n) {
+		for _, d := range b.references(n) {
 			visit(d)
 		}
 	}
@@ -217,8 +217,8 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		modelName(r.group, r.version, r.kind):     r.kindSchema(c, opts),
 		modelName(r.group, r.version, r.listKind): r.listSchema(c, opts),
 	}
-	for _, n := range builtinClosure(r.builtinRoots()...) {
-		defs[n], _ = builtinDefinitionV2(n)
+	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
+		defs[n], _ = r.builtins().v2(n)
 	}
 	doc := &spec.Swagger{SwaggerProps: spec.SwaggerProps{
 		Swagger:     "2.0",
@@ -252,8 +252,8 @@ func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		modelName(r.group, r.version, r.kind):     &kind,
 		modelName(r.group, r.version, r.listKind): &list,
 	}
-	for _, n := range builtinClosure(r.builtinRoots()...) {
-		s, _ := builtinDefinitionV3(n)
+	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
+		s, _ := r.builtins().v3(n)
 		schemas[n] = &s
 	}
 	return &Document{

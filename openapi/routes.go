@@ -111,7 +111,7 @@ func (r *resource) route(root, sub, method, action, verb, response, body string)
 	if strings.Contains(rt.path, "{name}") {
 		rt.params = append(rt.params, param{name: "name", in: "path", description: "name of the " + r.kind, typ: "string", required: true})
 	}
-	for _, q := range optionParameters(optionsOf(action)) {
+	for _, q := range r.builtins().parameters(optionsOf(action)) {
 		rt.params = append(rt.params, param{name: q.name, in: "query", description: q.description, typ: q.typ})
 	}
 	return rt

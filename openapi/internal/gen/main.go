@@ -13,8 +13,13 @@
 // Usage:
 //
 //	go run ./internal/gen -o zz_generated_static.go DIR...
+//	go run ./internal/gen -release 1.34 -overlay RDIR -o zz_generated_k134.go DIR...
 //
-// Each DIR is searched recursively for *.golden.json files.
+// Each DIR is searched recursively for *.golden.json files. With -release,
+// the documents are those of an older Kubernetes release: a golden under
+// RDIR (at the same path relative to DIR) takes the place of DIR's, and the
+// functions written carry the release in their names (builtinDefinitionV2K134,
+// ...); the constants, the same in every release, are not written.
 package main
 
 import (
@@ -68,7 +73,12 @@ type collected struct {
 
 func main() {
 	out := flag.String("o", "zz_generated_static.go", "output file")
+	rel := flag.String("release", "", "an older Kubernetes release (1.33 ...): name the functions after it")
+	overlay := flag.String("overlay", "", "with -release: the folder of that release's goldens that differ")
 	flag.Parse()
+	if *rel != "" {
+		suffix = "K" + strings.ReplaceAll(*rel, ".", "")
+	}
 	if flag.NArg() == 0 {
 		log.Fatal("usage: gen -o FILE DIR...")
 	}
@@ -84,6 +94,12 @@ func main() {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".golden.json") {
 				return err
+			}
+			if *overlay != "" {
+				rel, _ := filepath.Rel(dir, path)
+				if o := filepath.Join(*overlay, rel); fileExists(o) {
+					path = o
+				}
 			}
 			ok, err := c.read(path)
 			if err != nil {
@@ -108,6 +124,14 @@ func main() {
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// suffix ends the names of the functions written (-release).
+var suffix string
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // agree records value under key, failing when an earlier document said
@@ -314,13 +338,15 @@ func (c *collected) generate() ([]byte, error) {
 			return nil, fmt.Errorf("no description of TypeMeta %s found", want)
 		}
 	}
-	fmt.Fprintf(&b, "// typeMetaAPIVersionDescription describes TypeMeta's apiVersion.\nconst typeMetaAPIVersionDescription = %s\n\n", strconv.Quote(c.typeMeta["apiVersion"]))
-	fmt.Fprintf(&b, "// typeMetaKindDescription describes TypeMeta's kind.\nconst typeMetaKindDescription = %s\n\n", strconv.Quote(c.typeMeta["kind"]))
-	fmt.Fprintf(&b, "// prettyDescription describes the pretty query parameter.\nconst prettyDescription = %s\n\n", strconv.Quote(c.misc["pretty"]))
-	fmt.Fprintf(&b, "// namespaceDescription describes the namespace path parameter.\nconst namespaceDescription = %s\n\n", strconv.Quote(c.misc["namespace"]))
+	if suffix == "" {
+		fmt.Fprintf(&b, "// typeMetaAPIVersionDescription describes TypeMeta's apiVersion.\nconst typeMetaAPIVersionDescription = %s\n\n", strconv.Quote(c.typeMeta["apiVersion"]))
+		fmt.Fprintf(&b, "// typeMetaKindDescription describes TypeMeta's kind.\nconst typeMetaKindDescription = %s\n\n", strconv.Quote(c.typeMeta["kind"]))
+		fmt.Fprintf(&b, "// prettyDescription describes the pretty query parameter.\nconst prettyDescription = %s\n\n", strconv.Quote(c.misc["pretty"]))
+		fmt.Fprintf(&b, "// namespaceDescription describes the namespace path parameter.\nconst namespaceDescription = %s\n\n", strconv.Quote(c.misc["namespace"]))
+	}
 
-	b.WriteString("// builtinReferences returns the built-in definitions that the definition\n// name refers to directly.\n")
-	b.WriteString("func builtinReferences(name string) []string {\n\tswitch name {\n")
+	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
+	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n\tswitch name {\n", suffix)
 	for _, n := range names {
 		var v any
 		_ = json.Unmarshal([]byte(c.defsV2[n]), &v)
@@ -352,8 +378,8 @@ func (c *collected) generate() ([]byte, error) {
 		{"builtinDefinitionV2", c.defsV2, "OpenAPI v2 (defaults pruned)"},
 		{"builtinDefinitionV3", c.defsV3, "OpenAPI v3"},
 	} {
-		fmt.Fprintf(&b, "// %s returns a new copy of the %s schema of the built-in\n// definition name, and whether there is one.\n", v.fn, v.doc)
-		fmt.Fprintf(&b, "func %s(name string) (spec.Schema, bool) {\n\tswitch name {\n", v.fn)
+		fmt.Fprintf(&b, "// %s%s returns a new copy of the %s schema of the built-in\n// definition name, and whether there is one.\n", v.fn, suffix, v.doc)
+		fmt.Fprintf(&b, "func %s%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", v.fn, suffix)
 		for _, n := range names {
 			var s spec.Schema
 			if err := json.Unmarshal([]byte(v.defs[n]), &s); err != nil {
@@ -369,8 +395,8 @@ func (c *collected) generate() ([]byte, error) {
 		b.WriteString("\t}\n\treturn spec.Schema{}, false\n}\n\n")
 	}
 
-	b.WriteString("// optionParameters returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n")
-	b.WriteString("func optionParameters(options string) []queryParameter {\n\tswitch options {\n")
+	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
+	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n\tswitch options {\n", suffix)
 	for _, kind := range sortedKeys(c.params) {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []queryParameter{\n", kind)
 		for _, n := range sortedKeys(c.params[kind]) {
