@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // A Cache keeps what compilations can share, so that work done for one
@@ -43,6 +45,7 @@ type parseResult struct {
 type envKey struct {
 	celType          string
 	minor            uint
+	release          release.Minor
 	stored, optional bool
 }
 

@@ -2,6 +2,7 @@ package celrules
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/internal/release"
 	"sort"
 	"strings"
 	"sync"
@@ -42,13 +43,13 @@ func TestParserOf(t *testing.T) {
 	}
 	var envs []env
 	for minor := uint(0); minor <= 40; minor++ {
-		e, p, err := baseEnvParser(minor, false)
+		e, p, err := baseEnvParser(minor, release.Default, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		envs = append(envs, env{fmt.Sprintf("1.%d", minor), e, p})
 	}
-	e, p, err := baseEnvParser(0, true)
+	e, p, err := baseEnvParser(0, release.Default, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,7 +177,7 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 		// A type without objects (a scalar, or lists and maps of them)
 		// declares nothing but what its CEL type says: the environment
 		// suits every node of the same CEL type.
-		k := envKey{celType: nc.scoped.celType.String(), minor: nc.cfg.minor, stored: stored, optional: optional}
+		k := envKey{celType: nc.scoped.celType.String(), minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
 		e, err = nc.cfg.cache.env(k, build)
 	} else {
 		e, err = build()
@@ -191,7 +191,7 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 
 // buildEnv builds the environment with self and oldSelf declared.
 func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
-	base, err := baseEnv(nc.cfg.minor, stored)
+	base, err := baseEnv(nc.cfg.minor, nc.cfg.release, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +215,7 @@ func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*ce
 	if nc.cfg.cache == nil {
 		return env.Compile(text)
 	}
-	_, parser, err := baseEnvParser(nc.cfg.minor, stored)
+	_, parser, err := baseEnvParser(nc.cfg.minor, nc.cfg.release, stored)
 	if err != nil {
 		return env.Compile(text)
 	}
@@ -312,7 +312,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		return cr
 	}
 	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec})
+	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
 	if err != nil {
 		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
 		return cr
@@ -339,7 +339,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			return cr
 		}
 		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec})
+		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec, FlatGlobalMatches: nc.cfg.release < 37})
 		if err != nil {
 			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return cr

@@ -2,7 +2,6 @@ package celrules
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/crdschema/crdschema/internal/cellib"
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // Evaluation limits of the API server.
@@ -96,10 +96,6 @@ var baseTable = []versionedOptions{
 	{introduced: 0, program: []cel.ProgramOption{cel.CostTracking(&cellib.CostEstimator{})}},
 }
 
-// storedMinor stands for "every version": the environment of stored
-// expressions has every option that was never removed.
-const storedMinor = math.MaxUint
-
 // envLib carries a set of compile and program options as one cel.Lib.
 type envLib struct {
 	env     []cel.EnvOption
@@ -110,7 +106,7 @@ func (l *envLib) CompileOptions() []cel.EnvOption     { return l.env }
 func (l *envLib) ProgramOptions() []cel.ProgramOption { return l.program }
 
 // buildBaseEnv builds the base environment for compatibility version
-// 1.minor (storedMinor for stored expressions).
+// 1.minor (for stored expressions, the minor of the release).
 func buildBaseEnv(minor uint) (*cel.Env, error) {
 	lib := &envLib{}
 	for _, row := range baseTable {
@@ -173,22 +169,28 @@ func parserOf(e *cel.Env) string {
 // expensive, so each is built once, on first use, and shared.
 var (
 	newExprEnvs [maxMinor + 1]lazyEnv
-	storedEnv   lazyEnv
+	// storedEnvs are the environments of stored expressions by release:
+	// every option that release's API server knows.
+	storedEnvs [release.Newest + 1]lazyEnv
 )
 
 // baseEnv returns the base environment for new expressions at
 // compatibility version 1.minor, or for stored expressions.
-func baseEnv(minor uint, stored bool) (*cel.Env, error) {
-	e, _, err := baseEnvParser(minor, stored)
+func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
+	e, _, err := baseEnvParser(minor, rel, stored)
 	return e, err
 }
 
 // baseEnvParser returns baseEnv's environment and the description of its
 // parser (parserOf).
-func baseEnvParser(minor uint, stored bool) (*cel.Env, string, error) {
-	l := &storedEnv
+func baseEnvParser(minor uint, rel release.Minor, stored bool) (*cel.Env, string, error) {
+	var l *lazyEnv
 	if stored {
-		minor = storedMinor
+		if !rel.Valid() {
+			rel = release.Default
+		}
+		minor = uint(rel)
+		l = &storedEnvs[rel]
 	} else {
 		minor = min(minor, maxMinor)
 		l = &newExprEnvs[minor]

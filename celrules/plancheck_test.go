@@ -1,6 +1,7 @@
 package celrules
 
 import (
+	"github.com/crdschema/crdschema/internal/release"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,7 +135,7 @@ func TestPlansSafelyCorpus(t *testing.T) {
 		t.Skip(err)
 	}
 	for _, stored := range []bool{false, true} {
-		base, err := baseEnv(defaultMinor, stored)
+		base, err := baseEnv(defaultMinor, release.Default, stored)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,6 +25,11 @@ type CostEstimator struct {
 	// does not know, typically from the schema (maxLength, maxItems,
 	// maxProperties). It may be nil.
 	SizeEstimator checker.CostEstimator
+	// FlatGlobalMatches prices the global form matches(s, re) as one call,
+	// as cel-go did before v0.29 (Kubernetes 1.33 to 1.36), instead of by
+	// the sizes of s and re. The receiver form s.matches(re) is priced by
+	// the sizes either way.
+	FlatGlobalMatches bool
 }
 
 // Parameters of the selector and authorization costs.
@@ -164,6 +169,9 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	}
 	traversal := func(n checker.AstNode, factor float64) *checker.CallEstimate {
 		return &checker.CallEstimate{CostEstimate: e.sizeEstimate(n).MultiplyByCostFactor(factor)}
+	}
+	if e.FlatGlobalMatches && overloadID == "matches" && target == nil {
+		return fixed(1)
 	}
 	switch function {
 	case "check":
