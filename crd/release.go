@@ -1,6 +1,9 @@
 package crd
 
 import (
+	"regexp"
+
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
@@ -43,3 +46,24 @@ func applyOptions(opts []Option) settings {
 
 // minorOf parses a release given to WithKubernetesVersion.
 func minorOf(v string) (release.Minor, error) { return release.Parse(v) }
+
+// eventOwnerDetail is the detail of the error for an Event owner.
+const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"
+
+// ownerIndex matches the index ending the path of an owner reference.
+var ownerIndex = regexp.MustCompile(`(ownerReferences)\[[0-9]+\]$`)
+
+// releaseErrors rewrites errs as r's release words them: before 1.37 an
+// Event owner is reported at the ownerReferences list, not at the entry.
+// errs is modified in place.
+func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
+	if r.release >= 37 {
+		return errs
+	}
+	for _, e := range errs {
+		if e.Detail == eventOwnerDetail {
+			e.Field = ownerIndex.ReplaceAllString(e.Field, "$1")
+		}
+	}
+	return errs
+}

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -245,10 +246,9 @@ func (c *compiler) finish(n *node) {
 		schemaType = n.types[0]
 	}
 	switch {
-	case c.defaults || c.release < 34:
+	case c.defaults:
 		// Formats stay as written; a known one is checked on strings
-		// whatever the type (defaults, and every value before
-		// Kubernetes 1.34, which cleared no format).
+		// whatever the type.
 		n.formatFunc = c.formats[strings.ReplaceAll(n.format, "-", "")]
 	case n.format != "":
 		// Clear the formats the API server does not support for the type.
@@ -268,7 +268,13 @@ func (c *compiler) finish(n *node) {
 				n.format = ""
 			}
 		default:
-			n.format = ""
+			if c.release < 36 {
+				// Before 1.36 no format was cleared: a known one is
+				// checked on strings, and a string passes the type check.
+				n.formatFunc = c.formats[strings.ReplaceAll(n.format, "-", "")]
+			} else {
+				n.format = ""
+			}
 		}
 	}
 	n.checkType = len(n.types) > 0 || n.format != ""
@@ -277,15 +283,23 @@ func (c *compiler) finish(n *node) {
 		n.numType = schemaType
 		n.numFormat = n.format
 	}
+	// Before 1.36 bounds were not checked against the format: every
+	// bound within int64 is taken as fitting (and truncated for integers).
 	n.silentRanges = c.release < 36
+	boundOK := func(f float64) bool {
+		if n.silentRanges {
+			return f >= math.MinInt64 && f < math.MaxInt64
+		}
+		return floatInRange(f, n.numType, n.numFormat)
+	}
 	if n.multipleOf != nil {
-		n.multipleOfOK = floatInRange(*n.multipleOf, n.numType, n.numFormat)
+		n.multipleOfOK = boundOK(*n.multipleOf)
 	}
 	if n.maximum != nil {
-		n.maximumOK = floatInRange(*n.maximum, n.numType, n.numFormat)
+		n.maximumOK = boundOK(*n.maximum)
 	}
 	if n.minimum != nil {
-		n.minimumOK = floatInRange(*n.minimum, n.numType, n.numFormat)
+		n.minimumOK = boundOK(*n.minimum)
 	}
 }
 
