@@ -212,7 +212,7 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		return nil, err
 	}
 	r.release = rel
-	c := &converter{v2: true, stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v2RefPrefix}
+	c := &converter{v2: true, stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v2RefPrefix, noExternalDocs: rel < 36}
 	defs := spec.Definitions{
 		modelName(r.group, r.version, r.kind):     r.kindSchema(c, opts),
 		modelName(r.group, r.version, r.listKind): r.listSchema(c, opts),
@@ -246,7 +246,7 @@ func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		return nil, err
 	}
 	r.release = rel
-	c := &converter{stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v3RefPrefix}
+	c := &converter{stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v3RefPrefix, noExternalDocs: rel < 36}
 	kind, list := r.kindSchema(c, opts), r.listSchema(c, opts)
 	schemas := map[string]*spec.Schema{
 		modelName(r.group, r.version, r.kind):     &kind,

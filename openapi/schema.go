@@ -120,6 +120,8 @@ type converter struct {
 	stripValueValidation bool
 	stripNullable        bool
 	refPrefix            string
+	// noExternalDocs leaves externalDocs out, as releases before 1.36 do.
+	noExternalDocs bool
 }
 
 // nullable reports whether s counts as nullable after stripping.
@@ -197,7 +199,7 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 	if !c.v2 {
 		out.Default = jsonValue(s.Default)
 	}
-	if d := s.ExternalDocs; d != nil {
+	if d := s.ExternalDocs; d != nil && !c.noExternalDocs {
 		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
 	}
 	out.Example = jsonValue(s.Example)
@@ -334,7 +336,7 @@ func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 	out.Description = g.Description
 	out.Title = g.Title
 	out.Default = jsonValue(g.Default)
-	if d := g.ExternalDocs; d != nil {
+	if d := g.ExternalDocs; d != nil && !c.noExternalDocs {
 		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
 	}
 	out.Example = jsonValue(g.Example)

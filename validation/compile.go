@@ -2,7 +2,6 @@ package validation
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -284,11 +283,12 @@ func (c *compiler) finish(n *node) {
 		n.numFormat = n.format
 	}
 	// Before 1.36 bounds were not checked against the format: every
-	// bound within int64 is taken as fitting (and truncated for integers).
+	// bound is taken as fitting (and converted to int64 for integers, as
+	// Go does on amd64: out of range is math.MinInt64).
 	n.silentRanges = c.release < 36
 	boundOK := func(f float64) bool {
 		if n.silentRanges {
-			return f >= math.MinInt64 && f < math.MaxInt64
+			return true
 		}
 		return floatInRange(f, n.numType, n.numFormat)
 	}

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"math"
 )
 
 // validateNumber checks that the value fits the declared integer or number
@@ -33,7 +34,7 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 			n.addRangeFailure("MultipleOf", st)
 			n.multipleOfFloat(f, m, st)
 		} else if kind == kindInt {
-			factor := int64(m)
+			factor := toInt64(m)
 			if factor <= 0 {
 				st.add(multipleOfNotPositive(st, factor))
 			} else if (i/factor)*factor != i {
@@ -50,7 +51,7 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 			n.addRangeFailure("Minimum boundary", st)
 			minimumFloat(f, f, *n.minimum, n.exclusiveMin, st)
 		} else if kind == kindInt {
-			min := int64(*n.minimum)
+			min := toInt64(*n.minimum)
 			if (!n.exclusiveMin && i < min) || (n.exclusiveMin && i <= min) {
 				st.add(boundFailure(codeMinimum, st, "greater than", n.exclusiveMin, min, i))
 			}
@@ -63,7 +64,7 @@ func (n *node) validateNumber(v any, kind int, st *state) {
 			n.addRangeFailure("Maximum boundary", st)
 			maximumFloat(f, f, *n.maximum, n.exclusiveMax, st)
 		} else if kind == kindInt {
-			max := int64(*n.maximum)
+			max := toInt64(*n.maximum)
 			if (!n.exclusiveMax && i > max) || (n.exclusiveMax && i >= max) {
 				st.add(boundFailure(codeMaximum, st, "less than", n.exclusiveMax, max, i))
 			}
@@ -143,4 +144,14 @@ func (n *node) rangeFailure(prefix string, st *state) failure {
 		msg = prefix + " value must be of type " + n.numType + " (default format) in " + st.path()
 	}
 	return failure{code: codePlain, msg: msg}
+}
+
+// toInt64 converts a bound to int64 as Go does on amd64, whatever the
+// platform: a fraction is truncated, and NaN or a value out of range gives
+// math.MinInt64.
+func toInt64(f float64) int64 {
+	if math.IsNaN(f) || f >= 1<<63 || f < -(1<<63) {
+		return math.MinInt64
+	}
+	return int64(f)
 }
