@@ -120,7 +120,8 @@ type converter struct {
 	stripValueValidation bool
 	stripNullable        bool
 	refPrefix            string
-	// noExternalDocs leaves externalDocs out, as releases before 1.36 do.
+	// noExternalDocs leaves externalDocs and example out, as releases
+	// before 1.36 do.
 	noExternalDocs bool
 }
 
@@ -202,7 +203,9 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 	if d := s.ExternalDocs; d != nil && !c.noExternalDocs {
 		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
 	}
-	out.Example = jsonValue(s.Example)
+	if !c.noExternalDocs {
+		out.Example = jsonValue(s.Example)
+	}
 
 	c.extensions(&out, &s.Extensions)
 	if len(s.XValidations) > 0 {
@@ -339,7 +342,9 @@ func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 	if d := g.ExternalDocs; d != nil && !c.noExternalDocs {
 		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
 	}
-	out.Example = jsonValue(g.Example)
+	if !c.noExternalDocs {
+		out.Example = jsonValue(g.Example)
+	}
 	c.extensions(&out, &n.ForbiddenExtensions)
 	return out
 }
