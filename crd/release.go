@@ -2,6 +2,7 @@ package crd
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/release"
@@ -63,6 +64,31 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 	for _, e := range errs {
 		if e.Detail == eventOwnerDetail {
 			e.Field = ownerIndex.ReplaceAllString(e.Field, "$1")
+		}
+	}
+	return legacyDetails(errs, r.release)
+}
+
+// finalizerField matches the path of metadata.finalizers or one of them.
+var finalizerField = regexp.MustCompile(`(^|\.)finalizers(\[[0-9]+\])?$`)
+
+// labelsField matches the path of metadata.labels.
+var labelsField = regexp.MustCompile(`(^|\.)labels$`)
+
+// legacyDetails rewrites the details of errs that the ObjectMeta checks of
+// releases before 1.35 word differently: a finalizer name is "a qualified
+// name" (not "a valid label key"), and a label value too long is measured
+// in characters (not bytes). errs is modified in place.
+func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorList {
+	if rel >= 35 {
+		return errs
+	}
+	for _, e := range errs {
+		switch {
+		case finalizerField.MatchString(e.Field):
+			e.Detail = strings.Replace(e.Detail, "a valid label key must consist", "a qualified name must consist", 1)
+		case labelsField.MatchString(e.Field):
+			e.Detail = strings.Replace(e.Detail, "must be no more than 63 bytes", "must be no more than 63 characters", 1)
 		}
 	}
 	return errs

@@ -71,7 +71,7 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 		return optionError(err)
 	}
 	in := toInternal(prepareCreate(def))
-	return nilIfEmpty(validateCreate(in, createOptions(), c))
+	return nilIfEmpty(legacyDetails(validateCreate(in, createOptions(), c), c.release))
 }
 
 // ValidateUpdate reports every reason why the API server would refuse to
@@ -95,7 +95,12 @@ func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefin
 	stored := prepareStored(old)
 	oldIn := toInternal(stored)
 	in := toInternal(prepareUpdate(def, stored))
-	return nilIfEmpty(validateUpdate(in, oldIn, updateOptions(in, oldIn), c))
+	vo := updateOptions(in, oldIn)
+	if c.release < 35 {
+		// More selectable fields than allowed may stay from 1.35 on.
+		vo.allowTooManySelectableFields = nil
+	}
+	return nilIfEmpty(legacyDetails(validateUpdate(in, oldIn, vo, c), c.release))
 }
 
 func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {
