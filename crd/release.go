@@ -85,6 +85,9 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 	}
 	for _, e := range errs {
 		switch {
+		case rel < 34 && strings.HasSuffix(e.Field, ".fieldPath") && e.Detail == "must be a valid path":
+			// 1.33 names the field in the detail.
+			e.Detail = "fieldPath must be a valid path"
 		case finalizerField.MatchString(e.Field):
 			e.Detail = strings.Replace(e.Detail, "a valid label key must consist", "a qualified name must consist", 1)
 		case labelsField.MatchString(e.Field):
@@ -92,4 +95,18 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 		}
 	}
 	return errs
+}
+
+// releaseObject adjusts the object of a request's result as r's release
+// writes it: before 1.34 metadata without creationTimestamp carries it as
+// null (ObjectMeta's time was not omitted when zero). o is modified.
+func (r *Resource) releaseObject(o map[string]any) {
+	if r.release >= 34 || o == nil {
+		return
+	}
+	if m, ok := o["metadata"].(map[string]any); ok {
+		if _, has := m["creationTimestamp"]; !has {
+			m["creationTimestamp"] = nil
+		}
+	}
 }

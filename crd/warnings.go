@@ -14,6 +14,7 @@ import (
 // to old (all of them on a create, where old is nil) are warned about, as
 // the API server's strategy does for the main resource.
 func (r *Resource) result(o map[string]any, unknown []string, errs crdschema.ErrorList, finalizers bool, old map[string]any) *Result {
+	r.releaseObject(o)
 	res := &Result{Object: o, UnknownFields: unknown, Errors: r.releaseErrors(errs)}
 	for _, f := range unknown {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("unknown field %q", f))
