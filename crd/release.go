@@ -75,26 +75,54 @@ var finalizerField = regexp.MustCompile(`(^|\.)finalizers(\[[0-9]+\])?$`)
 // labelsField matches the path of metadata.labels.
 var labelsField = regexp.MustCompile(`(^|\.)labels$`)
 
-// legacyDetails rewrites the details of errs that the ObjectMeta checks of
-// releases before 1.35 word differently: a finalizer name is "a qualified
-// name" (not "a valid label key"), and a label value too long is measured
-// in characters (not bytes). errs is modified in place.
+// legacyDetails rewrites the details of errs as releases before 1.35
+// word them: in the ObjectMeta checks a finalizer name is "a qualified
+// name" (not "a valid label key") and a label value too long is measured
+// in characters (not bytes); 1.33 words more details its own way (see
+// legacyDetail133). errs is modified in place.
 func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorList {
 	if rel >= 35 {
 		return errs
 	}
 	for _, e := range errs {
 		switch {
-		case rel < 34 && strings.HasSuffix(e.Field, ".fieldPath") && e.Detail == "must be a valid path":
-			// 1.33 names the field in the detail.
-			e.Detail = "fieldPath must be a valid path"
 		case finalizerField.MatchString(e.Field):
 			e.Detail = strings.Replace(e.Detail, "a valid label key must consist", "a qualified name must consist", 1)
 		case labelsField.MatchString(e.Field):
 			e.Detail = strings.Replace(e.Detail, "must be no more than 63 bytes", "must be no more than 63 characters", 1)
 		}
+		if rel < 34 {
+			e.Detail = legacyDetail133(e)
+		}
 	}
 	return errs
+}
+
+// legacyDetail133 is the detail of e as Kubernetes 1.33 words it.
+func legacyDetail133(e *crdschema.Error) string {
+	d, f := e.Detail, e.Field
+	if e.Type == crdschema.ErrorTypeRequired && d == "" {
+		switch {
+		case strings.HasSuffix(f, ".schema.openAPIV3Schema"):
+			return "schemas are required"
+		case strings.HasSuffix(f, ".service.name"):
+			return "service name is required"
+		case strings.HasSuffix(f, ".service.namespace"):
+			return "service namespace is required"
+		case strings.HasSuffix(f, ".apiVersion"), strings.HasSuffix(f, ".kind"):
+			return "must not be empty"
+		}
+		return d
+	}
+	switch {
+	case strings.HasSuffix(f, ".fieldPath") && d == "must be a valid path":
+		return "fieldPath must be a valid path"
+	case strings.HasSuffix(f, "selectableFields") && d == "may only be set when `version.schema.openAPIV3Schema` is not included":
+		return "selectableFields may only be set when version.schema.openAPIV3Schema is not included"
+	case e.Type == crdschema.ErrorTypeTooMany && d == "must have at most 1 item":
+		return "must have at most 1 items"
+	}
+	return d
 }
 
 // releaseObject adjusts the object of a request's result as r's release
