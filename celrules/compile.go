@@ -312,7 +312,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		return cr
 	}
 	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37, LinearQuantity: nc.cfg.release < 34})
+	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
 	if err != nil {
 		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
 		return cr
@@ -339,7 +339,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			return cr
 		}
 		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
-		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec, FlatGlobalMatches: nc.cfg.release < 37, LinearQuantity: nc.cfg.release < 34})
+		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec, FlatGlobalMatches: nc.cfg.release < 37})
 		if err != nil {
 			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return cr

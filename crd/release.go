@@ -98,6 +98,14 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 	return errs
 }
 
+// ruleFieldDetails are the details of the fieldPath and message of a
+// validation rule that 1.33 starts with the field's name.
+var ruleFieldDetails = map[string]bool{
+	"must be a valid path":           true,
+	"must be non-empty if specified": true,
+	"must not contain line breaks":   true,
+}
+
 // legacyDetail133 is the detail of e as Kubernetes 1.33 words it.
 func legacyDetail133(e *crdschema.Error) string {
 	d, f := e.Detail, e.Field
@@ -109,14 +117,17 @@ func legacyDetail133(e *crdschema.Error) string {
 			return "service name is required"
 		case strings.HasSuffix(f, ".service.namespace"):
 			return "service namespace is required"
-		case strings.HasSuffix(f, ".apiVersion"), strings.HasSuffix(f, ".kind"):
+		case !strings.Contains(f, "names.") && (strings.HasSuffix(f, ".apiVersion") || strings.HasSuffix(f, ".kind")):
 			return "must not be empty"
 		}
 		return d
 	}
+	last := f[strings.LastIndex(f, ".")+1:]
 	switch {
-	case strings.HasSuffix(f, ".fieldPath") && d == "must be a valid path":
-		return "fieldPath must be a valid path"
+	case (last == "fieldPath" || last == "message") && ruleFieldDetails[d]:
+		return last + " " + d
+	case e.Type == crdschema.ErrorTypeTooLong && strings.HasSuffix(d, " than 1 byte"):
+		return d + "s"
 	case strings.HasSuffix(f, "selectableFields") && d == "may only be set when `version.schema.openAPIV3Schema` is not included":
 		return "selectableFields may only be set when version.schema.openAPIV3Schema is not included"
 	case e.Type == crdschema.ErrorTypeTooMany && d == "must have at most 1 item":

@@ -30,9 +30,6 @@ type CostEstimator struct {
 	// the sizes of s and re. The receiver form s.matches(re) is priced by
 	// the sizes either way.
 	FlatGlobalMatches bool
-	// LinearQuantity prices quantity(s) by the length of s, as Kubernetes
-	// 1.33 does, instead of as a call.
-	LinearQuantity bool
 }
 
 // Parameters of the selector and authorization costs.
@@ -175,9 +172,6 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	}
 	if e.FlatGlobalMatches && overloadID == "matches" && target == nil {
 		return fixed(1)
-	}
-	if e.LinearQuantity && function == "quantity" && target == nil && len(args) == 1 {
-		return traversal(args[0], common.StringTraversalCostFactor)
 	}
 	switch function {
 	case "check":
