@@ -110,6 +110,9 @@ func sortedKeys(m map[string]bool) []string {
 type sizeEstimator struct {
 	root *declType
 	used map[string]bool
+	// legacyIntOrString bounds int-or-string values by the request size
+	// whatever their maxLength, as Kubernetes 1.33 does.
+	legacyIntOrString bool
 }
 
 func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
@@ -137,6 +140,12 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 			}
 			t = f.typ
 		}
+	}
+	if e.legacyIntOrString && t.intOrString {
+		if e.used != nil {
+			e.used[schemaPathOf(path[1:])] = true
+		}
+		return &checker.SizeEstimate{Min: 0, Max: maxRequestSize - 2}
 	}
 	if e.used != nil && t.unbounded {
 		e.used[schemaPathOf(path[1:])] = true
@@ -311,7 +320,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
 		return cr
 	}
-	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
+	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
 	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
 	if err != nil {
 		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
@@ -338,7 +347,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			cr.messageErr = &ruleError{detail: "messageExpression instantiation failed: " + err.Error()}
 			return cr
 		}
-		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}}
+		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
 		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec, FlatGlobalMatches: nc.cfg.release < 37})
 		if err != nil {
 			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}

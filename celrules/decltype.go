@@ -55,6 +55,9 @@ type declType struct {
 	// unbounded tells that maxElements is the request-size worst case:
 	// the schema sets no maxItems, maxProperties or maxLength.
 	unbounded bool
+	// intOrString marks an x-kubernetes-int-or-string value, whose
+	// maxLength Kubernetes 1.33 did not use to bound its size.
+	intOrString bool
 
 	celType *cel.Type
 }
@@ -112,6 +115,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *dec
 	vv := s.ValueValidation
 	if s.XIntOrString {
 		t := newScalarType("dyn", cel.DynType, 1)
+		t.intOrString = true
 		if vv != nil && vv.MaxLength != nil {
 			t.maxElements = nonNegative(*vv.MaxLength) * 4
 		} else {

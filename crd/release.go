@@ -124,6 +124,9 @@ func legacyDetail133(e *crdschema.Error) string {
 	}
 	last := f[strings.LastIndex(f, ".")+1:]
 	switch {
+	case strings.HasPrefix(d, "must result in valid metadata: metadata: Invalid value: {"):
+		// 1.33 prints the value in Go syntax.
+		return strings.Replace(d, "Invalid value: {", "Invalid value: map[string]interface {}{", 1)
 	case (last == "fieldPath" || last == "message") && ruleFieldDetails[d]:
 		return last + " " + d
 	case e.Type == crdschema.ErrorTypeTooLong && strings.HasSuffix(d, " than 1 byte"):
