@@ -55,6 +55,18 @@
 // the unknown fields and the validation errors, or a *RequestError when the
 // API server would refuse the request before validation.
 //
+// # Kubernetes releases
+//
+// By default the package answers as the API server of Kubernetes 1.37.
+// WithKubernetesVersion("1.34") makes Validate, ValidateUpdate, RuleCosts
+// and New answer as the API server of another release, 1.33 to 1.37: the
+// CEL environment of its compatibility version for new expressions and of
+// the release for stored ones, its cost estimates, format checks, OpenAPI
+// documents (openapi.Options.KubernetesVersion) and error texts.
+// CheckReleases validates a CRD at a range of releases and says, per
+// release, accepted or refused, with the errors and why in terms a user
+// acts on ("`isSemver` is not available before Kubernetes 1.34").
+//
 // Inputs are never modified. The package keeps no global state; Validate,
 // ValidateUpdate and a Resource are safe for concurrent use.
 package crd
