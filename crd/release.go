@@ -45,9 +45,6 @@ func applyOptions(opts []Option) settings {
 	return s
 }
 
-// minorOf parses a release given to WithKubernetesVersion.
-func minorOf(v string) (release.Minor, error) { return release.Parse(v) }
-
 // eventOwnerDetail is the detail of the error for an Event owner.
 const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"
 
