@@ -34,11 +34,11 @@ func Parse(s string) (Minor, error) {
 	minor, _, _ := strings.Cut(rest, ".")
 	n, err := strconv.Atoi(minor)
 	if !ok || major != "1" || err != nil || n < 0 {
-		return 0, fmt.Errorf("Kubernetes version %q: want a release such as 1.34 (supported: %s)", s, Supported)
+		return 0, fmt.Errorf("unsupported Kubernetes version %q: want a release such as 1.34 (supported: %s)", s, Supported)
 	}
 	m := Minor(n)
 	if m < Oldest || m > Newest {
-		return 0, fmt.Errorf("Kubernetes version %q is not supported: crdschema reproduces the API server of Kubernetes %s", s, Supported)
+		return 0, fmt.Errorf("unsupported Kubernetes version %q: crdschema reproduces the API server of Kubernetes %s", s, Supported)
 	}
 	return m, nil
 }
