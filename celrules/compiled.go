@@ -3,6 +3,7 @@ package celrules
 import (
 	"sync"
 
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -10,7 +11,8 @@ import (
 // compiled, ready to validate any number of objects. It is immutable and
 // safe for concurrent use. The zero of *Compiled (nil) validates nothing.
 type Compiled struct {
-	root *node
+	root    *node
+	release release.Minor // the Kubernetes release compiled for
 }
 
 // node mirrors a schema node that has rules at or below it.
@@ -78,7 +80,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 		return nil, nil
 	}
 	vs := newValueSchema(s, isResourceRoot)
-	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclType(s, isResourceRoot), vs, cfg, 0)}, nil
+	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclType(s, isResourceRoot), vs, cfg, 0), release: cfg.release}, nil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)

@@ -98,7 +98,7 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 			o(&vc)
 		}
 	}
-	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath)}
+	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35}
 	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
@@ -108,6 +108,9 @@ type run struct {
 	ctx  context.Context
 	warn func(*crdschema.Error)
 	loc  pathstack.Stack
+	// typeAsValue shows the type name as the value of a failed rule, as
+	// releases before 1.35 do.
+	typeAsValue bool
 }
 
 // path returns the path of the value being validated.
@@ -359,7 +362,10 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 			}
 		}
 		var value any = obj
-		if typ == "object" || typ == "array" {
+		switch {
+		case v.typeAsValue:
+			value = typ
+		case typ == "object" || typ == "array":
 			value = jsonvalue.Omitted{}
 		}
 		add(errorForReason(at, value, detail, rule.Reason))

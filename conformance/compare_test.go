@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"sort"
 	"strings"
 
@@ -53,7 +54,11 @@ func sortErrors(v any) []any {
 	out := make([]any, 0, len(l))
 	for _, e := range l {
 		m, _ := e.(map[string]any)
-		out = append(out, map[string]any{"type": m["type"], "field": m["field"], "detail": m["detail"]})
+		x := map[string]any{"type": m["type"], "field": m["field"], "detail": m["detail"]}
+		if compareMessages {
+			x["message"] = m["message"]
+		}
+		out = append(out, x)
 	}
 	key := func(e any) string {
 		m := e.(map[string]any)
@@ -62,6 +67,11 @@ func sortErrors(v any) []any {
 	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
 	return out
 }
+
+// compareMessages also compares the errors' messages, which show the bad
+// value (CRDSCHEMA_MESSAGES=1; informational: the suite's contract is type,
+// field and detail).
+var compareMessages = os.Getenv("CRDSCHEMA_MESSAGES") != ""
 
 // errorsDiff compares two error lists as multisets of (type, field, detail).
 func errorsDiff(where string, want, got any) string {
