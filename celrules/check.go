@@ -84,9 +84,13 @@ func (r *RuleCheck) MessageUnbounded() []string {
 	return r.ctx.unboundedPaths(r.messageUnbounded, false)
 }
 
-// MulSaturate multiplies a cost by a cardinality as the API server does,
+// Total is the rule's cost multiplied by its cardinality, saturated at the
+// largest uint64: the figure the API server compares with StaticCostLimit.
+func (r *RuleCheck) Total() uint64 { return mulSaturate(r.Cost, r.Cardinality) }
+
+// mulSaturate multiplies a cost by a cardinality as the API server does,
 // saturating at the largest uint64.
-func MulSaturate(a, b uint64) uint64 {
+func mulSaturate(a, b uint64) uint64 {
 	if a == 0 {
 		return 0
 	}
@@ -221,7 +225,7 @@ func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInf
 		return out
 	}
 	if m != nil {
-		n := MulSaturate(*c.cardinality, *m)
+		n := mulSaturate(*c.cardinality, *m)
 		out.cardinality = &n
 	}
 	return out

@@ -49,7 +49,7 @@
 // # Options
 //
 // Compile takes Options, Check CheckOptions, and the options of the CEL
-// environment (EnvOption: WithCompatibilityVersion, WithCache) are both.
+// environment (EnvOption: WithKubernetesVersion, WithCache) are both.
 // Compilations for one piece of work (all versions of a CRD, say) can share
 // a Cache (WithCache): each distinct expression is then parsed once, however
 // often the CRD repeats it. Validate takes per-call ValidateOptions.

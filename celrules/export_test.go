@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/badvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -30,7 +31,7 @@ func SchemaErrors(errs crdschema.ErrorList) testOption { return testOption{schem
 func SuppressExpressionCost() testOption               { return testOption{suppress: true} }
 func LazyCompile() Option                              { return WithLazyCompile() }
 func CompatibilityVersion(major, minor int) testOption {
-	return testOption{check: WithCompatibilityVersion(minor), badMajor: major != 1}
+	return testOption{check: withCompatibilityVersion(minor), badMajor: major != 1}
 }
 
 // Cost is a cost figure as CheckSchema reported it.
@@ -45,7 +46,7 @@ func (c Cost) Total() uint64 {
 	if strings.HasSuffix(c.Field, ".messageExpression") {
 		return c.Cost
 	}
-	return MulSaturate(c.Cost, c.Cardinality)
+	return mulSaturate(c.Cost, c.Cardinality)
 }
 
 var CheckSchema = checkSchema
@@ -95,7 +96,7 @@ func checkSchema(s *structural.Schema, fldPath *crdschema.Path, opts ...any) (cr
 			r := &n.Rules[i]
 			if r.Compiled {
 				c := Cost{Field: xv.Index(i).Child("rule").String(), Rule: r.Rule.Rule, Cost: r.Cost, Cardinality: r.Cardinality}
-				if MulSaturate(r.Cost, r.Cardinality) > StaticCostLimit {
+				if mulSaturate(r.Cost, r.Cardinality) > StaticCostLimit {
 					c.Unbounded = r.Unbounded()
 				}
 				costs = append(costs, c)
@@ -164,16 +165,16 @@ func (p *policy) node(n *NodeCheck) {
 	for i := range n.Rules {
 		r := &n.Rules[i]
 		rp := xv.Index(i)
-		cost := MulSaturate(r.Cost, r.Cardinality)
+		cost := mulSaturate(r.Cost, r.Cardinality)
 		if !p.suppress && cost > StaticCostLimit {
 			p.errs = append(p.errs, crdschema.Forbidden(rp.Child("rule"), costMessage("estimated rule cost", cost, StaticCostLimit)))
 		}
 		p.observe(rp.Child("rule"), cost)
 		if r.Err != "" {
-			p.errs = append(p.errs, crdschema.Invalid(rp.Child("rule"), structural.RuleBadValue(r.Rule), r.Err))
+			p.errs = append(p.errs, crdschema.Invalid(rp.Child("rule"), badvalue.Rule(r.Rule), r.Err))
 		}
 		if r.MessageErr != "" {
-			p.errs = append(p.errs, crdschema.Invalid(rp.Child("messageExpression"), structural.RuleBadValue(r.Rule), r.MessageErr))
+			p.errs = append(p.errs, crdschema.Invalid(rp.Child("messageExpression"), badvalue.Rule(r.Rule), r.MessageErr))
 		} else if r.MessageCompiled {
 			if !p.suppress && r.MessageCost > StaticCostLimit {
 				p.errs = append(p.errs, crdschema.Forbidden(rp.Child("messageExpression"), costMessage("estimated messageExpression cost", r.MessageCost, StaticCostLimit)))

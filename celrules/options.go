@@ -69,20 +69,20 @@ func (c *config) check() error {
 	return nil
 }
 
-// WithCompatibilityVersion selects the Kubernetes compatibility version
+// withCompatibilityVersion selects the Kubernetes compatibility version
 // 1.minor whose CEL environment compiles new expressions: each version has
 // the libraries and options the API server of that version allows. The
 // default is 1.36, the compatibility version of a 1.37 API server. It has no
 // effect on stored expressions (every expression Compile compiles, and the
 // expressions Check is told an update keeps).
-func WithCompatibilityVersion(minor int) EnvOption {
+func withCompatibilityVersion(minor int) EnvOption {
 	return func(c *config) { c.minor = uint(max(minor, 0)) }
 }
 
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
 // server of the Kubernetes release v ("1.34"; "" is the default, 1.37):
 // new expressions compile in the environment of its compatibility version
-// (v minus one, as WithCompatibilityVersion), and cost estimates and error
+// (v minus one), and cost estimates and error
 // texts are that release's. A release outside 1.33 to 1.37 makes Compile
 // and Check fail with an error naming that range.
 func WithKubernetesVersion(v string) EnvOption {

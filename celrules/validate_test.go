@@ -300,7 +300,7 @@ func TestCompatibilityVersions(t *testing.T) {
 			t.Errorf("%s (stored): errors %v, want ok=%v", tt.rule, errs, tt.storedOK)
 		}
 	}
-	if _, err := Compile(s("true"), false, WithCompatibilityVersion(1000)); err == nil {
+	if _, err := Compile(s("true"), false, withCompatibilityVersion(1000)); err == nil {
 		t.Error("version 1.1000 accepted")
 	}
 }

@@ -2,6 +2,8 @@ package crd
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -40,7 +42,11 @@ func (c RuleCost) Total() uint64 {
 	if strings.HasSuffix(c.Field, ".messageExpression") {
 		return c.Cost
 	}
-	return celrules.MulSaturate(c.Cost, c.Cardinality)
+	hi, lo := bits.Mul64(c.Cost, c.Cardinality)
+	if hi != 0 {
+		return math.MaxUint64
+	}
+	return lo
 }
 
 // RuleCosts returns the static cost figures of every CEL rule and
@@ -99,7 +105,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opt
 			r := &n.Rules[i]
 			if r.Compiled {
 				c := RuleCost{Field: xv.Index(i).Child("rule").String(), Rule: r.Rule.Rule, Cost: r.Cost, Cardinality: r.Cardinality}
-				if celrules.MulSaturate(r.Cost, r.Cardinality) > celrules.StaticCostLimit {
+				if r.Total() > celrules.StaticCostLimit {
 					c.Unbounded = r.Unbounded()
 				}
 				costs = append(costs, c)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/badvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -67,16 +68,16 @@ func (v *ruleReporter) node(n *celrules.NodeCheck) {
 	for i := range n.Rules {
 		r := &n.Rules[i]
 		rp := xv.Index(i)
-		cost := celrules.MulSaturate(r.Cost, r.Cardinality)
+		cost := r.Total()
 		if !v.suppressCost && cost > celrules.StaticCostLimit {
 			v.errs = append(v.errs, crdschema.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, celrules.StaticCostLimit)))
 		}
 		v.total.observe(rp.Child("rule"), cost)
 		if r.Err != "" {
-			v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), structural.RuleBadValue(r.Rule), r.Err))
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), badvalue.Rule(r.Rule), r.Err))
 		}
 		if r.MessageErr != "" {
-			v.errs = append(v.errs, crdschema.Invalid(rp.Child("messageExpression"), structural.RuleBadValue(r.Rule), r.MessageErr))
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("messageExpression"), badvalue.Rule(r.Rule), r.MessageErr))
 		} else if r.MessageCompiled {
 			if !v.suppressCost && r.MessageCost > celrules.StaticCostLimit {
 				v.errs = append(v.errs, crdschema.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", r.MessageCost, celrules.StaticCostLimit)))

@@ -50,18 +50,18 @@ func (s Selector) String() string {
 		} else {
 			b.WriteByte('=')
 		}
-		b.WriteString(EscapeValue(r.Value))
+		b.WriteString(escapeValue(r.Value))
 	}
 	return b.String()
 }
 
 var valueEscaper = strings.NewReplacer(`\`, `\\`, `,`, `\,`, `=`, `\=`)
 
-// EscapeValue escapes the characters \ , and = of a value for use in a field
+// escapeValue escapes the characters \ , and = of a value for use in a field
 // selector.
-func EscapeValue(s string) string { return valueEscaper.Replace(s) }
+func escapeValue(s string) string { return valueEscaper.Replace(s) }
 
-// unescapeValue undoes EscapeValue. Any other backslash sequence, a
+// unescapeValue undoes escapeValue. Any other backslash sequence, a
 // trailing backslash, or an unescaped , or = is an error.
 func unescapeValue(s string) (string, error) {
 	if !strings.ContainsAny(s, `\,=`) {

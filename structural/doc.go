@@ -16,8 +16,8 @@
 // gives the errors that kubectl apply shows for the same CRD.
 // ValidateProps checks the rules' own fields; compiling them and checking
 // their cost is package crd's business (with package celrules).
-// SchemaBadValue and RuleBadValue give the values the API server prints
-// for a schema or a rule inside an error message.
+// Errors that show a schema or a rule as their value print it as the API
+// server does, with its internal Go types.
 //
 // ValidFieldPath resolves the field paths of x-kubernetes-validations
 // (fieldPath), selectable fields and the scale subresource against a

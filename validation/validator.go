@@ -10,10 +10,10 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// DefaultCompatibilityMinor is the minor version of the Kubernetes
+// defaultCompatibilityMinor is the minor version of the Kubernetes
 // compatibility version (1.36) whose supported formats a Validator uses by
 // default. It is the one the API server of the reference version uses.
-const DefaultCompatibilityMinor = 36
+const defaultCompatibilityMinor = 36
 
 // Validator validates objects against one structural schema with the
 // OpenAPI v3 keywords that CustomResourceDefinitions allow, reporting the
@@ -34,10 +34,10 @@ type options struct {
 	err      error
 }
 
-// WithCompatibilityVersion selects the Kubernetes compatibility version
+// withCompatibilityVersion selects the Kubernetes compatibility version
 // 1.minor whose format set applies: formats introduced later (for example
 // k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
-func WithCompatibilityVersion(minor int) Option {
+func withCompatibilityVersion(minor int) Option {
 	return func(o *options) { o.minor = minor }
 }
 
@@ -76,7 +76,7 @@ func WithDefaultsCheck() Option {
 // here: like the API server, the Validator reports it on every value it
 // checks.
 func New(s *structural.Schema, opts ...Option) (*Validator, error) {
-	o := options{minor: DefaultCompatibilityMinor, release: release.Default}
+	o := options{minor: defaultCompatibilityMinor, release: release.Default}
 	for _, opt := range opts {
 		opt(&o)
 	}

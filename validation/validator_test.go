@@ -169,7 +169,7 @@ func TestValidateCompatibilityVersion(t *testing.T) {
 	checkErrors(t, mustValidator(t, schema).Validate(nil, obj), []string{
 		`spec.n: Invalid value: "Not_Valid": spec.n in body must be of type k8s-short-name: "Not_Valid"`,
 	})
-	checkErrors(t, mustValidator(t, schema, WithCompatibilityVersion(33)).Validate(nil, obj), nil)
+	checkErrors(t, mustValidator(t, schema, withCompatibilityVersion(33)).Validate(nil, obj), nil)
 }
 
 func TestValidateDoesNotModify(t *testing.T) {

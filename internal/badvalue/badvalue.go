@@ -1,14 +1,17 @@
-package structural
+// Package badvalue renders schemas and rules as the API server prints them
+// as the bad value of a field error: its internal Go types, without JSON
+// names.
+package badvalue
 
 import "github.com/crdschema/crdschema"
 
-// SchemaBadValue returns the value the API server prints for the schema p
+// Schema returns the value the API server prints for the schema p
 // when p is the bad value of a field error: its internal schema type, which
 // has no JSON names, so that the error reads
 // `Invalid value: {"ID":"","Schema":"","Ref":null,"Description":"",...}`.
 // Use it as crdschema.Error.BadValue to reproduce such texts byte for
 // byte. A nil p gives nil.
-func SchemaBadValue(p *crdschema.JSONSchemaProps) any {
+func Schema(p *crdschema.JSONSchemaProps) any {
 	if p == nil {
 		return nil
 	}
@@ -16,10 +19,10 @@ func SchemaBadValue(p *crdschema.JSONSchemaProps) any {
 	return &v
 }
 
-// RuleBadValue returns the value the API server prints for the rule r when
+// Rule returns the value the API server prints for the rule r when
 // r is the bad value of a field error (as CEL compilation errors do):
 // `{"Rule":"...","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}`.
-func RuleBadValue(r crdschema.ValidationRule) any {
+func Rule(r crdschema.ValidationRule) any {
 	return goRule(r)
 }
 
@@ -231,4 +234,10 @@ func toGoNames(p *crdschema.JSONSchemaProps) goNamedProps {
 		}
 	}
 	return g
+}
+
+// Items renders the items of p (a list of schemas) as the API server
+// prints them.
+func Items(p *crdschema.JSONSchemaPropsOrArray) any {
+	return &goNamedOrArray{Schema: goPropsPtr(p.Schema), JSONSchemas: goPropsList(p.JSONSchemas)}
 }
