@@ -43,6 +43,7 @@ type ClientBuilder struct {
 	indexes             []index
 	warnings            rest.WarningHandler
 	resourceOptions     []crd.ResourceOption
+	kubernetesVersion   string
 
 	crdFiles []string
 	crdsV1   []*apiextensionsv1.CustomResourceDefinition
@@ -151,6 +152,16 @@ func (b *ClientBuilder) WithGlobalResourceVersionCounter() *ClientBuilder {
 // client-go's default handler does.
 func (b *ClientBuilder) WithWarningHandler(h rest.WarningHandler) *ClientBuilder {
 	b.warnings = h
+	return b
+}
+
+// WithKubernetesVersion makes the client answer as the API server of the
+// Kubernetes release v ("1.34"; the default is 1.37, the range 1.33 to
+// 1.37): CRDs are validated, and objects created and updated, with that
+// release's CEL environment, cost estimates, checks and error texts. A
+// release outside the range fails Build.
+func (b *ClientBuilder) WithKubernetesVersion(v string) *ClientBuilder {
+	b.kubernetesVersion = v
 	return b
 }
 
@@ -307,14 +318,14 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	ctx := context.Background()
 	for _, sd := range defs {
 		def := sd.def
-		if errs := validateCRD(ctx, def); len(errs) > 0 {
+		if errs := validateCRD(ctx, def, b.kubernetesVersion); len(errs) > 0 {
 			return nil, &CRDError{Name: def.Name, Source: sd.source, Errors: errs}
 		}
 		if prev, dup := names[def.Name]; dup {
 			return nil, fmt.Errorf("fakeclient: CRD %q is given twice (%s and %s)", def.Name, orArg(prev), orArg(sd.source))
 		}
 		names[def.Name] = sd.source
-		k, err := newKind(def, b.resourceOptions)
+		k, err := newKind(def, append([]crd.ResourceOption{crd.WithKubernetesVersion(b.kubernetesVersion)}, b.resourceOptions...))
 		if err != nil {
 			return nil, fmt.Errorf("fakeclient: CRD %q: %w", def.Name, err)
 		}

@@ -10,10 +10,10 @@ import (
 	"github.com/crdschema/crdschema/crd"
 )
 
-// validateCRD reports what the API server would refuse in def, as it creates
-// it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.Validate(ctx, def)
+// validateCRD reports what the API server of the Kubernetes release
+// version ("" for the default) would refuse in def, as it creates it.
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string) crdschema.ErrorList {
+	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version))
 }
 
 // aggregate renders errs as Kubernetes' aggregate error does.

@@ -1,12 +1,14 @@
 //go:build experimental
 
 // This file is not part of Gateway API's suite: it pins why one of its
-// subtests fails against Kubernetes 1.37 API servers, fakeclient included.
+// subtests fails against Kubernetes 1.37 API servers, fakeclient included,
+// and passes against 1.33 and 1.34 ones.
 
 package main
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -30,10 +32,14 @@ func TestUpstreamCELTextChange(t *testing.T) {
 	}
 	err := k8sClient.Create(context.Background(), route)
 	want := `HTTPRoute.gateway.networking.k8s.io "timeouts" is invalid: spec.rules[0].timeouts: Invalid value: backendRequest timeout cannot be longer than request timeout`
+	switch v := os.Getenv("GATEWAY_CEL_KUBERNETES_VERSION"); {
+	case strings.HasPrefix(v, "1.33") || strings.HasPrefix(v, "1.34"):
+		// The text the suite's subtest expects, as those releases print it.
+		want = `HTTPRoute.gateway.networking.k8s.io "timeouts" is invalid: spec.rules[0].timeouts: Invalid value: "object": backendRequest timeout cannot be longer than request timeout`
+	case v != "" && !strings.HasPrefix(v, "1.37"):
+		t.Skipf("skipped: the text of Kubernetes %s is not pinned here (1.33, 1.34 and 1.37 are)", v)
+	}
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
-	}
-	if err != nil && strings.Contains(err.Error(), `"object"`) {
-		t.Errorf("the 1.3x text: %v", err)
 	}
 }
