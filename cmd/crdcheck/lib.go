@@ -10,12 +10,16 @@ import (
 // The command's calls into the library that its API changes may touch are
 // kept here.
 
+// kubernetesVersion is the release whose API server the verdicts are
+// those of (-kubernetes-version with one release); "" is the default.
+var kubernetesVersion string
+
 // validateCRD is the API server's verdict on creating def.
 func validateCRD(def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.Validate(context.Background(), def)
+	return crd.Validate(context.Background(), def, crd.WithKubernetesVersion(kubernetesVersion))
 }
 
 // newResource compiles one version of def.
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version)
+	return crd.New(def, version, crd.WithKubernetesVersion(kubernetesVersion))
 }

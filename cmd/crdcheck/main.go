@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // Exit statuses.
@@ -106,6 +108,7 @@ type options struct {
 	verbose       bool
 	progress      bool
 	showResult    bool
+	kubeVersion   string
 }
 
 const checkUsage = `usage: crdcheck [check] [flags] FILE...
@@ -147,6 +150,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&opts.verbose, "v", false, "text output: also list accepted and not checked objects")
 	fs.BoolVar(&opts.progress, "progress", false, "always show the progress line on stderr")
 	fs.BoolVar(&opts.showResult, "show-result", false, "JSON output: include each accepted object as the API server would store it (pruned, defaulted)")
+	fs.StringVar(&opts.kubeVersion, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37), or, with a range such as 1.33-1.37, print which releases accept each CRD")
 	version := fs.Bool("version", false, "print the version and the Kubernetes release whose behaviour is reproduced")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -189,6 +193,14 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "crdcheck:", err)
 		return exitUsage
 	}
+	if from, to, ok := strings.Cut(opts.kubeVersion, "-"); ok {
+		return runReleases(opts, from, to, stdin, stdout, stderr)
+	}
+	if _, err := release.Parse(opts.kubeVersion); err != nil {
+		fmt.Fprintln(stderr, "crdcheck: -kubernetes-version:", err)
+		return exitUsage
+	}
+	kubernetesVersion = opts.kubeVersion
 	prog := newProgress(stderr, opts.progress)
 	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog}
 	outcomes, crds := c.run()

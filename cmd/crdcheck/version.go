@@ -16,7 +16,7 @@ func versionText() string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		version = moduleVersion(info)
 	}
-	return fmt.Sprintf("crdcheck, crdschema %s: the verdicts of the Kubernetes API server %s", version, kubernetesRelease)
+	return fmt.Sprintf("crdcheck, crdschema %s: the verdicts of the Kubernetes API server %s (-kubernetes-version 1.33 to 1.37 for those releases)", version, kubernetesRelease)
 }
 
 // moduleVersion is the crdschema module's version in a build: its
