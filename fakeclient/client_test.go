@@ -391,6 +391,23 @@ func TestScale(t *testing.T) {
 	if err := c.SubResource("scale").Update(ctx, u, client.WithSubResourceBody(sc)); !apierrors.IsInvalid(err) {
 		t.Errorf("invalid scale: %v", err)
 	}
+	// Patches of the scale: merge and JSON patch, checked by the pipeline.
+	out := &unstructured.Unstructured{}
+	if err := c.SubResource("scale").Patch(ctx, u, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"replicas":7}}`)), client.WithSubResourceBody(out)); err != nil {
+		t.Fatalf("merge patch of the scale: %v", err)
+	}
+	if nested(u, "spec", "replicas") != int64(7) || nested(out, "spec", "replicas") != int64(7) {
+		t.Errorf("after the scale patch: object %v, scale %v", u.Object, out.Object)
+	}
+	if err := c.SubResource("scale").Patch(ctx, u, client.RawPatch(types.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/replicas","value":3}]`))); err != nil || nested(u, "spec", "replicas") != int64(3) {
+		t.Errorf("JSON patch of the scale: %v %v", err, u.Object)
+	}
+	if err := c.SubResource("scale").Patch(ctx, u, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"replicas":50}}`))); !apierrors.IsInvalid(err) {
+		t.Errorf("invalid scale patch: %v", err)
+	}
+	if err := c.SubResource("scale").Patch(ctx, u, client.RawPatch(types.StrategicMergePatchType, []byte(`{}`))); err == nil {
+		t.Error("strategic merge patch of the scale accepted")
+	}
 	g := obj("example.com/v1", "Gizmo", "", "g", nil)
 	if err := c.Create(ctx, g); err != nil {
 		t.Fatal(err)

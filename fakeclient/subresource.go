@@ -8,6 +8,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -123,6 +124,13 @@ func (c *fakeClient) updateScale(ctx context.Context, v *version, obj client.Obj
 	if err := fromMap(m, sc); err != nil {
 		return apierrors.NewBadRequest(fmt.Sprintf("decoding the scale: %v", err))
 	}
+	return c.writeScale(ctx, v, obj, sc, o.SubResourceBody, o.FieldManager, o.DryRun)
+}
+
+// writeScale writes the scale sc of obj through the API server's pipeline,
+// and fills out (when not nil) with the scale and obj with the object
+// stored.
+func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Object, sc *crd.Scale, out runtime.Object, manager string, dryRun []string) error {
 	stored, err := c.getStored(ctx, v.kind, v.kind.key(obj))
 	if err != nil {
 		return err
@@ -135,24 +143,78 @@ func (c *fakeClient) updateScale(ctx context.Context, v *version, obj client.Obj
 		return err
 	}
 	u := v.kind.toStored(r.Object)
-	if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: o.FieldManager, DryRun: o.DryRun}); err != nil {
+	if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager, DryRun: dryRun}); err != nil {
 		return c.storeError(v, err, obj.GetName())
 	}
 	cur, err := v.read(u.Object)
 	if err != nil {
 		return err
 	}
-	out, err := v.res.GetScale(cur)
-	if err != nil {
-		return apierrors.NewInternalError(err)
-	}
-	if err := toScale(out, o.SubResourceBody); err != nil {
-		return err
+	if out != nil {
+		sc, err := v.res.GetScale(cur)
+		if err != nil {
+			return apierrors.NewInternalError(err)
+		}
+		if err := toScale(sc, out); err != nil {
+			return err
+		}
 	}
 	return c.fill(obj, cur, v.gvk)
 }
 
-// Patch patches a subresource: the status (JSON and merge patches).
+// patchScale patches the scale subresource (JSON and merge patches): the
+// patch applies to the current autoscaling/v1 Scale, and the result is
+// written as an update of the scale.
+func (c *fakeClient) patchScale(ctx context.Context, v *version, obj client.Object, patch client.Patch, o *client.SubResourcePatchOptions) error {
+	if patch == nil {
+		return apierrors.NewBadRequest("missing patch")
+	}
+	pt := patch.Type()
+	if pt != types.JSONPatchType && pt != types.MergePatchType {
+		return unsupportedPatch()
+	}
+	var body client.Object = obj
+	if o.SubResourceBody != nil {
+		body = o.SubResourceBody
+	}
+	data, err := patch.Data(body)
+	if err != nil {
+		return err
+	}
+	stored, err := c.getStored(ctx, v.kind, v.kind.key(obj))
+	if err != nil {
+		return err
+	}
+	cur, err := v.read(stored.Object)
+	if err != nil {
+		return err
+	}
+	sc, err := v.res.GetScale(cur)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	m, err := toMapAny(sc)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	m["apiVersion"], m["kind"] = "autoscaling/v1", "Scale"
+	patched, err := applyPatch(pt, m, data)
+	if err != nil {
+		return err
+	}
+	next := &crd.Scale{}
+	if err := fromMap(patched, next); err != nil {
+		return apierrors.NewBadRequest(fmt.Sprintf("decoding the patched scale: %v", err))
+	}
+	var out runtime.Object
+	if o.SubResourceBody != nil {
+		out = o.SubResourceBody
+	}
+	return c.writeScale(ctx, v, obj, next, out, o.FieldManager, o.DryRun)
+}
+
+// Patch patches a subresource: the status or the scale (JSON and merge
+// patches).
 func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 	v, err := s.version(obj)
 	if err != nil || v == nil {
@@ -163,6 +225,9 @@ func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch 
 	}
 	o := &client.SubResourcePatchOptions{}
 	o.ApplyOptions(opts)
+	if s.name == "scale" {
+		return s.c.patchScale(ctx, v, obj, patch, o)
+	}
 	if s.name != "status" {
 		return apierrors.NewMethodNotSupported(v.kind.resource, "patch "+s.name)
 	}
