@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/badvalue"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -171,10 +171,10 @@ func (p *policy) node(n *NodeCheck) {
 		}
 		p.observe(rp.Child("rule"), cost)
 		if r.Err != "" {
-			p.errs = append(p.errs, crdschema.Invalid(rp.Child("rule"), badvalue.Rule(r.Rule), r.Err))
+			p.errs = append(p.errs, crdschema.Invalid(rp.Child("rule"), apiextensions.Rule(r.Rule), r.Err))
 		}
 		if r.MessageErr != "" {
-			p.errs = append(p.errs, crdschema.Invalid(rp.Child("messageExpression"), badvalue.Rule(r.Rule), r.MessageErr))
+			p.errs = append(p.errs, crdschema.Invalid(rp.Child("messageExpression"), apiextensions.Rule(r.Rule), r.MessageErr))
 		} else if r.MessageCompiled {
 			if !p.suppress && r.MessageCost > StaticCostLimit {
 				p.errs = append(p.errs, crdschema.Forbidden(rp.Child("messageExpression"), costMessage("estimated messageExpression cost", r.MessageCost, StaticCostLimit)))

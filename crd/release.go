@@ -1,10 +1,13 @@
 package crd
 
 import (
+	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
@@ -90,9 +93,34 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 		}
 		if rel < 34 {
 			e.Detail = legacyDetail133(e)
+			e.BadValue = legacyValue133(e.BadValue)
 		}
 	}
 	return errs
+}
+
+// legacyValue133 is the bad value v as Kubernetes 1.33 prints it: pointers
+// followed, nil as the string "null", numbers, booleans and strings as
+// they are, a Stringer by its String, anything else in Go syntax (%#v)
+// where later releases print JSON.
+func legacyValue133(v any) any {
+	if _, ok := v.(jsonvalue.Omitted); ok {
+		return v
+	}
+	rv := reflect.ValueOf(v)
+	if v == nil || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
+		return "null"
+	}
+	if rv.Kind() == reflect.Pointer {
+		v = rv.Elem().Interface()
+	}
+	switch t := v.(type) {
+	case int64, int32, float64, float32, bool, string:
+		return v
+	case fmt.Stringer:
+		return jsonvalue.Verbatim(t.String())
+	}
+	return jsonvalue.Verbatim(fmt.Sprintf("%#v", v))
 }
 
 // ruleFieldDetails are the details of the fieldPath and message of a

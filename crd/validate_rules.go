@@ -8,7 +8,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/internal/badvalue"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -74,10 +74,10 @@ func (v *ruleReporter) node(n *celrules.NodeCheck) {
 		}
 		v.total.observe(rp.Child("rule"), cost)
 		if r.Err != "" {
-			v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), badvalue.Rule(r.Rule), r.Err))
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("rule"), apiextensions.Rule(r.Rule), r.Err))
 		}
 		if r.MessageErr != "" {
-			v.errs = append(v.errs, crdschema.Invalid(rp.Child("messageExpression"), badvalue.Rule(r.Rule), r.MessageErr))
+			v.errs = append(v.errs, crdschema.Invalid(rp.Child("messageExpression"), apiextensions.Rule(r.Rule), r.MessageErr))
 		} else if r.MessageCompiled {
 			if !v.suppressCost && r.MessageCost > celrules.StaticCostLimit {
 				v.errs = append(v.errs, crdschema.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", r.MessageCost, celrules.StaticCostLimit)))

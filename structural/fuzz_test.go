@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/badvalue"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 )
 
 // FuzzNewValidate decodes a schema and runs every entry point on it. None
@@ -33,7 +33,7 @@ func FuzzNewValidate(f *testing.F) {
 			return
 		}
 		ValidateProps(rootPath, &p, PropsOptions{})
-		if _, err := json.Marshal(badvalue.Schema(&p)); err != nil {
+		if _, err := json.Marshal(apiextensions.Schema(&p)); err != nil {
 			t.Fatalf("SchemaBadValue does not marshal: %v", err)
 		}
 		s, err := New(&p)

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/badvalue"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -85,7 +85,7 @@ func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs
 		}
 		s.Walk(nil, func(*crdschema.Path, *structural.Schema) bool { return true })
 		s.WalkNested(nil, func(*crdschema.Path, *structural.NestedValueValidation) bool { return true })
-		badvalue.Schema(p)
+		apiextensions.Schema(p)
 		if !reflect.DeepEqual(s, sBefore) {
 			t.Error("the structural schema was modified")
 		}

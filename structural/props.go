@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/badvalue"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 )
 
 // PropsOptions relax the CRD schema restrictions that ValidateProps
@@ -292,7 +292,7 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crd
 	}
 	is := p.Items.Schema
 	if is == nil {
-		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items"), badvalue.Items(&crdschema.JSONSchemaPropsOrArray{JSONSchemas: p.Items.JSONSchemas}), "must only have a single schema if x-kubernetes-list-type is map"))
+		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items"), apiextensions.Items(&crdschema.JSONSchemaPropsOrArray{JSONSchemas: p.Items.JSONSchemas}), "must only have a single schema if x-kubernetes-list-type is map"))
 		return
 	}
 	if is.Type != "object" {

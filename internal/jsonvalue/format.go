@@ -15,6 +15,8 @@ func Format(v any) string {
 		return fmt.Sprint(t)
 	case string:
 		return strconv.Quote(t)
+	case Verbatim:
+		return string(t)
 	}
 	if b, err := json.Marshal(v); err == nil {
 		return string(b)
@@ -29,3 +31,7 @@ func Format(v any) string {
 // like a failed CEL rule on an object ("spec: Invalid value: a must be
 // set"), as apimachinery's field.OmitValueType.
 type Omitted struct{}
+
+// Verbatim is a bad value already rendered as it is printed, such as a
+// value in the Go syntax that Kubernetes 1.33 printed.
+type Verbatim string

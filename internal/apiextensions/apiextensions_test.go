@@ -1,4 +1,4 @@
-package badvalue
+package apiextensions
 
 import (
 	"encoding/json"

@@ -1,7 +1,9 @@
-// Package badvalue renders schemas and rules as the API server prints them
-// as the bad value of a field error: its internal Go types, without JSON
-// names.
-package badvalue
+// Package apiextensions renders schemas and rules as the API server prints
+// them as the bad value of a field error: its internal Go types
+// (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions), without JSON
+// names, and with the same type names for the Go syntax Kubernetes 1.33
+// printed them in.
+package apiextensions
 
 import "github.com/crdschema/crdschema"
 
@@ -29,7 +31,7 @@ func Rule(r crdschema.ValidationRule) any {
 // The types below mirror the API server's internal schema types, field for
 // field and in the same order, without JSON names.
 
-type goNamedProps struct {
+type JSONSchemaProps struct {
 	ID                     string
 	Schema                 string
 	Ref                    *string
@@ -54,18 +56,18 @@ type goNamedProps struct {
 	MaxProperties          *int64
 	MinProperties          *int64
 	Required               []string
-	Items                  *goNamedOrArray
-	AllOf                  []goNamedProps
-	OneOf                  []goNamedProps
-	AnyOf                  []goNamedProps
-	Not                    *goNamedProps
-	Properties             map[string]goNamedProps
-	AdditionalProperties   *goNamedOrBool
-	PatternProperties      map[string]goNamedProps
-	Dependencies           map[string]goNamedOrStringArray
-	AdditionalItems        *goNamedOrBool
-	Definitions            map[string]goNamedProps
-	ExternalDocs           *goNamedDocs
+	Items                  *JSONSchemaPropsOrArray
+	AllOf                  []JSONSchemaProps
+	OneOf                  []JSONSchemaProps
+	AnyOf                  []JSONSchemaProps
+	Not                    *JSONSchemaProps
+	Properties             map[string]JSONSchemaProps
+	AdditionalProperties   *JSONSchemaPropsOrBool
+	PatternProperties      map[string]JSONSchemaProps
+	Dependencies           map[string]JSONSchemaPropsOrStringArray
+	AdditionalItems        *JSONSchemaPropsOrBool
+	Definitions            map[string]JSONSchemaProps
+	ExternalDocs           *ExternalDocumentation
 	Example                *any
 	XPreserveUnknownFields *bool
 	XEmbeddedResource      bool
@@ -73,40 +75,40 @@ type goNamedProps struct {
 	XListMapKeys           []string
 	XListType              *string
 	XMapType               *string
-	XValidations           []goNamedRule
+	XValidations           []ValidationRule
 }
 
-type goNamedOrArray struct {
-	Schema      *goNamedProps
-	JSONSchemas []goNamedProps
+type JSONSchemaPropsOrArray struct {
+	Schema      *JSONSchemaProps
+	JSONSchemas []JSONSchemaProps
 }
 
-type goNamedOrBool struct {
+type JSONSchemaPropsOrBool struct {
 	Allows bool
-	Schema *goNamedProps
+	Schema *JSONSchemaProps
 }
 
-type goNamedOrStringArray struct {
-	Schema   *goNamedProps
+type JSONSchemaPropsOrStringArray struct {
+	Schema   *JSONSchemaProps
 	Property []string
 }
 
-type goNamedDocs struct {
+type ExternalDocumentation struct {
 	Description string
 	URL         string
 }
 
-type goNamedRule struct {
+type ValidationRule struct {
 	Rule              string
 	Message           string
 	MessageExpression string
-	Reason            *string
+	Reason            *FieldValueErrorReason
 	FieldPath         string
 	OptionalOldSelf   *bool
 }
 
-func goRule(r crdschema.ValidationRule) goNamedRule {
-	g := goNamedRule{
+func goRule(r crdschema.ValidationRule) ValidationRule {
+	g := ValidationRule{
 		Rule:              r.Rule,
 		Message:           r.Message,
 		MessageExpression: r.MessageExpression,
@@ -114,11 +116,14 @@ func goRule(r crdschema.ValidationRule) goNamedRule {
 		OptionalOldSelf:   r.OptionalOldSelf,
 	}
 	if r.Reason != nil {
-		s := string(*r.Reason)
+		s := FieldValueErrorReason(*r.Reason)
 		g.Reason = &s
 	}
 	return g
 }
+
+// FieldValueErrorReason is the API server's type of a rule's reason.
+type FieldValueErrorReason string
 
 // goJSON is a default or example as the API server holds it: a JSON null
 // is absent.
@@ -130,7 +135,7 @@ func goJSON(j *crdschema.JSON) *any {
 	return &v
 }
 
-func goPropsPtr(p *crdschema.JSONSchemaProps) *goNamedProps {
+func goPropsPtr(p *crdschema.JSONSchemaProps) *JSONSchemaProps {
 	if p == nil {
 		return nil
 	}
@@ -138,37 +143,37 @@ func goPropsPtr(p *crdschema.JSONSchemaProps) *goNamedProps {
 	return &v
 }
 
-func goPropsList(l []crdschema.JSONSchemaProps) []goNamedProps {
+func goPropsList(l []crdschema.JSONSchemaProps) []JSONSchemaProps {
 	if l == nil {
 		return nil
 	}
-	out := make([]goNamedProps, len(l))
+	out := make([]JSONSchemaProps, len(l))
 	for i := range l {
 		out[i] = toGoNames(&l[i])
 	}
 	return out
 }
 
-func goPropsMap(m map[string]crdschema.JSONSchemaProps) map[string]goNamedProps {
+func goPropsMap(m map[string]crdschema.JSONSchemaProps) map[string]JSONSchemaProps {
 	if m == nil {
 		return nil
 	}
-	out := make(map[string]goNamedProps, len(m))
+	out := make(map[string]JSONSchemaProps, len(m))
 	for k, v := range m {
 		out[k] = toGoNames(&v)
 	}
 	return out
 }
 
-func goOrBool(b *crdschema.JSONSchemaPropsOrBool) *goNamedOrBool {
+func goOrBool(b *crdschema.JSONSchemaPropsOrBool) *JSONSchemaPropsOrBool {
 	if b == nil {
 		return nil
 	}
-	return &goNamedOrBool{Allows: b.Allows, Schema: goPropsPtr(b.Schema)}
+	return &JSONSchemaPropsOrBool{Allows: b.Allows, Schema: goPropsPtr(b.Schema)}
 }
 
-func toGoNames(p *crdschema.JSONSchemaProps) goNamedProps {
-	g := goNamedProps{
+func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
+	g := JSONSchemaProps{
 		ID:                     p.ID,
 		Schema:                 string(p.Schema),
 		Ref:                    p.Ref,
@@ -216,19 +221,19 @@ func toGoNames(p *crdschema.JSONSchemaProps) goNamedProps {
 		}
 	}
 	if p.Items != nil {
-		g.Items = &goNamedOrArray{Schema: goPropsPtr(p.Items.Schema), JSONSchemas: goPropsList(p.Items.JSONSchemas)}
+		g.Items = &JSONSchemaPropsOrArray{Schema: goPropsPtr(p.Items.Schema), JSONSchemas: goPropsList(p.Items.JSONSchemas)}
 	}
 	if p.Dependencies != nil {
-		g.Dependencies = make(map[string]goNamedOrStringArray, len(p.Dependencies))
+		g.Dependencies = make(map[string]JSONSchemaPropsOrStringArray, len(p.Dependencies))
 		for k, d := range p.Dependencies {
-			g.Dependencies[k] = goNamedOrStringArray{Schema: goPropsPtr(d.Schema), Property: d.Property}
+			g.Dependencies[k] = JSONSchemaPropsOrStringArray{Schema: goPropsPtr(d.Schema), Property: d.Property}
 		}
 	}
 	if p.ExternalDocs != nil {
-		g.ExternalDocs = &goNamedDocs{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
+		g.ExternalDocs = &ExternalDocumentation{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
 	}
 	if p.XValidations != nil {
-		g.XValidations = make([]goNamedRule, len(p.XValidations))
+		g.XValidations = make([]ValidationRule, len(p.XValidations))
 		for i, r := range p.XValidations {
 			g.XValidations[i] = goRule(r)
 		}
@@ -239,5 +244,5 @@ func toGoNames(p *crdschema.JSONSchemaProps) goNamedProps {
 // Items renders the items of p (a list of schemas) as the API server
 // prints them.
 func Items(p *crdschema.JSONSchemaPropsOrArray) any {
-	return &goNamedOrArray{Schema: goPropsPtr(p.Schema), JSONSchemas: goPropsList(p.JSONSchemas)}
+	return &JSONSchemaPropsOrArray{Schema: goPropsPtr(p.Schema), JSONSchemas: goPropsList(p.JSONSchemas)}
 }
