@@ -51,9 +51,14 @@
 //     (package ratchet): errors in parts of the object the update left
 //     unchanged are dropped.
 //
-// Create, Update, UpdateStatus and UpdateScale return the resulting object,
-// the unknown fields and the validation errors, or a *RequestError when the
-// API server would refuse the request before validation.
+// Create, Update, UpdateStatus and UpdateScale return a Result (the
+// resulting object, the unknown fields, the warnings the API server would
+// return and the validation errors; Result.Err gives the outcome as one
+// error, nil when accepted, the API server's "... is invalid: ..." text
+// otherwise), or a *RequestError when the API server would refuse the
+// request before validation. A test asserts with
+//
+//	if err := r.Err(); err != nil { t.Fatal(err) }
 //
 // # Kubernetes releases
 //
