@@ -16,21 +16,14 @@ import (
 // their values after a round trip through JSON. The values are replaced,
 // never modified: they may be shared with the CRD.
 func serveDefaults(s *structural.Schema) {
-	if s == nil {
-		return
-	}
-	if s.Default != nil && s.Default.Value != nil {
-		if v, changed := servedValue(s.Default.Value); changed {
-			s.Default = &crdschema.JSON{Value: v}
+	s.Walk(nil, func(_ *crdschema.Path, n *structural.Schema) bool {
+		if n.Default != nil && n.Default.Value != nil {
+			if v, changed := servedValue(n.Default.Value); changed {
+				n.Default = &crdschema.JSON{Value: v}
+			}
 		}
-	}
-	serveDefaults(s.Items)
-	if s.AdditionalProperties != nil {
-		serveDefaults(s.AdditionalProperties.Schema)
-	}
-	for _, p := range s.Properties {
-		serveDefaults(p)
-	}
+		return true
+	})
 }
 
 // servedValue returns v after a round trip through JSON, and whether that
