@@ -168,11 +168,6 @@ func TypeInvalid(field *Path, value any, detail string) *Error {
 	return &Error{Type: ErrorTypeTypeInvalid, Field: field.String(), BadValue: value, Detail: detail}
 }
 
-// NotFound reports a value that refers to something that does not exist.
-func NotFound(field *Path, value any) *Error {
-	return &Error{Type: ErrorTypeNotFound, Field: field.String(), BadValue: value}
-}
-
 // Required reports a missing value.
 func Required(field *Path, detail string) *Error {
 	return &Error{Type: ErrorTypeRequired, Field: field.String(), BadValue: "", Detail: detail}

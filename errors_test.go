@@ -70,7 +70,7 @@ func TestErrorTexts(t *testing.T) {
 		{NotSupported(p, "x", []ResourceScope{ClusterScoped, NamespaceScoped}), ErrorTypeNotSupported, `spec.f: Unsupported value: "x": supported values: "Cluster", "Namespaced"`},
 		{Duplicate(p, "a"), ErrorTypeDuplicate, `spec.f: Duplicate value: "a"`},
 		{Duplicate(p, map[string]any{"name": "a"}), ErrorTypeDuplicate, `spec.f: Duplicate value: {"name":"a"}`},
-		{NotFound(p, "a"), ErrorTypeNotFound, `spec.f: Not found: "a"`},
+		{&Error{Type: ErrorTypeNotFound, Field: "spec.f", BadValue: "a"}, ErrorTypeNotFound, `spec.f: Not found: "a"`},
 		{TooLong(p, "abcd", 3), ErrorTypeTooLong, `spec.f: Too long: may not be more than 3 bytes`},
 		{TooLong(p, "abcd", 1), ErrorTypeTooLong, `spec.f: Too long: may not be more than 1 byte`},
 		{TooLong(p, "abcd", -1), ErrorTypeTooLong, `spec.f: Too long: value is too long`},

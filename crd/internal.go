@@ -32,7 +32,6 @@ type internalSpec struct {
 	selectableFields         []crdschema.SelectableField
 	conversion               *internalConversion
 	preserveUnknownFields    bool
-	rawVersions              []crdschema.CustomResourceDefinitionVersion // as written, for error values
 	// hasDefaults tells whether a schema has a default (other than null).
 	hasDefaults bool
 }
@@ -73,7 +72,6 @@ func toInternal(def *crdschema.CustomResourceDefinition) *internalCRD {
 	s.names = d.Names
 	s.scope = d.Scope
 	s.preserveUnknownFields = d.PreserveUnknownFields
-	s.rawVersions = d.Versions
 	if c := d.Conversion; c != nil {
 		ic := &internalConversion{strategy: c.Strategy}
 		if c.Webhook != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	metav1 "github.com/crdschema/crdschema/internal/apis/meta/v1"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -114,6 +115,7 @@ func legacyValue133(v any) any {
 	if rv.Kind() == reflect.Pointer {
 		v = rv.Elem().Interface()
 	}
+	v = metav1.GoSyntaxOf(v)
 	switch t := v.(type) {
 	case int64, int32, float64, float32, bool, string:
 		return v
@@ -158,6 +160,8 @@ func legacyDetail133(e *crdschema.Error) string {
 		return d + "s"
 	case strings.HasSuffix(f, "selectableFields") && d == "may only be set when `version.schema.openAPIV3Schema` is not included":
 		return "selectableFields may only be set when version.schema.openAPIV3Schema is not included"
+	case strings.HasSuffix(f, "selectableFields") && d == "may only be set when validations.schema is included":
+		return "selectableFields " + d
 	case e.Type == crdschema.ErrorTypeTooMany && d == "must have at most 1 item":
 		return "must have at most 1 items"
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -142,7 +143,7 @@ func validateStatusRoot(s *crdschema.JSONSchemaProps, fldPath *crdschema.Path) *
 			continue
 		}
 		if !contains(rootFieldsWithStatus, k.name) {
-			return crdschema.Invalid(fldPath.Child("openAPIV3Schema"), s, fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", rootFieldsWithStatus))
+			return crdschema.Invalid(fldPath.Child("openAPIV3Schema"), apiextensions.Schema(s), fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", rootFieldsWithStatus))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -139,7 +140,24 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 
 // versionsValue is the bad value printed for errors on spec.versions.
 func versionsValue(spec *internalSpec) any {
-	return spec.rawVersions
+	var l []crdschema.CustomResourceDefinitionVersion
+	if spec.versions != nil {
+		l = make([]crdschema.CustomResourceDefinitionVersion, len(spec.versions))
+	}
+	for i, v := range spec.versions {
+		l[i] = crdschema.CustomResourceDefinitionVersion{
+			Name:                     v.name,
+			Served:                   v.served,
+			Storage:                  v.storage,
+			Deprecated:               v.deprecated,
+			DeprecationWarning:       v.deprecationWarning,
+			Schema:                   v.schema,
+			Subresources:             v.subresources,
+			AdditionalPrinterColumns: v.additionalPrinterColumns,
+			SelectableFields:         v.selectableFields,
+		}
+	}
+	return apiextensions.Versions(l)
 }
 
 // validateVersion checks one version: its deprecation warning, schema,
@@ -147,11 +165,8 @@ func versionsValue(spec *internalSpec) any {
 func validateVersion(v *internalVersion, fldPath *crdschema.Path, statusEnabled bool, opts validationOptions, c *config) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 	for _, msg := range deprecationWarningProblems(v.deprecated, v.deprecationWarning) {
-		var bad any
-		if v.deprecationWarning != nil {
-			bad = *v.deprecationWarning
-		}
-		errs = append(errs, crdschema.Invalid(fldPath.Child("deprecationWarning"), bad, msg))
+		// The API server shows the pointer: JSON, not a quoted Go string.
+		errs = append(errs, crdschema.Invalid(fldPath.Child("deprecationWarning"), v.deprecationWarning, msg))
 	}
 	errs = append(errs, validateSchema(v.schema, statusEnabled, opts.forVersion(v.name), c, fldPath.Child("schema"))...)
 	errs = append(errs, validateSubresources(v.subresources, fldPath.Child("subresources"))...)

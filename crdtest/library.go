@@ -20,22 +20,22 @@ const (
 )
 
 // newResource prepares a version of def for requests.
-func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithLazyCompile(),
+func newResource(def *crdschema.CustomResourceDefinition, version, release string) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(release),
 		crd.WithNameSuffix(func() string { return nameSuffix }),
 		crd.WithUID(func() string { return objectUID }))
 }
 
 // validateCRD returns the API server's error for creating def, or nil.
 // CRD validation evaluates rules on defaults: ctx bounds it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def))
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release string) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def, crd.WithKubernetesVersion(release)))
 }
 
 // validateCRDUpdate returns the API server's error for updating old to
 // def, or nil.
-func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old))
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release string) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(release)))
 }
 
 // request runs one request and returns the stored object, or the error

@@ -6,6 +6,7 @@ type Option func(*options)
 type options struct {
 	crds         []string
 	featureGates string
+	kubeVersion  string
 }
 
 // WithCRDs sets the files and directories (not searched recursively) whose
@@ -23,4 +24,13 @@ func WithCRDs(paths ...string) Option {
 // used, as in openshift/api.
 func WithFeatureGates(dir string) Option {
 	return func(o *options) { o.featureGates = dir }
+}
+
+// WithKubernetesVersion runs the suites as the API server of the
+// Kubernetes release v ("1.33" to "1.37"; the default is 1.37) runs them:
+// its CEL environment, cost estimates and error texts (see
+// crd.WithKubernetesVersion). openshift/api's CI runs its suites against
+// an older release than the default.
+func WithKubernetesVersion(v string) Option {
+	return func(o *options) { o.kubeVersion = v }
 }

@@ -11,6 +11,7 @@ import (
 // runner runs suites; it compiles each CRD variant once.
 type runner struct {
 	l        *loader
+	release  string // the Kubernetes release, "" for the default
 	variants map[variantKey]*variant
 	// compiled holds the validation result and the Resource of each CRD
 	// spec seen, by its JSON: the variants of a CRD often share a spec.
@@ -56,7 +57,7 @@ func newRunner(opts []Option) *runner {
 	for _, opt := range opts {
 		opt(o)
 	}
-	return &runner{l: newLoader(o), variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}}
+	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}}
 }
 
 // plan reads the suite file f and prepares its CRD variants.
@@ -147,12 +148,12 @@ func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, ve
 	switch {
 	case !validate:
 	case old == nil:
-		c.err = validateCRD(context.Background(), def)
+		c.err = validateCRD(context.Background(), def, r.release)
 	default:
-		c.err = validateCRDUpdate(context.Background(), def, old)
+		c.err = validateCRDUpdate(context.Background(), def, old, r.release)
 	}
 	if c.err == nil {
-		c.res, c.err = newResource(def, version)
+		c.res, c.err = newResource(def, version, r.release)
 	}
 	r.compiled[key] = c
 	return c

@@ -376,7 +376,7 @@ func (w *propsWalker) checkRules(p *crdschema.JSONSchemaProps, fldPath *crdschem
 			w.errs = append(w.errs, crdschema.Required(path.Child("messageExpression"), "messageExpression must be non-empty if specified"))
 		}
 		if r.Reason != nil && !isReason(string(*r.Reason)) {
-			w.errs = append(w.errs, crdschema.NotSupported(path.Child("reason"), *r.Reason, reasons))
+			w.errs = append(w.errs, crdschema.NotSupported(path.Child("reason"), apiextensions.FieldValueErrorReason(*r.Reason), reasons))
 		}
 		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
 			w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))

@@ -40,7 +40,7 @@ type JSONSchemaProps struct {
 	Nullable               bool
 	Format                 string
 	Title                  string
-	Default                *any
+	Default                *JSON
 	Maximum                *float64
 	ExclusiveMaximum       bool
 	Minimum                *float64
@@ -52,7 +52,7 @@ type JSONSchemaProps struct {
 	MinItems               *int64
 	UniqueItems            bool
 	MultipleOf             *float64
-	Enum                   []any
+	Enum                   []JSON
 	MaxProperties          *int64
 	MinProperties          *int64
 	Required               []string
@@ -64,19 +64,27 @@ type JSONSchemaProps struct {
 	Properties             map[string]JSONSchemaProps
 	AdditionalProperties   *JSONSchemaPropsOrBool
 	PatternProperties      map[string]JSONSchemaProps
-	Dependencies           map[string]JSONSchemaPropsOrStringArray
+	Dependencies           JSONSchemaDependencies
 	AdditionalItems        *JSONSchemaPropsOrBool
-	Definitions            map[string]JSONSchemaProps
+	Definitions            JSONSchemaDefinitions
 	ExternalDocs           *ExternalDocumentation
-	Example                *any
+	Example                *JSON
 	XPreserveUnknownFields *bool
 	XEmbeddedResource      bool
 	XIntOrString           bool
 	XListMapKeys           []string
 	XListType              *string
 	XMapType               *string
-	XValidations           []ValidationRule
+	XValidations           ValidationRules
 }
+
+// JSONSchemaDependencies, JSONSchemaDefinitions and ValidationRules are
+// named as the API server names them, which Go syntax shows.
+type (
+	JSONSchemaDependencies map[string]JSONSchemaPropsOrStringArray
+	JSONSchemaDefinitions  map[string]JSONSchemaProps
+	ValidationRules        []ValidationRule
+)
 
 type JSONSchemaPropsOrArray struct {
 	Schema      *JSONSchemaProps
@@ -122,16 +130,19 @@ func goRule(r crdschema.ValidationRule) ValidationRule {
 	return g
 }
 
+// JSON is the API server's type of a default, an example or an enum value.
+type JSON any
+
 // FieldValueErrorReason is the API server's type of a rule's reason.
 type FieldValueErrorReason string
 
 // goJSON is a default or example as the API server holds it: a JSON null
 // is absent.
-func goJSON(j *crdschema.JSON) *any {
+func goJSON(j *crdschema.JSON) *JSON {
 	if j == nil || j.Value == nil {
 		return nil
 	}
-	v := j.Value
+	v := JSON(j.Value)
 	return &v
 }
 
@@ -205,7 +216,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 		AdditionalProperties:   goOrBool(p.AdditionalProperties),
 		PatternProperties:      goPropsMap(p.PatternProperties),
 		AdditionalItems:        goOrBool(p.AdditionalItems),
-		Definitions:            goPropsMap(p.Definitions),
+		Definitions:            JSONSchemaDefinitions(goPropsMap(p.Definitions)),
 		Example:                goJSON(p.Example),
 		XPreserveUnknownFields: p.XPreserveUnknownFields,
 		XEmbeddedResource:      p.XEmbeddedResource,
@@ -215,7 +226,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 		XMapType:               p.XMapType,
 	}
 	if p.Enum != nil {
-		g.Enum = make([]any, len(p.Enum))
+		g.Enum = make([]JSON, len(p.Enum))
 		for i, e := range p.Enum {
 			g.Enum[i] = e.Value
 		}
@@ -224,7 +235,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 		g.Items = &JSONSchemaPropsOrArray{Schema: goPropsPtr(p.Items.Schema), JSONSchemas: goPropsList(p.Items.JSONSchemas)}
 	}
 	if p.Dependencies != nil {
-		g.Dependencies = make(map[string]JSONSchemaPropsOrStringArray, len(p.Dependencies))
+		g.Dependencies = make(JSONSchemaDependencies, len(p.Dependencies))
 		for k, d := range p.Dependencies {
 			g.Dependencies[k] = JSONSchemaPropsOrStringArray{Schema: goPropsPtr(d.Schema), Property: d.Property}
 		}
@@ -233,7 +244,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 		g.ExternalDocs = &ExternalDocumentation{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
 	}
 	if p.XValidations != nil {
-		g.XValidations = make([]ValidationRule, len(p.XValidations))
+		g.XValidations = make(ValidationRules, len(p.XValidations))
 		for i, r := range p.XValidations {
 			g.XValidations[i] = goRule(r)
 		}
@@ -245,4 +256,95 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 // prints them.
 func Items(p *crdschema.JSONSchemaPropsOrArray) any {
 	return &JSONSchemaPropsOrArray{Schema: goPropsPtr(p.Schema), JSONSchemas: goPropsList(p.JSONSchemas)}
+}
+
+// Versions renders the versions l of a CRD as the API server prints them
+// as the bad value of a field error (`spec.versions: Invalid value:
+// [{"Name":"v1","Served":true,...}]`).
+func Versions(l []crdschema.CustomResourceDefinitionVersion) any {
+	if l == nil {
+		return []CustomResourceDefinitionVersion(nil)
+	}
+	out := make([]CustomResourceDefinitionVersion, len(l))
+	for i, v := range l {
+		g := CustomResourceDefinitionVersion{
+			Name:               v.Name,
+			Served:             v.Served,
+			Storage:            v.Storage,
+			Deprecated:         v.Deprecated,
+			DeprecationWarning: v.DeprecationWarning,
+		}
+		if v.Schema != nil {
+			g.Schema = &CustomResourceValidation{OpenAPIV3Schema: goPropsPtr(v.Schema.OpenAPIV3Schema)}
+		}
+		if s := v.Subresources; s != nil {
+			g.Subresources = &CustomResourceSubresources{}
+			if s.Status != nil {
+				g.Subresources.Status = &CustomResourceSubresourceStatus{}
+			}
+			if s.Scale != nil {
+				g.Subresources.Scale = &CustomResourceSubresourceScale{
+					SpecReplicasPath:   s.Scale.SpecReplicasPath,
+					StatusReplicasPath: s.Scale.StatusReplicasPath,
+					LabelSelectorPath:  s.Scale.LabelSelectorPath,
+				}
+			}
+		}
+		if v.AdditionalPrinterColumns != nil {
+			g.AdditionalPrinterColumns = make([]CustomResourceColumnDefinition, len(v.AdditionalPrinterColumns))
+			for j, c := range v.AdditionalPrinterColumns {
+				g.AdditionalPrinterColumns[j] = CustomResourceColumnDefinition(c)
+			}
+		}
+		if v.SelectableFields != nil {
+			g.SelectableFields = make([]SelectableField, len(v.SelectableFields))
+			for j, f := range v.SelectableFields {
+				g.SelectableFields[j] = SelectableField(f)
+			}
+		}
+		out[i] = g
+	}
+	return out
+}
+
+type CustomResourceDefinitionVersion struct {
+	Name                     string
+	Served                   bool
+	Storage                  bool
+	Deprecated               bool
+	DeprecationWarning       *string
+	Schema                   *CustomResourceValidation
+	Subresources             *CustomResourceSubresources
+	AdditionalPrinterColumns []CustomResourceColumnDefinition
+	SelectableFields         []SelectableField
+}
+
+type CustomResourceValidation struct {
+	OpenAPIV3Schema *JSONSchemaProps
+}
+
+type CustomResourceSubresources struct {
+	Status *CustomResourceSubresourceStatus
+	Scale  *CustomResourceSubresourceScale
+}
+
+type CustomResourceSubresourceStatus struct{}
+
+type CustomResourceSubresourceScale struct {
+	SpecReplicasPath   string
+	StatusReplicasPath string
+	LabelSelectorPath  *string
+}
+
+type CustomResourceColumnDefinition struct {
+	Name        string
+	Type        string
+	Format      string
+	Description string
+	Priority    int32
+	JSONPath    string
+}
+
+type SelectableField struct {
+	JSONPath string
 }

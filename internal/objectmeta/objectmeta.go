@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
-	v1 "github.com/crdschema/crdschema/internal/objectmeta/internal/v1"
+	v1 "github.com/crdschema/crdschema/internal/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 )
 

@@ -5,14 +5,15 @@
 // are kept, the same unknown fields are found and the same error texts
 // ("json: cannot unmarshal number into Go struct field ObjectMeta.name of
 // type string") are produced. It serves the slow, exact path of package
-// prune's metadata coercion.
+// prune's metadata coercion, and the values Kubernetes 1.33 printed in Go
+// syntax (`[]v1.OwnerReference{...}`).
 package v1
 
 import (
 	"encoding/json"
 	"time"
 
-	"github.com/crdschema/crdschema/internal/objectmeta/internal/types"
+	"github.com/crdschema/crdschema/internal/apis/types"
 )
 
 // ObjectMeta has the fields and JSON names of Kubernetes' ObjectMeta.
