@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -128,7 +129,7 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...CheckOption) (
 	cfg.checkOnly = true
 	one := uint64(1)
 	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
-	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String()}
+	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release}
 	if !ch.markRules(s, 0) {
 		return nil, nil
 	}
@@ -146,6 +147,7 @@ type typeInfo struct {
 type celContext struct {
 	schema  *structural.Schema
 	parent  *celContext
+	release release.Minor // the release whose types are derived
 	inScope bool
 	// access derives the node's type from its parent's; nil at the root.
 	access func(*typeInfo) *typeInfo
@@ -181,7 +183,7 @@ func (c *celContext) typeInfo() (*typeInfo, error) {
 			}
 		}
 	}
-	dt := newDeclType(c.schema, c.parent == nil || c.schema.XEmbeddedResource)
+	dt := newDeclTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release)
 	if dt == nil {
 		c.err = fmt.Errorf("unable to convert structural schema to CEL declarations")
 		return nil, c.err
@@ -215,7 +217,7 @@ func maxElements(s *structural.Schema) *uint64 {
 }
 
 func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
-	out := &celContext{schema: s, parent: c, inScope: c.inScope || len(s.XValidations) > 0, access: access,
+	out := &celContext{schema: s, parent: c, release: c.release, inScope: c.inScope || len(s.XValidations) > 0, access: access,
 		path: path.String(), unboundedAbove: c.unboundedAbove}
 	m := maxElements(c.schema)
 	if m == nil {

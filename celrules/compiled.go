@@ -79,8 +79,8 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	if !hasRules(s, 0) {
 		return nil, nil
 	}
-	vs := newValueSchema(s, isResourceRoot)
-	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclType(s, isResourceRoot), vs, cfg, 0), release: cfg.release}, nil
+	vs := newValueSchema(s, isResourceRoot, cfg.release)
+	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)
@@ -140,14 +140,14 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 				continue
 			}
 			ft = f.typ
-		} else if ft = newDeclType(np, np.XEmbeddedResource); ft == nil {
+		} else if ft = newDeclTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
 			continue
 		}
 		// A property's own rules see its value as its schema describes it,
 		// even where the resource root replaces the schema (metadata).
 		cvs := vs.props[k]
 		if cvs == nil || (cvs.s != np && !np.XEmbeddedResource) {
-			cvs = newValueSchema(np, false)
+			cvs = newValueSchema(np, false, cfg.release)
 		}
 		if c := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); c != nil {
 			if n.props == nil {

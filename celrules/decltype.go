@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -102,13 +103,20 @@ func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, 
 // items). isResourceRoot adds apiVersion, kind and metadata as the API
 // server does for the root and embedded resources.
 func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
-	return newDeclTypeDepth(s, isResourceRoot, 0)
+	return newDeclTypeDepth(s, isResourceRoot, true, 0)
+}
+
+// newDeclTypeAt is newDeclType as the API server of release rel derives
+// the type: before 1.37 metadata.name and generateName carry no length
+// limit, so that rules on them are estimated as on any unbounded string.
+func newDeclTypeAt(s *structural.Schema, isResourceRoot bool, rel release.Minor) *declType {
+	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0)
 }
 
 // maxSchemaDepth bounds the recursion over pathological schemas.
 const maxSchemaDepth = 1000
 
-func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *declType {
+func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth int) *declType {
 	if s == nil || depth > maxSchemaDepth {
 		return nil
 	}
@@ -125,7 +133,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *dec
 		return t
 	}
 	if isResourceRoot {
-		s = withTypeAndObjectMeta(s)
+		s = withTypeAndObjectMeta(s, capNames)
 		vv = s.ValueValidation
 	}
 	switch s.Type {
@@ -133,7 +141,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *dec
 		if s.Items == nil {
 			return nil
 		}
-		elem := newDeclTypeDepth(s.Items, s.Items.XEmbeddedResource, depth+1)
+		elem := newDeclTypeDepth(s.Items, s.Items.XEmbeddedResource, capNames, depth+1)
 		if elem == nil {
 			return nil
 		}
@@ -146,7 +154,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *dec
 	case "object":
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 			ap := s.AdditionalProperties.Schema
-			elem := newDeclTypeDepth(ap, ap.XEmbeddedResource, depth+1)
+			elem := newDeclTypeDepth(ap, ap.XEmbeddedResource, capNames, depth+1)
 			if elem == nil {
 				return nil
 			}
@@ -166,7 +174,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot bool, depth int) *dec
 		fields := make(map[string]*declField, len(s.Properties))
 		minSize := int64(2)
 		for name, prop := range s.Properties {
-			ft := newDeclTypeDepth(prop, prop != nil && prop.XEmbeddedResource, depth+1)
+			ft := newDeclTypeDepth(prop, prop != nil && prop.XEmbeddedResource, capNames, depth+1)
 			if ft == nil {
 				continue
 			}
@@ -242,9 +250,10 @@ func nonNegative(v int64) int64 {
 
 // withTypeAndObjectMeta returns s with the properties every resource has
 // as CEL sees them: apiVersion and kind strings, and metadata reduced to
-// name and generateName with their length limits. s is returned unchanged
-// when it already declares all of them as strings.
-func withTypeAndObjectMeta(s *structural.Schema) *structural.Schema {
+// name and generateName, with their length limits when capNames is set (as
+// from Kubernetes 1.37). s is returned unchanged when it already declares
+// all of them as strings.
+func withTypeAndObjectMeta(s *structural.Schema, capNames bool) *structural.Schema {
 	if hasTypeAndObjectMeta(s) {
 		return s
 	}
@@ -265,16 +274,20 @@ func withTypeAndObjectMeta(s *structural.Schema) *structural.Schema {
 	if m := s.Properties["metadata"]; m != nil {
 		metaProps = m.Properties
 	}
+	name, generateName := plainString, plainString
+	if capNames {
+		name, generateName = cappedString(metaProps["name"], resourceNameMaxSize), cappedString(metaProps["generateName"], resourceNameMaxSize-1)
+	}
 	props["metadata"] = &structural.Schema{
-		Generic: structural.Generic{Type: "object"},
-		Properties: map[string]*structural.Schema{
-			"name":         cappedString(metaProps["name"], resourceNameMaxSize),
-			"generateName": cappedString(metaProps["generateName"], resourceNameMaxSize-1),
-		},
+		Generic:    structural.Generic{Type: "object"},
+		Properties: map[string]*structural.Schema{"name": name, "generateName": generateName},
 	}
 	out.Properties = props
 	return out
 }
+
+// plainString is a string schema without limits.
+var plainString = &structural.Schema{Generic: structural.Generic{Type: "string"}}
 
 func hasTypeAndObjectMeta(s *structural.Schema) bool {
 	typ := func(p *structural.Schema) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -26,15 +27,20 @@ type valueSchema struct {
 	items      *valueSchema
 	// mapKeys are the escaped x-kubernetes-list-map-keys of a map list.
 	mapKeys []string
+	// nullsUnequal makes an object with a null (or unaddressable)
+	// property unequal to any object, itself included, as before
+	// Kubernetes 1.34.
+	nullsUnequal bool
 }
 
-// newValueSchema prepares s for value conversion. resourceRoot adds the
-// resource properties at the top.
-func newValueSchema(s *structural.Schema, resourceRoot bool) *valueSchema {
-	return buildValueSchema(s, resourceRoot, 0)
+// newValueSchema prepares s for value conversion as the API server of
+// release rel converts values. resourceRoot adds the resource properties
+// at the top.
+func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor) *valueSchema {
+	return buildValueSchema(s, resourceRoot, rel < 34, 0)
 }
 
-func buildValueSchema(s *structural.Schema, resourceRoot bool, depth int) *valueSchema {
+func buildValueSchema(s *structural.Schema, resourceRoot, nullsUnequal bool, depth int) *valueSchema {
 	if s == nil || depth > maxSchemaDepth {
 		return nil
 	}
@@ -42,20 +48,20 @@ func buildValueSchema(s *structural.Schema, resourceRoot bool, depth int) *value
 		resourceRoot = true
 	}
 	if resourceRoot && !s.XIntOrString {
-		s = withTypeAndObjectMeta(s)
+		s = withTypeAndObjectMeta(s, true)
 	}
-	v := &valueSchema{s: s}
+	v := &valueSchema{s: s, nullsUnequal: nullsUnequal}
 	if s.Properties != nil {
 		v.props = make(map[string]*valueSchema, len(s.Properties))
 		for k, p := range s.Properties {
-			v.props[k] = buildValueSchema(p, false, depth+1)
+			v.props[k] = buildValueSchema(p, false, nullsUnequal, depth+1)
 		}
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, depth+1)
+		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, nullsUnequal, depth+1)
 	}
 	if s.Items != nil {
-		v.items = buildValueSchema(s.Items, false, depth+1)
+		v.items = buildValueSchema(s.Items, false, nullsUnequal, depth+1)
 	}
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
@@ -270,7 +276,7 @@ func (o *objectVal) Equal(other ref.Val) ref.Val {
 		if _, ok := o.member(k); ok {
 			mine, found := o.Find(types.String(k))
 			theirs, oFound := om.Find(types.String(k))
-			if found != oFound {
+			if found != oFound || (!oFound && o.vs.nullsUnequal) {
 				return types.False
 			}
 			if !found {

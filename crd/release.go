@@ -66,8 +66,34 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 		if e.Detail == eventOwnerDetail {
 			e.Field = ownerIndex.ReplaceAllString(e.Field, "$1")
 		}
+		if m := ownerField.FindStringSubmatch(e.Field); m != nil {
+			legacyOwnerError(e, m[1], m[3], r.release)
+		}
 	}
 	return legacyDetails(errs, r.release)
+}
+
+// ownerField matches the path of a field of an owner reference.
+var ownerField = regexp.MustCompile(`^(.*ownerReferences)(\[[0-9]+\])\.(apiVersion|kind|name|uid)$`)
+
+// legacyOwnerError rewrites e, an error on the field name of an owner
+// reference, as releases before 1.37 report it: at the list, not at the
+// entry (field is the path without the index), as an invalid value, and
+// in 1.33 with the field's name in the detail.
+func legacyOwnerError(e *crdschema.Error, field, name string, rel release.Minor) {
+	if e.Type != crdschema.ErrorTypeRequired && e.Type != crdschema.ErrorTypeInvalid {
+		return
+	}
+	e.Field = field + "." + name
+	e.Type = crdschema.ErrorTypeInvalid
+	switch {
+	case name == "apiVersion":
+		e.Detail = "version must not be empty"
+	case rel < 34:
+		e.Detail = name + " must not be empty"
+	default:
+		e.Detail = "must not be empty"
+	}
 }
 
 // finalizerField matches the path of metadata.finalizers or one of them.

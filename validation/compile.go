@@ -34,7 +34,11 @@ type node struct {
 	numType, numFormat string
 	// silentRanges: values and bounds outside the format are not
 	// reported (releases before 1.36).
-	silentRanges                       bool
+	silentRanges bool
+	// untypedNumFormat: the type check ignores the format of a numeric
+	// type, as request validation before 1.36 stripped such formats
+	// (the validation of CRD defaults kept them).
+	untypedNumFormat                   bool
 	multipleOf                         *float64
 	maximum, minimum                   *float64
 	exclusiveMax, exclusiveMin         bool
@@ -286,6 +290,7 @@ func (c *compiler) finish(n *node) {
 	// bound is taken as fitting (and converted to int64 for integers, as
 	// Go does on amd64: out of range is math.MinInt64).
 	n.silentRanges = c.release < 36
+	n.untypedNumFormat = c.release < 36 && !c.defaults && n.numType != ""
 	boundOK := func(f float64) bool {
 		if n.silentRanges {
 			return true

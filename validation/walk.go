@@ -185,7 +185,7 @@ func (n *node) validateType(v any, kind int, st *state) int {
 	}
 	isFloatInt := kind == kindFloat && isJSONInteger(v.(float64)) && n.hasType("integer")
 	isIntFloat := kind == kindInt && n.hasType("number")
-	if kind != kindString && kind != kindArray && n.format != "" && !(n.silentRanges && n.numType != "") &&
+	if kind != kindString && kind != kindArray && n.format != "" && !n.untypedNumFormat &&
 		!(n.hasType(schType) || format == n.format || isFloatInt || isIntFloat) {
 		st.add(invalidType(st.path(), n.format, format))
 		return 0
