@@ -73,6 +73,16 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 	return legacyDetails(errs, r.release)
 }
 
+// blocks reports whether the error e keeps the CEL rules from running.
+// Before 1.37 the errors on the fields of an owner reference are invalid
+// values (see legacyOwnerError), which do not block.
+func (r *Resource) blocks(e *crdschema.Error) bool {
+	if r.release < 37 && ownerField.MatchString(e.Field) {
+		return false
+	}
+	return blockingTypes[e.Type]
+}
+
 // ownerField matches the path of a field of an owner reference.
 var ownerField = regexp.MustCompile(`^(.*ownerReferences)(\[[0-9]+\])\.(apiVersion|kind|name|uid)$`)
 
@@ -99,13 +109,17 @@ func legacyOwnerError(e *crdschema.Error, field, name string, rel release.Minor)
 // finalizerField matches the path of metadata.finalizers or one of them.
 var finalizerField = regexp.MustCompile(`(^|\.)finalizers(\[[0-9]+\])?$`)
 
-// labelsField matches the path of metadata.labels.
-var labelsField = regexp.MustCompile(`(^|\.)labels$`)
+// metaField matches the path of a field of metadata whose names are
+// checked, or of one of its entries.
+var metaField = regexp.MustCompile(`(^|\.)metadata\.(name|generateName|namespace|labels|annotations|finalizers)(\[[0-9]+\])?$`)
+
+// lengthInBytes matches the words of a name check's length limit.
+var lengthInBytes = regexp.MustCompile(`must be no more than ([0-9]+) bytes`)
 
 // legacyDetails rewrites the details of errs as releases before 1.35
 // word them: in the ObjectMeta checks a finalizer name is "a qualified
-// name" (not "a valid label key") and a label value too long is measured
-// in characters (not bytes); 1.33 words more details its own way (see
+// name" (not "a valid label key"), and names, label keys and values and
+// annotation keys too long are measured in characters (not bytes); 1.33 words more details its own way (see
 // legacyDetail133). errs is modified in place.
 func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorList {
 	if rel >= 35 {
@@ -115,8 +129,11 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 		switch {
 		case finalizerField.MatchString(e.Field):
 			e.Detail = strings.Replace(e.Detail, "a valid label key must consist", "a qualified name must consist", 1)
-		case labelsField.MatchString(e.Field):
-			e.Detail = strings.Replace(e.Detail, "must be no more than 63 bytes", "must be no more than 63 characters", 1)
+		}
+		if metaField.MatchString(e.Field) {
+			// The name checks measured lengths in characters before
+			// 1.35 (label keys and values, annotation keys, names).
+			e.Detail = lengthInBytes.ReplaceAllString(e.Detail, "must be no more than $1 characters")
 		}
 		if rel < 34 {
 			e.Detail = legacyDetail133(e)

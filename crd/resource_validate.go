@@ -240,7 +240,7 @@ func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o,
 		return errs
 	}
 	for _, e := range errs {
-		if blockingTypes[e.Type] {
+		if r.blocks(e) {
 			return append(errs, crdschema.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 		}
 	}
