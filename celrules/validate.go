@@ -98,7 +98,7 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 			o(&vc)
 		}
 	}
-	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35}
+	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
 	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
@@ -111,6 +111,11 @@ type run struct {
 	// typeAsValue shows the type name as the value of a failed rule, as
 	// releases before 1.35 do.
 	typeAsValue bool
+	// plainOptional makes the optional oldSelf hold its value as plain
+	// JSON (maps and lists that know nothing of the schema), as releases
+	// before 1.37 do: cel-go before v0.29 read an optional variable
+	// through its native value.
+	plainOptional bool
 }
 
 // path returns the path of the value being validated.
@@ -275,6 +280,9 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 			act.oldSelf = toVal(old, n.vs)
 			act.hasOldSelf = true
 			optAct.oldSelf = types.OptionalOf(act.oldSelf)
+			if v.plainOptional {
+				optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(act.oldSelf.Value()))
+			}
 		}
 	}
 	for _, cr := range n.rules {
