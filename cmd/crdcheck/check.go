@@ -35,6 +35,24 @@ type outcome struct {
 	problem                           string         // why refused (when operation is set), unreadable or not checked
 	message                           string         // what kubectl prints for a refusal, when known
 	result                            map[string]any // the resulting object, with -show-result
+
+	// speculative is the CRD the object was checked with before the API
+	// server's verdict on it was known; ifRejected is the outcome when
+	// the verdict is a refusal (see settle).
+	speculative *crdEntry
+	ifRejected  *outcome
+}
+
+// settle replaces the outcome of an object checked before the verdict on
+// its CRD was known by the object's outcome under a refused CRD when the
+// CRD is refused; it waits for the verdict.
+func (o *outcome) settle() {
+	if e := o.speculative; e != nil {
+		if !e.accepted() {
+			*o = *o.ifRejected
+		}
+		o.speculative, o.ifRejected = nil, nil
+	}
 }
 
 // checker runs one check: it reads the inputs, decodes their documents on
@@ -70,15 +88,22 @@ type task struct {
 // record adds outcomes.
 func (c *checker) record(o ...outcome) {
 	for i := range o {
-		// the object itself is not kept, nor the document's text (which
-		// the decoded strings share)
-		o[i].doc.obj, o[i].doc.json = nil, nil
-		o[i].apiVersion, o[i].kind = strings.Clone(o[i].apiVersion), strings.Clone(o[i].kind)
-		o[i].namespace, o[i].name = strings.Clone(o[i].namespace), strings.Clone(o[i].name)
+		o[i].detach()
+		if o[i].ifRejected != nil {
+			o[i].ifRejected.detach()
+		}
 	}
 	c.mu.Lock()
 	c.outcomes = append(c.outcomes, o...)
 	c.mu.Unlock()
+}
+
+// detach drops what o need not keep: the object itself, and the
+// document's text (which the decoded strings share).
+func (o *outcome) detach() {
+	o.doc.obj, o.doc.json = nil, nil
+	o.apiVersion, o.kind = strings.Clone(o.apiVersion), strings.Clone(o.kind)
+	o.namespace, o.name = strings.Clone(o.namespace), strings.Clone(o.name)
 }
 
 // inputError records a path or file that cannot be read.
@@ -87,8 +112,8 @@ func (c *checker) inputError(file string, seq int, err error) {
 }
 
 // readManifests reads the manifests of paths and feeds their documents to
-// tasks, numbering them from *seq. Paths and files that cannot be read are
-// recorded as input errors.
+// tasks as they are read, numbering them from *seq. Paths and files that
+// cannot be read are recorded as input errors.
 func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 	for _, p := range paths {
 		files, err := expandPath(p)
@@ -99,17 +124,42 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 		}
 		for _, f := range files {
 			*seq++
-			label, data, err := c.readInput(f)
-			if err != nil {
-				c.inputError(label, *seq, err)
-				continue
+			label, index := f, 0
+			if f == stdinName {
+				label = stdinLabel
 			}
-			for i, ch := range splitDocuments(data) {
+			err := c.splitInput(f, func(ch chunk) {
 				*seq++
-				tasks <- task{file: label, chunk: ch, index: i + 1, seq: *seq}
+				index++
+				tasks <- task{file: label, chunk: ch, index: index, seq: *seq}
+			})
+			if err != nil {
+				*seq++
+				c.inputError(label, *seq, err)
 			}
 		}
 	}
+}
+
+// splitInput passes the documents of one input to emit as they are read:
+// a file, streamed, or the standard input for "-".
+func (c *checker) splitInput(name string, emit func(chunk)) error {
+	if name == stdinName {
+		_, data, err := c.readInput(name)
+		if err != nil {
+			return err
+		}
+		for _, ch := range splitDocuments(data) {
+			emit(ch)
+		}
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return splitStream(f, emit)
 }
 
 // decodeAll decodes every document of paths on jobs goroutines and passes
@@ -163,6 +213,9 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 
 	// Every CRD is reported, used or not.
 	parallel(len(all.crds), c.opts.jobs, func(i int) { all.crds[i].errs() })
+	for i := range c.outcomes {
+		c.outcomes[i].settle()
+	}
 	sort.Slice(c.outcomes, func(i, j int) bool { return less(&c.outcomes[i].doc, &c.outcomes[j].doc) })
 	return c.outcomes, all.crds
 }
@@ -263,10 +316,15 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		}
 		return o
 	}
-	res, reason := e.resolve(o.apiVersion, o.kind)
+	res, reason, pending := e.resolve(o.apiVersion, o.kind)
 	if res == nil {
 		o.status, o.problem = statusUnchecked, reason
 		return o
+	}
+	if pending {
+		f := o
+		f.status, f.problem = statusUnchecked, e.rejectedReason(o.apiVersion, o.kind)
+		o.speculative, o.ifRejected = e, &f
 	}
 	o.status = statusRejected
 
