@@ -50,6 +50,8 @@ func (p *fastParser) lines(data []byte) bool {
 		}
 	}
 	s := string(data)
+	n := strings.Count(s, "\n") + 1
+	p.raw, p.ls = make([]string, 0, n), make([]fastLine, 0, n)
 	for len(s) > 0 {
 		var line string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -433,9 +435,12 @@ func plainString(s string) bool {
 		c == '.' && len(s) > 1 && letter(s[1])) {
 		return false
 	}
-	switch strings.ToLower(s) {
-	case "null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan":
-		return false
+	if len(s) <= 5 {
+		for _, w := range [...]string{"null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan"} {
+			if strings.EqualFold(s, w) {
+				return false
+			}
+		}
 	}
 	if strings.Contains(s, " #") {
 		return false
@@ -452,6 +457,16 @@ func plainString(s string) bool {
 // line; n is its length with the quotes.
 func quoted(text string) (s string, n int, ok bool) {
 	q := text[0]
+	// without escapes, the text between the quotes
+	for i := 1; i < len(text); i++ {
+		c := text[i]
+		if c == q && (q == '"' || i+1 == len(text) || text[i+1] != '\'') {
+			return text[1:i], i + 1, true
+		}
+		if c == q || c == '\\' && q == '"' || c < 0x20 || c >= 0x7f {
+			break
+		}
+	}
 	var b strings.Builder
 	for i := 1; i < len(text); i++ {
 		c := text[i]
