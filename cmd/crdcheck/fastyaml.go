@@ -35,7 +35,9 @@ type fastLine struct {
 }
 
 type fastParser struct {
-	raw     []string   // every line
+	src     string     // the document
+	nraw    int        // the number of its lines
+	raw     []string   // every line, split from src when a literal scalar needs them
 	ls      []fastLine // the lines with content
 	newline bool       // the last line ends with a line break
 }
@@ -50,8 +52,9 @@ func (p *fastParser) lines(data []byte) bool {
 		}
 	}
 	s := string(data)
-	n := strings.Count(s, "\n") + 1
-	p.raw, p.ls = make([]string, 0, n), make([]fastLine, 0, n)
+	p.src = s
+	p.ls = make([]fastLine, 0, strings.Count(s, "\n")+1)
+	p.newline = len(data) > 0 && data[len(data)-1] == '\n'
 	for len(s) > 0 {
 		var line string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -59,8 +62,7 @@ func (p *fastParser) lines(data []byte) bool {
 		} else {
 			line, s = s, ""
 		}
-		p.raw = append(p.raw, line)
-		p.newline = len(s) > 0 || data[len(data)-1] == '\n'
+		p.nraw++
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
@@ -72,9 +74,25 @@ func (p *fastParser) lines(data []byte) bool {
 		if strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...") || rest[0] == '%' {
 			return false
 		}
-		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), len(p.raw) - 1})
+		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), p.nraw - 1})
 	}
 	return true
+}
+
+// rawLines returns every line of the document, blank ones included.
+func (p *fastParser) rawLines() []string {
+	if p.raw == nil {
+		p.raw = make([]string, 0, p.nraw)
+		for s := p.src; len(s) > 0; {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				p.raw = append(p.raw, s)
+				break
+			}
+			p.raw, s = append(p.raw, s[:i]), s[i+1:]
+		}
+	}
+	return p.raw
 }
 
 // block parses the mapping or sequence that starts at line i, indented by
@@ -184,13 +202,14 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 // indicator) that is the value of the entry on the line before ls[i], at
 // indent; it returns the index of the first line after it.
 func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
+	raw := p.rawLines()
 	start := p.ls[i-1].raw + 1
-	end := len(p.raw) // the first raw line after the scalar
+	end := len(raw) // the first raw line after the scalar
 	content := -1     // the content's indentation
 	var parts []string
 	last := -1 // the raw index of the last content line
-	for r := start; r < len(p.raw); r++ {
-		line := p.raw[r]
+	for r := start; r < len(raw); r++ {
+		line := raw[r]
 		trimmed := strings.TrimLeft(line, " ")
 		lead := len(line) - len(trimmed)
 		if trimmed == "" {
@@ -231,7 +250,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 		}
 	}
 	v := strings.Join(parts, "\n")
-	if !strip && len(parts) > 0 && (last < len(p.raw)-1 || p.newline) {
+	if !strip && len(parts) > 0 && (last < len(raw)-1 || p.newline) {
 		v += "\n"
 	}
 	for i < len(p.ls) && p.ls[i].raw < end {
