@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unique"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -72,10 +73,23 @@ type checker struct {
 	stdinData []byte
 	stdinErr  error
 
+	// countOnly: accepted objects without warnings are counted in
+	// accepted rather than kept in outcomes (the text output does not
+	// list them).
+	countOnly bool
+
 	mu         sync.Mutex
 	outcomes   []outcome
+	accepted   int
 	streamCRDs []*crdEntry // CRDs found among the manifests
 	pending    []document  // objects no -crds CRD serves, for the CRDs of the manifests
+}
+
+// testHooks let tests order the concurrent steps of a run; they are nil
+// in the command.
+var testHooks struct {
+	validation func(validate func()) // runs each CRD's validation
+	checked    func()                // called once the objects of -crds CRDs are checked
 }
 
 // task is one document to decode.
@@ -87,6 +101,12 @@ type task struct {
 
 // record adds outcomes.
 func (c *checker) record(o ...outcome) {
+	if c.countOnly && len(o) == 1 && o[0].status == statusAccepted && len(o[0].warnings) == 0 && o[0].speculative == nil {
+		c.mu.Lock()
+		c.accepted++
+		c.mu.Unlock()
+		return
+	}
 	for i := range o {
 		o[i].detach()
 		if o[i].ifRejected != nil {
@@ -102,7 +122,8 @@ func (c *checker) record(o ...outcome) {
 // document's text (which the decoded strings share).
 func (o *outcome) detach() {
 	o.doc.obj, o.doc.json = nil, nil
-	o.apiVersion, o.kind = strings.Clone(o.apiVersion), strings.Clone(o.kind)
+	// few kinds, many objects
+	o.apiVersion, o.kind = unique.Make(o.apiVersion).Value(), unique.Make(o.kind).Value()
 	o.namespace, o.name = strings.Clone(o.namespace), strings.Clone(o.name)
 }
 
@@ -165,7 +186,7 @@ func (c *checker) splitInput(name string, emit func(chunk)) error {
 // decodeAll decodes every document of paths on jobs goroutines and passes
 // each decoded document to handle, from those goroutines.
 func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
-	tasks := make(chan task, 256) // chunks share the file's bytes: a long queue costs little
+	tasks := make(chan task, 64) // chunks share the blocks they were read in
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -199,6 +220,9 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 
 	c.decodeAll(c.opts.files, c.opts.jobs, &seq, c.handle)
 	<-c.crdReady
+	if h := testHooks.checked; h != nil {
+		h() // every object of a -crds CRD is checked
+	}
 
 	// The CRDs of the manifests serve the objects no -crds CRD serves.
 	sortEntries(c.streamCRDs)
@@ -213,9 +237,17 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 
 	// Every CRD is reported, used or not.
 	parallel(len(all.crds), c.opts.jobs, func(i int) { all.crds[i].errs() })
+	kept := c.outcomes[:0]
 	for i := range c.outcomes {
-		c.outcomes[i].settle()
+		o := &c.outcomes[i]
+		o.settle()
+		if c.countOnly && o.status == statusAccepted && len(o.warnings) == 0 {
+			c.accepted++
+			continue
+		}
+		kept = append(kept, *o)
 	}
+	c.outcomes = kept
 	sort.Slice(c.outcomes, func(i, j int) bool { return less(&c.outcomes[i].doc, &c.outcomes[j].doc) })
 	return c.outcomes, all.crds
 }

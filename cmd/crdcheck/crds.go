@@ -41,7 +41,12 @@ type crdEntry struct {
 func (e *crdEntry) startValidation() {
 	e.validation.once.Do(func() {
 		go func() {
-			e.validation.errs = validateCRD(e.def)
+			validate := func() { e.validation.errs = validateCRD(e.def) }
+			if h := testHooks.validation; h != nil {
+				h(validate)
+			} else {
+				validate()
+			}
 			close(e.validation.done)
 		}()
 	})

@@ -202,11 +202,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	kubernetesVersion = opts.kubeVersion
 	prog := newProgress(stderr, opts.progress)
-	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog}
+	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog,
+		countOnly: opts.output == "text" && !opts.verbose}
 	outcomes, crds := c.run()
 	prog.finish()
 
-	rep := newReport(crds, outcomes, opts.failUnchecked)
+	rep := newReport(crds, outcomes, c.accepted, opts.failUnchecked)
 
 	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
 		fmt.Fprintln(stderr, "crdcheck:", err)
