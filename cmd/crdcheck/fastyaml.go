@@ -205,7 +205,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 	raw := p.rawLines()
 	start := p.ls[i-1].raw + 1
 	end := len(raw) // the first raw line after the scalar
-	content := -1     // the content's indentation
+	content := -1   // the content's indentation
 	var parts []string
 	last := -1 // the raw index of the last content line
 	for r := start; r < len(raw); r++ {
