@@ -455,10 +455,19 @@ func plainString(s string) bool {
 		return false
 	}
 	if len(s) <= 5 {
-		for _, w := range [...]string{"null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan"} {
-			if strings.EqualFold(s, w) {
-				return false
+		// YAML's special words in any case (non-ASCII strings are
+		// refused below)
+		var lower [5]byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
+			lower[i] = c
+		}
+		switch string(lower[:len(s)]) {
+		case "null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan":
+			return false
 		}
 	}
 	if strings.Contains(s, " #") {
