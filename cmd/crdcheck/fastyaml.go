@@ -510,7 +510,7 @@ func quoted(text string) (s string, n int, ok bool) {
 			}
 			i++
 			switch text[i] {
-			case '"', '\\', '/', ' ':
+			case '"', '\\', ' ': // not '/': the API server's YAML parser refuses "\/"
 				b.WriteByte(text[i])
 			case 'n':
 				b.WriteByte('\n')
