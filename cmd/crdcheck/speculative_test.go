@@ -74,6 +74,74 @@ func TestSpeculativeChecks(t *testing.T) {
 	}
 }
 
+// TestSpeculativeBadRules: objects checked before the verdict on a CRD
+// whose CEL rules do not compile, or cost too much, reach those rules
+// (compiled as objects reach them); they are reported as not checked, as
+// when the verdict comes first.
+func TestSpeculativeBadRules(t *testing.T) {
+	dir := t.TempDir()
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Cluster
+  names:
+    plural: gadgets
+    kind: Gadget
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.foo ==="
+            - rule: "self.list.all(x, self.list.all(y, self.list.all(z, x + y + z != '')))"
+            properties:
+              foo:
+                type: string
+              list:
+                type: array
+                items:
+                  type: string
+`
+	writeFile(t, filepath.Join(dir, "gadget.yaml"), crd)
+	objs := filepath.Join(t.TempDir(), "gadgets.yaml")
+	var b strings.Builder
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g%d\nspec:\n  foo: x\n  list: [a, b]\n", i)
+	}
+	writeFile(t, objs, b.String())
+	for _, format := range []string{"json", "text"} {
+		code, want, _ := runArgs(t, "-o", format, "-crds", dir, objs)
+		validationLast(t)
+		gotCode, got, _ := runArgs(t, "-o", format, "-crds", dir, objs)
+		testHooks.validation, testHooks.checked = nil, nil
+		if gotCode != code || got != want {
+			t.Errorf("-o %s: checked before the CRD's validation: exit status %d, want %d; report\n%s\nwant\n%s", format, gotCode, code, got, want)
+		}
+		if code != exitRejected || !strings.Contains(want, "gadgets.example.com") {
+			t.Errorf("-o %s: exit status %d\n%s", format, code, want)
+		}
+	}
+	_, v := jsonRun(t, "-crds", dir, objs)
+	if c := v["crds"].([]any)[0].(map[string]any); c["status"] != "rejected" ||
+		!strings.Contains(c["message"].(string), "compilation failed") || !strings.Contains(c["message"].(string), "cost") {
+		t.Fatalf("CRD %v", c)
+	}
+	for _, o := range v["objects"].([]any) {
+		if o := o.(map[string]any); o["status"] != "notChecked" {
+			t.Fatalf("object of a rejected CRD: %v", o)
+		}
+	}
+}
+
 // TestTextCountsAccepted: the text output, which keeps only counts of the
 // objects accepted without warnings, counts what the JSON output lists.
 func TestTextCountsAccepted(t *testing.T) {
