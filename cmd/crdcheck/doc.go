@@ -192,8 +192,9 @@
 //
 // Unless GOGC is set, crdcheck runs the garbage collector with a target
 // of 70 instead of Go's 100: checking allocates much and keeps little,
-// and this keeps the peak memory at about kubeconform's for a few percent
-// of CPU time. GOGC=100 (or more) trades memory for speed.
+// and this keeps the peak memory 3 to 4 MB lower (about kubeconform's on
+// 2,000 HTTPRoutes) for about 10% more CPU time. GOGC=100 (or more)
+// trades memory for speed.
 //
 // # upgrade
 //
