@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func validationLast(t *testing.T) {
 		<-release
 		validate()
 	}
-	testHooks.checked = func() { close(release) }
+	testHooks.checked = sync.OnceFunc(func() { close(release) })
 	t.Cleanup(func() { testHooks.validation, testHooks.checked = nil, nil })
 }
 
