@@ -6,8 +6,9 @@
 // from the Go module proxy), makes kubeconform's JSON Schema (with
 // `crdcheck schema`, or with kubeconform's own openapi2jsonschema.py when
 // -schema converter is given), runs the two tools alternately, and prints
-// the median wall time and the peak resident memory of each, and the
-// ratios. It exits 1 when a tool fails or does not check every object.
+// the median wall time, the median CPU time and the peak resident memory
+// (the highest of the runs, and the median of the runs' peaks) of each,
+// and the ratios. It exits 1 when a tool fails or does not check every object.
 //
 // Usage, from the repository root:
 //
@@ -132,6 +133,7 @@ func run(rounds, n int, schema, kcVersion string) error {
 	}
 	times := make([][]time.Duration, len(tools))
 	cpus := make([][]time.Duration, len(tools))
+	rsss := make([][]int64, len(tools))
 	peaks := make([]int64, len(tools))
 	for r := 0; r < rounds; r++ {
 		for i, t := range tools {
@@ -144,6 +146,7 @@ func run(rounds, n int, schema, kcVersion string) error {
 			}
 			times[i] = append(times[i], d)
 			cpus[i] = append(cpus[i], cpu)
+			rsss[i] = append(rsss[i], rss)
 			peaks[i] = max(peaks[i], rss)
 		}
 	}
@@ -152,10 +155,11 @@ func run(rounds, n int, schema, kcVersion string) error {
 	med := make([]time.Duration, len(tools))
 	for i, t := range tools {
 		med[i] = median(times[i])
-		fmt.Printf("%-12s median %6.3f s  (runs: %s)  CPU %6.3f s  peak RSS %6.1f MB\n", t.name, med[i].Seconds(), list(times[i]), median(cpus[i]).Seconds(), float64(peaks[i])/1024)
+		fmt.Printf("%-12s median %6.3f s  (runs: %s)  CPU %6.3f s  peak RSS %6.1f MB (median %4.1f)\n", t.name, med[i].Seconds(), list(times[i]), median(cpus[i]).Seconds(), float64(peaks[i])/1024, float64(medianInt(rsss[i]))/1024)
 	}
-	fmt.Printf("ratio crdcheck/kubeconform: time %.2f, CPU time %.2f, peak memory %.2f\n",
-		med[0].Seconds()/med[1].Seconds(), median(cpus[0]).Seconds()/median(cpus[1]).Seconds(), float64(peaks[0])/float64(peaks[1]))
+	fmt.Printf("ratio crdcheck/kubeconform: time %.2f, CPU time %.2f, peak memory %.2f (median peak %.2f)\n",
+		med[0].Seconds()/med[1].Seconds(), median(cpus[0]).Seconds()/median(cpus[1]).Seconds(), float64(peaks[0])/float64(peaks[1]),
+		float64(medianInt(rsss[0]))/float64(medianInt(rsss[1])))
 	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average before the last run: %s", load)
 	}
@@ -210,6 +214,12 @@ func modFile(module, file string) (string, error) {
 
 func median(ds []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func medianInt(xs []int64) int64 {
+	s := append([]int64(nil), xs...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unique"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -35,6 +36,24 @@ type outcome struct {
 	problem                           string         // why refused (when operation is set), unreadable or not checked
 	message                           string         // what kubectl prints for a refusal, when known
 	result                            map[string]any // the resulting object, with -show-result
+
+	// speculative is the CRD the object was checked with before the API
+	// server's verdict on it was known; ifRejected is the outcome when
+	// the verdict is a refusal (see settle).
+	speculative *crdEntry
+	ifRejected  *outcome
+}
+
+// settle replaces the outcome of an object checked before the verdict on
+// its CRD was known by the object's outcome under a refused CRD when the
+// CRD is refused; it waits for the verdict.
+func (o *outcome) settle() {
+	if e := o.speculative; e != nil {
+		if !e.accepted() {
+			*o = *o.ifRejected
+		}
+		o.speculative, o.ifRejected = nil, nil
+	}
 }
 
 // checker runs one check: it reads the inputs, decodes their documents on
@@ -54,10 +73,23 @@ type checker struct {
 	stdinData []byte
 	stdinErr  error
 
+	// countOnly: accepted objects without warnings are counted in
+	// accepted rather than kept in outcomes (the text output does not
+	// list them).
+	countOnly bool
+
 	mu         sync.Mutex
 	outcomes   []outcome
+	accepted   int
 	streamCRDs []*crdEntry // CRDs found among the manifests
 	pending    []document  // objects no -crds CRD serves, for the CRDs of the manifests
+}
+
+// testHooks let tests order the concurrent steps of a run; they are nil
+// in the command.
+var testHooks struct {
+	validation func(validate func()) // runs each CRD's validation
+	checked    func()                // called once the objects of -crds CRDs are checked
 }
 
 // task is one document to decode.
@@ -69,16 +101,30 @@ type task struct {
 
 // record adds outcomes.
 func (c *checker) record(o ...outcome) {
+	if c.countOnly && len(o) == 1 && o[0].status == statusAccepted && len(o[0].warnings) == 0 && o[0].speculative == nil {
+		c.mu.Lock()
+		c.accepted++
+		c.mu.Unlock()
+		return
+	}
 	for i := range o {
-		// the object itself is not kept, nor the document's text (which
-		// the decoded strings share)
-		o[i].doc.obj, o[i].doc.json = nil, nil
-		o[i].apiVersion, o[i].kind = strings.Clone(o[i].apiVersion), strings.Clone(o[i].kind)
-		o[i].namespace, o[i].name = strings.Clone(o[i].namespace), strings.Clone(o[i].name)
+		o[i].detach()
+		if o[i].ifRejected != nil {
+			o[i].ifRejected.detach()
+		}
 	}
 	c.mu.Lock()
 	c.outcomes = append(c.outcomes, o...)
 	c.mu.Unlock()
+}
+
+// detach drops what o need not keep: the object itself, and the
+// document's text (which the decoded strings share).
+func (o *outcome) detach() {
+	o.doc.obj, o.doc.json = nil, nil
+	// few kinds, many objects
+	o.apiVersion, o.kind = unique.Make(o.apiVersion).Value(), unique.Make(o.kind).Value()
+	o.namespace, o.name = strings.Clone(o.namespace), strings.Clone(o.name)
 }
 
 // inputError records a path or file that cannot be read.
@@ -87,8 +133,8 @@ func (c *checker) inputError(file string, seq int, err error) {
 }
 
 // readManifests reads the manifests of paths and feeds their documents to
-// tasks, numbering them from *seq. Paths and files that cannot be read are
-// recorded as input errors.
+// tasks as they are read, numbering them from *seq. Paths and files that
+// cannot be read are recorded as input errors.
 func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 	for _, p := range paths {
 		files, err := expandPath(p)
@@ -99,23 +145,48 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 		}
 		for _, f := range files {
 			*seq++
-			label, data, err := c.readInput(f)
-			if err != nil {
-				c.inputError(label, *seq, err)
-				continue
+			label, index := f, 0
+			if f == stdinName {
+				label = stdinLabel
 			}
-			for i, ch := range splitDocuments(data) {
+			err := c.splitInput(f, func(ch chunk) {
 				*seq++
-				tasks <- task{file: label, chunk: ch, index: i + 1, seq: *seq}
+				index++
+				tasks <- task{file: label, chunk: ch, index: index, seq: *seq}
+			})
+			if err != nil {
+				*seq++
+				c.inputError(label, *seq, err)
 			}
 		}
 	}
 }
 
+// splitInput passes the documents of one input to emit as they are read:
+// a file, streamed, or the standard input for "-".
+func (c *checker) splitInput(name string, emit func(chunk)) error {
+	if name == stdinName {
+		_, data, err := c.readInput(name)
+		if err != nil {
+			return err
+		}
+		for _, ch := range splitDocuments(data) {
+			emit(ch)
+		}
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return splitStream(f, emit)
+}
+
 // decodeAll decodes every document of paths on jobs goroutines and passes
 // each decoded document to handle, from those goroutines.
 func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
-	tasks := make(chan task, 256) // chunks share the file's bytes: a long queue costs little
+	tasks := make(chan task, 64) // chunks share the blocks they were read in
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -149,6 +220,9 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 
 	c.decodeAll(c.opts.files, c.opts.jobs, &seq, c.handle)
 	<-c.crdReady
+	if h := testHooks.checked; h != nil {
+		h() // every object of a -crds CRD is checked
+	}
 
 	// The CRDs of the manifests serve the objects no -crds CRD serves.
 	sortEntries(c.streamCRDs)
@@ -163,6 +237,17 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 
 	// Every CRD is reported, used or not.
 	parallel(len(all.crds), c.opts.jobs, func(i int) { all.crds[i].errs() })
+	kept := c.outcomes[:0]
+	for i := range c.outcomes {
+		o := &c.outcomes[i]
+		o.settle()
+		if c.countOnly && o.status == statusAccepted && len(o.warnings) == 0 {
+			c.accepted++
+			continue
+		}
+		kept = append(kept, *o)
+	}
+	c.outcomes = kept
 	sort.Slice(c.outcomes, func(i, j int) bool { return less(&c.outcomes[i].doc, &c.outcomes[j].doc) })
 	return c.outcomes, all.crds
 }
@@ -263,10 +348,15 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		}
 		return o
 	}
-	res, reason := e.resolve(o.apiVersion, o.kind)
+	res, reason, pending := e.resolve(o.apiVersion, o.kind)
 	if res == nil {
 		o.status, o.problem = statusUnchecked, reason
 		return o
+	}
+	if pending {
+		f := o
+		f.status, f.problem = statusUnchecked, e.rejectedReason(o.apiVersion, o.kind)
+		o.speculative, o.ifRejected = e, &f
 	}
 	o.status = statusRejected
 

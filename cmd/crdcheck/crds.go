@@ -24,13 +24,57 @@ type crdEntry struct {
 	unknownFields []string
 	problem       string // why it cannot be used otherwise (decoding, duplicate)
 
-	// validate checks the CRD once, on first use; startValidation starts
-	// it on a goroutine of its own.
-	validate        func() crdschema.ErrorList
-	startValidation func()
+	// validation is the API server's verdict on the CRD, computed once
+	// (see validate and startValidation).
+	validation struct {
+		once sync.Once
+		done chan struct{} // closed when errs is set
+		errs crdschema.ErrorList
+	}
 	// versions holds a compiler per served version; each compiles the
 	// version once, on first use, and hands out the same Resource after.
 	versions map[string]func() (*crd.Resource, error)
+}
+
+// startValidation starts validating the CRD on a goroutine of its own,
+// unless that is done or under way.
+func (e *crdEntry) startValidation() {
+	e.validation.once.Do(func() {
+		go func() {
+			validate := func() { e.validation.errs = validateCRD(e.def) }
+			if h := testHooks.validation; h != nil {
+				h(validate)
+			} else {
+				validate()
+			}
+			close(e.validation.done)
+		}()
+	})
+}
+
+// validate returns why the API server refuses the CRD, validating it or
+// waiting for its validation.
+func (e *crdEntry) validate() crdschema.ErrorList {
+	if e.def == nil {
+		return nil
+	}
+	e.startValidation()
+	<-e.validation.done
+	return e.validation.errs
+}
+
+// validated reports whether the verdict on the CRD is known without
+// waiting, and if so whether the CRD can be used.
+func (e *crdEntry) validated() (known, accepted bool) {
+	if e.problem != "" || e.def == nil {
+		return true, false
+	}
+	select {
+	case <-e.validation.done:
+		return true, len(e.validation.errs) == 0
+	default:
+		return false, false
+	}
 }
 
 // newCRDEntry decodes the CRD of doc; validation and compilation wait for
@@ -48,8 +92,7 @@ func newCRDEntry(doc document, fromCRDs bool) *crdEntry {
 		return e
 	}
 	e.def, e.name, e.unknownFields = def, def.Name, unknown
-	e.validate = sync.OnceValue(func() crdschema.ErrorList { return validateCRD(def) })
-	e.startValidation = sync.OnceFunc(func() { go e.validate() })
+	e.validation.done = make(chan struct{})
 	e.versions = map[string]func() (*crd.Resource, error){}
 	for _, v := range def.Spec.Versions {
 		if !v.Served {
@@ -128,13 +171,15 @@ func (c *catalog) find(apiVersion, kind string) *crdEntry {
 }
 
 // resolve compiles the version of e serving apiVersion. When the object
-// cannot be checked with e it returns the reason instead.
-func (e *crdEntry) resolve(apiVersion, kind string) (*crd.Resource, string) {
+// cannot be checked with e it returns the reason instead. When the API
+// server's verdict on e is not known yet but the version compiles, it does
+// not wait for it: it returns the Resource with pending set, the object is
+// checked at once, and its outcome is settled once the verdict is known
+// (see settle), so that the validation of a CRD is not on the path of its
+// first object.
+func (e *crdEntry) resolve(apiVersion, kind string) (res *crd.Resource, reason string, pending bool) {
 	_, version := splitAPIVersion(apiVersion)
-	var (
-		res *crd.Resource
-		err error
-	)
+	var err error
 	compile := e.versions[version]
 	if e.def != nil && e.problem == "" {
 		// The CRD is validated while the version compiles.
@@ -143,15 +188,28 @@ func (e *crdEntry) resolve(apiVersion, kind string) (*crd.Resource, string) {
 			res, err = compile()
 		}
 	}
-	switch {
-	case !e.accepted():
-		return nil, fmt.Sprintf("no matches for kind %q in version %q: CRD %s at %s was rejected", kind, apiVersion, e.name, e.doc.where())
-	case compile == nil:
-		return nil, fmt.Sprintf("no matches for kind %q in version %q: CRD %s does not serve version %q", kind, apiVersion, e.name, version)
-	case err != nil:
-		return nil, fmt.Sprintf("CRD %s version %s cannot be compiled: %v", e.name, version, err)
+	known, accepted := e.validated()
+	if !known {
+		if compile != nil && err == nil {
+			return res, "", true
+		}
+		accepted = e.accepted() // which reason comes first depends on it
 	}
-	return res, ""
+	switch {
+	case !accepted:
+		return nil, e.rejectedReason(apiVersion, kind), false
+	case compile == nil:
+		return nil, fmt.Sprintf("no matches for kind %q in version %q: CRD %s does not serve version %q", kind, apiVersion, e.name, version), false
+	case err != nil:
+		return nil, fmt.Sprintf("CRD %s version %s cannot be compiled: %v", e.name, version, err), false
+	}
+	return res, "", false
+}
+
+// rejectedReason is why an object of e's kind is not checked when the API
+// server refuses e.
+func (e *crdEntry) rejectedReason(apiVersion, kind string) string {
+	return fmt.Sprintf("no matches for kind %q in version %q: CRD %s at %s was rejected", kind, apiVersion, e.name, e.doc.where())
 }
 
 // splitAPIVersion splits "group/version"; the core group's "v1" has the

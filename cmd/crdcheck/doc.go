@@ -29,9 +29,10 @@
 // recursively for *.yaml, *.yml and *.json, or - for the standard input):
 // YAML streams of several documents (split as kubectl splits them, on
 // lines starting with "---"), JSON, and v1 List objects, whose items are
-// checked one by one. Documents are decoded on -j goroutines as they are
-// read, and each object is checked as soon as the CRD serving its
-// apiVersion (group and version) and kind is known.
+// checked one by one. Files are read in blocks and split as they are read
+// (a file is never held whole), documents are decoded on -j goroutines,
+// and each object is checked as soon as the CRD serving its apiVersion
+// (group and version) and kind is known, and then dropped.
 //
 // The CRDs are those under -crds (repeatable; other kinds of documents
 // there are ignored) and the CustomResourceDefinitions found among the
@@ -39,8 +40,11 @@
 // Each is checked as the API server checks a CRD on creation; a rejected
 // CRD is reported with the API server's errors and not used. When two CRDs
 // define the same name or kind, the first is used (-crds ones first) and
-// the second is rejected. Each served version is compiled once, when the
-// first object of that version is met, while the CRD is validated.
+// the second is rejected. Each served version is prepared once, when the
+// first object of that version is met, and its CEL rules are compiled as
+// objects reach them (rules no object reaches are not compiled). Objects
+// are checked while their CRD is validated, not after: when the CRD turns
+// out rejected, their outcomes are replaced by "not checked".
 //
 // Every object is checked
 //
@@ -183,6 +187,14 @@
 // input that cannot be read: a file or directory, a document that is not
 // YAML or JSON, an object without apiVersion or kind, a List item that is
 // not an object (everything else is still checked and reported).
+//
+// # Memory
+//
+// Unless GOGC is set, crdcheck runs the garbage collector with a target
+// of 70 instead of Go's 100: checking allocates much and keeps little,
+// and this keeps the peak memory 3 to 4 MB lower (about kubeconform's on
+// 2,000 HTTPRoutes) for about 10% more CPU time. GOGC=100 (or more)
+// trades memory for speed.
 //
 // # upgrade
 //

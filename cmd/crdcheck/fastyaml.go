@@ -35,7 +35,9 @@ type fastLine struct {
 }
 
 type fastParser struct {
-	raw     []string   // every line
+	src     string     // the document
+	nraw    int        // the number of its lines
+	raw     []string   // every line, split from src when a literal scalar needs them
 	ls      []fastLine // the lines with content
 	newline bool       // the last line ends with a line break
 }
@@ -50,6 +52,9 @@ func (p *fastParser) lines(data []byte) bool {
 		}
 	}
 	s := string(data)
+	p.src = s
+	p.ls = make([]fastLine, 0, strings.Count(s, "\n")+1)
+	p.newline = len(data) > 0 && data[len(data)-1] == '\n'
 	for len(s) > 0 {
 		var line string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -57,8 +62,7 @@ func (p *fastParser) lines(data []byte) bool {
 		} else {
 			line, s = s, ""
 		}
-		p.raw = append(p.raw, line)
-		p.newline = len(s) > 0 || data[len(data)-1] == '\n'
+		p.nraw++
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
@@ -70,9 +74,25 @@ func (p *fastParser) lines(data []byte) bool {
 		if strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...") || rest[0] == '%' {
 			return false
 		}
-		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), len(p.raw) - 1})
+		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), p.nraw - 1})
 	}
 	return true
+}
+
+// rawLines returns every line of the document, blank ones included.
+func (p *fastParser) rawLines() []string {
+	if p.raw == nil {
+		p.raw = make([]string, 0, p.nraw)
+		for s := p.src; len(s) > 0; {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				p.raw = append(p.raw, s)
+				break
+			}
+			p.raw, s = append(p.raw, s[:i]), s[i+1:]
+		}
+	}
+	return p.raw
 }
 
 // block parses the mapping or sequence that starts at line i, indented by
@@ -182,13 +202,14 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 // indicator) that is the value of the entry on the line before ls[i], at
 // indent; it returns the index of the first line after it.
 func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
+	raw := p.rawLines()
 	start := p.ls[i-1].raw + 1
-	end := len(p.raw) // the first raw line after the scalar
-	content := -1     // the content's indentation
+	end := len(raw) // the first raw line after the scalar
+	content := -1   // the content's indentation
 	var parts []string
 	last := -1 // the raw index of the last content line
-	for r := start; r < len(p.raw); r++ {
-		line := p.raw[r]
+	for r := start; r < len(raw); r++ {
+		line := raw[r]
 		trimmed := strings.TrimLeft(line, " ")
 		lead := len(line) - len(trimmed)
 		if trimmed == "" {
@@ -229,7 +250,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 		}
 	}
 	v := strings.Join(parts, "\n")
-	if !strip && len(parts) > 0 && (last < len(p.raw)-1 || p.newline) {
+	if !strip && len(parts) > 0 && (last < len(raw)-1 || p.newline) {
 		v += "\n"
 	}
 	for i < len(p.ls) && p.ls[i].raw < end {
@@ -433,9 +454,21 @@ func plainString(s string) bool {
 		c == '.' && len(s) > 1 && letter(s[1])) {
 		return false
 	}
-	switch strings.ToLower(s) {
-	case "null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan":
-		return false
+	if len(s) <= 5 {
+		// YAML's special words in any case (non-ASCII strings are
+		// refused below)
+		var lower [5]byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower[i] = c
+		}
+		switch string(lower[:len(s)]) {
+		case "null", "true", "false", "y", "n", "yes", "no", "on", "off", ".inf", ".nan":
+			return false
+		}
 	}
 	if strings.Contains(s, " #") {
 		return false
@@ -452,6 +485,16 @@ func plainString(s string) bool {
 // line; n is its length with the quotes.
 func quoted(text string) (s string, n int, ok bool) {
 	q := text[0]
+	// without escapes, the text between the quotes
+	for i := 1; i < len(text); i++ {
+		c := text[i]
+		if c == q && (q == '"' || i+1 == len(text) || text[i+1] != '\'') {
+			return text[1:i], i + 1, true
+		}
+		if c == q || c == '\\' && q == '"' || c < 0x20 || c >= 0x7f {
+			break
+		}
+	}
 	var b strings.Builder
 	for i := 1; i < len(text); i++ {
 		c := text[i]
@@ -467,7 +510,7 @@ func quoted(text string) (s string, n int, ok bool) {
 			}
 			i++
 			switch text[i] {
-			case '"', '\\', '/', ' ':
+			case '"', '\\', ' ': // not '/': the API server's YAML parser refuses "\/"
 				b.WriteByte(text[i])
 			case 'n':
 				b.WriteByte('\n')

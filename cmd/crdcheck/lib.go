@@ -19,7 +19,10 @@ func validateCRD(def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
 	return crd.Validate(context.Background(), def, crd.WithKubernetesVersion(kubernetesVersion))
 }
 
-// newResource compiles one version of def.
+// newResource prepares one version of def. Its CEL rules are compiled
+// as objects reach them: rules no object reaches are never compiled (the
+// CRD's validation compiles each rule anyway, to estimate its cost), and
+// the first object does not wait for the others.
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithKubernetesVersion(kubernetesVersion))
+	return crd.New(def, version, crd.WithKubernetesVersion(kubernetesVersion), crd.WithLazyCompile())
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -21,7 +22,18 @@ const (
 	exitUsage    = 2 // bad flags, or an input that cannot be read or decoded
 )
 
+// gcPercent is the garbage collector's target (see runtime/debug's
+// SetGCPercent) when GOGC is not set. Checking allocates much and keeps
+// little (the compiled CRDs and a small outcome per object), and most of
+// what the collector finds live is what the checks allocated while it
+// marked: the default of 100 lets the heap grow to twice that. 70 keeps
+// the peak resident memory 3 to 4 MB lower, for about 10% more CPU time.
+const gcPercent = 70
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -202,11 +214,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	kubernetesVersion = opts.kubeVersion
 	prog := newProgress(stderr, opts.progress)
-	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog}
+	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog,
+		countOnly: opts.output == "text" && !opts.verbose}
 	outcomes, crds := c.run()
 	prog.finish()
 
-	rep := newReport(crds, outcomes, opts.failUnchecked)
+	rep := newReport(crds, outcomes, c.accepted, opts.failUnchecked)
 
 	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
 		fmt.Fprintln(stderr, "crdcheck:", err)

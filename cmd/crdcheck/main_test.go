@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -573,11 +574,26 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x","resourceVersion":"a"},"spec":null}`))
 	f.Add([]byte("a: 1\n---\nb: [\n--- # c\nkind: X\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, format := range []string{"json", "text", "junit", "tap", "github"} {
+		file := filepath.Join(t.TempDir(), "m.yaml")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		for _, format := range []string{"text", "json", "junit", "tap", "github"} {
 			var out, errOut bytes.Buffer
 			code := run([]string{"-crds", crds, "-old", live, "-o", format, "-"}, bytes.NewReader(data), &out, &errOut)
 			if code != exitOK && code != exitRejected && code != exitUsage {
 				t.Fatalf("exit status %d", code)
+			}
+			// the same documents streamed from a file (where the outputs
+			// name the input as is)
+			var fromFile bytes.Buffer
+			if c := run([]string{"-crds", crds, "-old", live, "-o", format, file}, nil, &fromFile, io.Discard); c != code ||
+				(format == "text" || format == "json") && strings.ReplaceAll(out.String(), stdinLabel, file) != fromFile.String() {
+				t.Fatalf("-o %s: from the standard input (exit status %d)\n%s\nfrom a file (exit status %d)\n%s", format, code, out.String(), c, fromFile.String())
+			}
+			if format == "text" {
+				text = out.String()
 			}
 			if format != "json" {
 				continue
@@ -601,6 +617,13 @@ func FuzzCheck(f *testing.F) {
 			}
 			if (rep.Summary["errors"] > 0) != (code == exitUsage) {
 				t.Fatalf("exit status %d with summary %v", code, rep.Summary)
+			}
+			// the text output counts what it does not list
+			s := rep.Summary
+			counts := fmt.Sprintf("objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d warning(s)\n",
+				s["accepted"], s["rejected"], s["notChecked"], s["errors"], s["warnings"])
+			if !strings.HasSuffix(text, counts) {
+				t.Fatalf("text output\n%s\nJSON summary %v", text, s)
 			}
 		}
 	})

@@ -78,8 +78,9 @@ type summary struct {
 	Warnings     int `json:"warnings"` // the API server's warnings about objects
 }
 
-// newReport assembles the report.
-func newReport(crds []*crdEntry, outcomes []outcome, failUnchecked bool) *report {
+// newReport assembles the report; accepted more objects were accepted
+// without warnings besides the outcomes (see checker.countOnly).
+func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked bool) *report {
 	r := &report{CRDs: []crdReport{}, Objects: make([]objectReport, 0, len(outcomes)), failUnchecked: failUnchecked}
 	for _, e := range crds {
 		c := crdReport{
@@ -129,7 +130,8 @@ func newReport(crds []*crdEntry, outcomes []outcome, failUnchecked bool) *report
 		r.Summary.Warnings += len(o.warnings)
 		r.Objects = append(r.Objects, x)
 	}
-	r.Summary.Objects = len(r.Objects)
+	r.Summary.Objects = len(r.Objects) + accepted
+	r.Summary.Accepted += accepted
 	return r
 }
 

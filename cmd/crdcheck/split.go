@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"strconv"
 )
@@ -84,4 +85,106 @@ func absoluteLines(msg string, first int) string {
 		}
 		return "line " + strconv.Itoa(n+first-1)
 	})
+}
+
+// streamBlock is how much of a file the streaming splitter reads at a
+// time.
+const streamBlock = 64 << 10
+
+// splitStream splits what r yields into documents as splitDocuments
+// splits the whole text, passing each to emit as soon as it is complete:
+// a file is not held in memory at once, only the blocks of the documents
+// not yet decoded (each chunk shares the block it lies in). It returns
+// the first read error, after emitting the documents read before it.
+func splitStream(r io.Reader, emit func(chunk)) error {
+	buf := make([]byte, 0, streamBlock)
+	eof := false
+	var readErr error
+	fill := func() {
+		if len(buf) == cap(buf) {
+			// a fresh block: the chunks emitted keep the old one
+			nb := make([]byte, len(buf), max(streamBlock, 2*len(buf)))
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			eof = true
+		} else if err != nil {
+			eof, readErr = true, err
+		}
+	}
+
+	// A text that starts with '{' or '[' (after spaces) is one JSON
+	// document.
+	for !eof && len(bytes.TrimLeft(buf, " \t\r\n")) == 0 {
+		fill()
+	}
+	if trimmed := bytes.TrimLeft(buf, " \t\r\n"); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		line := 1 + bytes.Count(buf[:len(buf)-len(trimmed)], []byte("\n"))
+		for !eof {
+			fill()
+		}
+		if readErr == nil {
+			emit(chunk{data: buf, line: line, first: 1})
+		}
+		return readErr
+	}
+
+	start, startLine := 0, 1 // the current document's text in buf and its first line
+	contentLine := 0         // its first line of content, 0 if none yet
+	line := 1
+	pos := 0 // the first line not yet looked at
+	for {
+		for {
+			end := bytes.IndexByte(buf[pos:], '\n')
+			if end < 0 {
+				break
+			}
+			end += pos
+			text := bytes.TrimRight(buf[pos:end], "\r")
+			switch {
+			case isSeparator(text):
+				if contentLine > 0 {
+					emit(chunk{data: buf[start:pos:pos], line: contentLine, first: startLine})
+				}
+				start, startLine, contentLine = end+1, line+1, 0
+			case contentLine == 0 && isContent(text):
+				contentLine = line
+			}
+			pos = end + 1
+			line++
+		}
+		if eof {
+			break
+		}
+		if start > 0 && len(buf) == cap(buf) {
+			// keep only the current document in the next block
+			nb := make([]byte, len(buf)-start, max(streamBlock, 2*(len(buf)-start)))
+			copy(nb, buf[start:])
+			buf, pos, start = nb, pos-start, 0
+		}
+		fill()
+	}
+	if readErr != nil {
+		return readErr
+	}
+	// the last line, without a line break
+	if pos < len(buf) {
+		text := bytes.TrimRight(buf[pos:], "\r")
+		switch {
+		case isSeparator(text):
+			if contentLine > 0 {
+				emit(chunk{data: buf[start:pos:pos], line: contentLine, first: startLine})
+			}
+			contentLine = 0
+		case contentLine == 0 && isContent(text):
+			contentLine = line
+		}
+	}
+	if contentLine > 0 {
+		emit(chunk{data: buf[start:len(buf):len(buf)], line: contentLine, first: startLine})
+	}
+	return nil
 }

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// chunkReader yields its text in reads of the given sizes, in turn.
+type chunkReader struct {
+	data  []byte
+	sizes []int
+	n     int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	size := r.sizes[r.n%len(r.sizes)]
+	r.n++
+	size = min(size, len(p), len(r.data))
+	copy(p, r.data[:size])
+	r.data = r.data[size:]
+	return size, nil
+}
+
+// streamed splits data with splitStream, reading it in reads of sizes.
+func streamed(t testing.TB, data []byte, sizes []int) []chunk {
+	var got []chunk
+	err := splitStream(&chunkReader{data: data, sizes: sizes}, func(c chunk) { got = append(got, c) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// sameChunks fails when splitStream's documents differ from
+// splitDocuments'.
+func sameChunks(t testing.TB, data []byte, sizes []int) {
+	want := splitDocuments(data)
+	got := streamed(t, data, sizes)
+	if len(got) != len(want) {
+		t.Fatalf("reads of %v: %d documents, splitDocuments has %d\ninput: %q", sizes, len(got), len(want), data)
+	}
+	for i := range want {
+		if !bytes.Equal(got[i].data, want[i].data) || got[i].line != want[i].line || got[i].first != want[i].first {
+			t.Fatalf("reads of %v: document %d is line %d (from %d) %q, splitDocuments has line %d (from %d) %q\ninput: %q",
+				sizes, i, got[i].line, got[i].first, got[i].data, want[i].line, want[i].first, want[i].data, data)
+		}
+	}
+}
+
+// TestSplitStream: the streaming splitter finds the documents that
+// splitDocuments finds in the whole text, however the reads fall, and
+// each document's text stays what it was while later blocks are read.
+func TestSplitStream(t *testing.T) {
+	inputs := []string{
+		"",
+		"\n\n",
+		"a: 1\n",
+		"a: 1",
+		"a: 1\n---",
+		"a: 1\n---\nb: 2",
+		"# head\n\n---\na: 1\n--- # c\n\n# only a comment\n---\n  b: 2\n---x\n--- y\nc: |\n  ---\n...\n",
+		"a: 1\r\n---\r\nb: 2\r\n",
+		"\n\n  {\"a\": 1}\n",
+		"  \n[1, 2]",
+		"---\n# nothing\n---\n",
+		"---\n---\n---",
+		"a: 1\n---\n",
+	}
+	// many documents across several blocks, one larger than a block
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m%d\n", i)
+		if i == 150 {
+			b.WriteString("data:\n  big: " + strings.Repeat("x", 3*streamBlock) + "\n")
+		}
+	}
+	inputs = append(inputs, b.String())
+	for _, in := range inputs {
+		for _, sizes := range [][]int{{1 << 30}, {1}, {7, 1, 100}, {streamBlock - 1}, {4096}} {
+			sameChunks(t, []byte(in), sizes)
+		}
+	}
+}
+
+// TestSplitStreamReadError: the documents read before a read error are
+// emitted, then the error is returned.
+func TestSplitStreamReadError(t *testing.T) {
+	failing := errors.New("disk on fire")
+	r := io.MultiReader(strings.NewReader("a: 1\n---\nb: 2\n---\nc: "), iotestErrReader{failing})
+	var got []string
+	err := splitStream(r, func(c chunk) { got = append(got, string(c.data)) })
+	if !errors.Is(err, failing) {
+		t.Fatalf("error %v, want %v", err, failing)
+	}
+	if want := []string{"a: 1\n", "b: 2\n"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("documents %q, want %q", got, want)
+	}
+}
+
+type iotestErrReader struct{ err error }
+
+func (r iotestErrReader) Read([]byte) (int, error) { return 0, r.err }
+
+// FuzzSplitStream: splitStream and splitDocuments agree on any text and
+// any pattern of reads.
+func FuzzSplitStream(f *testing.F) {
+	f.Add([]byte("a: 1\n---\nb: 2\n"), uint8(1), uint8(3))
+	f.Add([]byte("# c\n---  # x\n\n  {\"a\": 1}\n---\n"), uint8(2), uint8(0))
+	f.Add([]byte("\r\n---\r\n[1]\r\n"), uint8(5), uint8(200))
+	for _, s := range fastSeeds(f) {
+		f.Add(s, uint8(17), uint8(64))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, a, b uint8) {
+		sameChunks(t, data, []int{int(a) + 1, int(b) + 1})
+	})
+}
