@@ -9,21 +9,66 @@ import (
 )
 
 // A Cache keeps what compilations can share, so that work done for one
-// place of a CRD is not done again for another: the parsed form of each
-// expression (an expression written at many places, such as the same rule
-// in every version, is parsed once and only type-checked at each place;
-// parsing is most of the cost of compiling a typical rule), and the
-// environment of each type without objects (every string with rules, say, is
-// compiled in the same environment, and so is every list of strings).
+// place of a CRD is not done again for another:
 //
-// Pass one to Compile and Check with the WithCache option. Results
-// are the same with and without it. A Cache is safe for concurrent use and
-// its zero value is ready to use. It keeps everything it is given, so give
-// it the lifetime of one piece of work, such as the validation of one CRD.
+//   - the compiled rules of each schema node, by the node's rules and its
+//     type: a node whose rules and type (declarations and size bounds,
+//     everything compiling and cost estimation depend on) equal those of a
+//     node compiled before gets that node's results, in the same
+//     environment and for the same Kubernetes release. The same rules
+//     over a type that differs in anything, one maxLength say, compile
+//     anew: they get their own errors and cost figures;
+//   - the environment of each distinct declaration set (the type of self
+//     and oldSelf without its bounds): nodes of equal types share one;
+//   - the parsed form of each expression: an expression written at many
+//     places is parsed once and type-checked in each environment.
+//
+// Pass one to Compile and Check with the WithCache option. Results are the
+// same with and without it. A Cache is safe for concurrent use and its zero
+// value is ready to use. It keeps everything it is given: give it the
+// lifetime of one piece of work, such as the validation of one CRD, or of
+// a set of CRDs that share rules (a test suite, a command-line check).
+// Compile and Check use a Cache of their own when given none.
 type Cache struct {
 	mu     sync.Mutex
 	parses map[parseKey]parseResult
 	envs   map[envKey]*cel.Env
+	nodes  map[nodeKey]nodeResult
+}
+
+// nodeKey identifies the compilation of one node's rules: the options of
+// the compilation that reach the result, the rules with the environment
+// each expression compiles in (rulesKey), and the node's type.
+type nodeKey struct {
+	minor     uint
+	release   release.Minor
+	checkOnly bool
+	rules     string
+	typ       typeDigest
+}
+
+type nodeResult struct {
+	rules []*compiledRule
+	err   error
+}
+
+// node returns the results cached under k, or compiles them with build
+// and caches them; hit tells that they were cached.
+func (c *Cache) node(k nodeKey, build func() nodeResult) (r nodeResult, hit bool) {
+	c.mu.Lock()
+	r, ok := c.nodes[k]
+	c.mu.Unlock()
+	if ok {
+		return r, true
+	}
+	r = build()
+	c.mu.Lock()
+	if c.nodes == nil {
+		c.nodes = map[nodeKey]nodeResult{}
+	}
+	c.nodes[k] = r
+	c.mu.Unlock()
+	return r, false
 }
 
 // parseKey identifies a parse: the text, and the parser of the base
@@ -39,11 +84,12 @@ type parseResult struct {
 	iss *cel.Issues
 }
 
-// envKey identifies the environment of a node whose type holds no object
-// (see nodeCompiler.env): nothing else of the node reaches it. The compatibility version is the
-// compilation's, which a Cache may serve several of.
+// envKey identifies the environment of a node (see nodeCompiler.env): the
+// declarations of its type (typeDigests.decl; the bounds do not reach the
+// environment), the compatibility version and release of the compilation,
+// which a Cache may serve several of, and the choices of the expression.
 type envKey struct {
-	celType          string
+	decl             typeDigest
 	minor            uint
 	release          release.Minor
 	stored, optional bool

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/release"
@@ -127,6 +125,9 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...CheckOption) (
 		return nil, nil
 	}
 	cfg.checkOnly = true
+	if cfg.cache == nil {
+		cfg.cache = new(Cache)
+	}
 	one := uint64(1)
 	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
 	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release}
@@ -297,10 +298,6 @@ func (c *celContext) unboundedPaths(used []string, above bool) []string {
 
 type ruleChecker struct {
 	cfg *config
-	// compiled holds the compile results of the nodes checked so far, by
-	// their rules (see rulesKey): a schema often repeats a structure with
-	// its rules.
-	compiled map[string][]compileResult
 	// withRules holds the nodes with rules at or below them; the walk
 	// skips the others, where there is nothing to report, without deriving
 	// their types.
@@ -329,105 +326,6 @@ func (ch *ruleChecker) markRules(s *structural.Schema, depth int) bool {
 		ch.withRules[s] = true
 	}
 	return has
-}
-
-type compileResult struct {
-	dt    *declType
-	rules []*compiledRule
-	err   error
-}
-
-// compileNodeRules compiles the rules of a node whose schema is s and
-// whose type is dt, or returns the results of a node compiled before with
-// the same rules and an equal type. Those results are the same but for
-// the generated type names in error texts, which change with every
-// compilation anyway.
-func (ch *ruleChecker) compileNodeRules(s *structural.Schema, dt *declType) ([]*compiledRule, error) {
-	key, ok := rulesKey(s.XValidations)
-	if !ok || dt == nil {
-		return compileRules(s, s.XValidations, dt, ch.cfg)
-	}
-	for _, c := range ch.compiled[key] {
-		budget := maxTypeComparison
-		if equalDeclTypes(c.dt, dt, &budget) {
-			return c.rules, c.err
-		}
-	}
-	rules, err := compileRules(s, s.XValidations, dt, ch.cfg)
-	if ch.compiled == nil {
-		ch.compiled = map[string][]compileResult{}
-	}
-	if len(ch.compiled[key]) < maxCompileCandidates {
-		ch.compiled[key] = append(ch.compiled[key], compileResult{dt, rules, err})
-	}
-	return rules, err
-}
-
-// Limits that keep reusing compile results cheap on hostile schemas (the
-// same rules at every level of a deep schema): how many earlier nodes with
-// the same rules are considered, and how many type nodes one comparison
-// may visit before it gives up (and the node is compiled).
-const (
-	maxCompileCandidates = 8
-	maxTypeComparison    = 4096
-)
-
-// rulesKey identifies a node's rules. It reports false when compiling
-// them also depends on the node's schema (a rule with a fieldPath).
-func rulesKey(rules []crdschema.ValidationRule) (string, bool) {
-	var b strings.Builder
-	for _, r := range rules {
-		if r.FieldPath != "" {
-			return "", false
-		}
-		b.WriteString(strconv.Quote(r.Rule))
-		b.WriteString(strconv.Quote(r.Message))
-		b.WriteString(strconv.Quote(r.MessageExpression))
-		if r.Reason != nil {
-			b.WriteString(strconv.Quote(string(*r.Reason)))
-		} else {
-			b.WriteByte('-')
-		}
-		switch {
-		case r.OptionalOldSelf == nil:
-			b.WriteString("-;")
-		case *r.OptionalOldSelf:
-			b.WriteString("t;")
-		default:
-			b.WriteString("f;")
-		}
-	}
-	return b.String(), true
-}
-
-// equalDeclTypes reports whether a and b are the same type with the same
-// size bounds: everything compiling a rule depends on. It visits at most
-// *budget type nodes and answers false when that is not enough.
-func equalDeclTypes(a, b *declType, budget *int) bool {
-	if a == b {
-		return true
-	}
-	if a == nil || b == nil || *budget <= 0 {
-		return false
-	}
-	*budget--
-	if a.kind != b.kind || a.name != b.name || a.maxElements != b.maxElements ||
-		a.minSize != b.minSize || a.unbounded != b.unbounded || len(a.fields) != len(b.fields) {
-		return false
-	}
-	// The CEL type of lists, maps and objects follows from their name and
-	// element types; a scalar's is its own.
-	if a.kind == kindScalar && ((a.celType == nil) != (b.celType == nil) ||
-		(a.celType != nil && a.celType.String() != b.celType.String())) {
-		return false
-	}
-	for n, fa := range a.fields {
-		fb, ok := b.fields[n]
-		if !ok || fa.name != fb.name || fa.required != fb.required || !equalDeclTypes(fa.typ, fb.typ, budget) {
-			return false
-		}
-	}
-	return equalDeclTypes(a.key, b.key, budget) && equalDeclTypes(a.elem, b.elem, budget)
 }
 
 // walk checks the node s at p and everything below it. forbidOldSelf is
@@ -489,7 +387,10 @@ func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
 		n.Err = fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
 		return
 	}
-	results, err := ch.compileNodeRules(ti.schema, ti.dt)
+	// Nodes with the same rules and an equal type share one compilation
+	// through the cache: a schema often repeats a structure with its
+	// rules, and versions repeat schemas.
+	results, err := compileRules(ti.schema, ti.schema.XValidations, ti.dt, ch.cfg)
 	if err != nil {
 		n.Err = err
 		return

@@ -3,6 +3,7 @@ package celrules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -159,8 +160,10 @@ func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []che
 
 // nodeCompiler compiles the rules of one schema node.
 type nodeCompiler struct {
-	cfg       *config
-	dt        *declType
+	cfg *config
+	dt  *declType
+	// scoped is dt with its object types named for this node, made when
+	// an environment is built (scopedType).
 	scoped    *declType
 	estimator *cellib.CostEstimator
 	// envs by [stored][optionalOldSelf].
@@ -174,6 +177,16 @@ func b2i(b bool) int {
 	return 0
 }
 
+// scopedType returns dt with its object types under a generated name, as
+// the API server names them ("selfType" and a number that changes with
+// every compilation).
+func (nc *nodeCompiler) scopedType() *declType {
+	if nc.scoped == nil {
+		nc.scoped = nc.dt.withTypeNames(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
+	}
+	return nc.scoped
+}
+
 // env returns the environment with self and oldSelf declared.
 func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 	if e := nc.envs[b2i(stored)][b2i(optional)]; e != nil {
@@ -182,11 +195,11 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 	build := func() (*cel.Env, error) { return nc.buildEnv(stored, optional) }
 	var e *cel.Env
 	var err error
-	if nc.cfg.cache != nil && nc.scoped == nc.dt && nc.scoped.celType != nil {
-		// A type without objects (a scalar, or lists and maps of them)
-		// declares nothing but what its CEL type says: the environment
-		// suits every node of the same CEL type.
-		k := envKey{celType: nc.scoped.celType.String(), minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
+	if nc.cfg.cache != nil {
+		// The environment declares self and oldSelf with the node's CEL
+		// type and makes its object types known, nothing else of the
+		// node: it suits every node whose type declares the same.
+		k := envKey{decl: nc.dt.digest().decl, minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
 		e, err = nc.cfg.cache.env(k, build)
 	} else {
 		e, err = build()
@@ -205,10 +218,11 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 		return nil, err
 	}
 	keywords := stored || nc.cfg.minor >= 31
-	provider := newTypeProvider(base.CELTypeProvider(), nc.scoped, keywords)
-	lib := &envLib{env: []cel.EnvOption{cel.Variable(selfVar, nc.scoped.celType)}}
+	scoped := nc.scopedType()
+	provider := newTypeProvider(base.CELTypeProvider(), scoped, keywords)
+	lib := &envLib{env: []cel.EnvOption{cel.Variable(selfVar, scoped.celType)}}
 	if stored || nc.cfg.minor >= 24 {
-		oldType := nc.scoped.celType
+		oldType := scoped.celType
 		if optional {
 			oldType = types.NewOptionalType(oldType)
 		}
@@ -233,6 +247,8 @@ func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*ce
 
 // compileRules compiles the rules of the node whose schema is s and whose
 // CEL type is dt. An error means no rule of the node could be compiled.
+// With a cache, a node whose rules and type equal those of a node compiled
+// before gets that node's results (with its own rules and fieldPaths).
 func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *declType, cfg *config) ([]*compiledRule, error) {
 	if len(rules) == 0 {
 		return nil, nil
@@ -240,10 +256,69 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 	if dt == nil {
 		return nil, fmt.Errorf("failed to convert to declType for CEL validation rules")
 	}
+	if cfg.cache == nil {
+		return compileNode(s, rules, dt, cfg)
+	}
+	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: dt.digest().full}
+	r, hit := cfg.cache.node(k, func() nodeResult {
+		rules, err := compileNode(s, rules, dt, cfg)
+		return nodeResult{rules, err}
+	})
+	if !hit || r.err != nil {
+		return r.rules, r.err
+	}
+	// The results are those of another node: the rules are equal, but
+	// they are this node's, and a fieldPath resolves in this node's
+	// schema.
+	out := make([]*compiledRule, len(r.rules))
+	for i, cr := range r.rules {
+		c := *cr
+		c.src = rules[i]
+		c.fieldPath = ""
+		// compile resolves the fieldPath of a rule whose expressions
+		// all compiled.
+		if c.src.FieldPath != "" && c.compiled && (c.src.MessageExpression == "" || c.messageCompiled) {
+			c.fieldPath = resolveFieldPath(c.src.FieldPath, s)
+		}
+		out[i] = &c
+	}
+	return out, nil
+}
+
+// rulesKey identifies a node's rules and the environment each of their
+// expressions compiles in.
+func rulesKey(rules []crdschema.ValidationRule, cfg *config) string {
+	var b strings.Builder
+	for _, r := range rules {
+		b.WriteString(strconv.Quote(r.Rule))
+		b.WriteString(strconv.Quote(r.Message))
+		b.WriteString(strconv.Quote(r.MessageExpression))
+		b.WriteString(strconv.Quote(r.FieldPath))
+		if r.Reason != nil {
+			b.WriteString(strconv.Quote(string(*r.Reason)))
+		} else {
+			b.WriteByte('-')
+		}
+		switch {
+		case r.OptionalOldSelf == nil:
+			b.WriteByte('-')
+		case *r.OptionalOldSelf:
+			b.WriteByte('t')
+		default:
+			b.WriteByte('f')
+		}
+		b.WriteByte("ns"[b2i(cfg.storedFor(r.Rule, false))])
+		b.WriteByte("ns"[b2i(r.MessageExpression != "" && cfg.storedFor(r.MessageExpression, true))])
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// compileNode compiles the rules of a node, as compileRules describes.
+func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *declType, cfg *config) ([]*compiledRule, error) {
 	nc := &nodeCompiler{
 		cfg:       cfg,
 		dt:        dt,
-		scoped:    dt.withTypeNames(fmt.Sprintf("selfType%d", time.Now().Nanosecond())),
 		estimator: &cellib.CostEstimator{SizeEstimator: &sizeEstimator{root: dt}},
 	}
 	// Build every environment the rules need first: a failure is the
@@ -359,9 +434,16 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		cr.messageUnbounded = sortedKeys(mrec.used)
 	}
 	if r.FieldPath != "" {
-		if p, _, err := structural.ValidFieldPath(r.FieldPath, s, true); err == nil {
-			cr.fieldPath = p.String()
-		}
+		cr.fieldPath = resolveFieldPath(r.FieldPath, s)
 	}
 	return cr
+}
+
+// resolveFieldPath returns a rule's fieldPath normalised ("a.b") when it
+// resolves in the node's schema s, or "".
+func resolveFieldPath(fieldPath string, s *structural.Schema) string {
+	if p, _, err := structural.ValidFieldPath(fieldPath, s, true); err == nil {
+		return p.String()
+	}
+	return ""
 }

@@ -79,6 +79,10 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	if !hasRules(s, 0) {
 		return nil, nil
 	}
+	if cfg.cache == nil {
+		// Nodes with the same rules and an equal type compile once.
+		cfg.cache = new(Cache)
+	}
 	vs := newValueSchema(s, isResourceRoot, cfg.release)
 	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }

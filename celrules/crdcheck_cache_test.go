@@ -64,23 +64,48 @@ func TestCheckSchemaRepeatedNodes(t *testing.T) {
 	}
 }
 
-func TestEqualDeclTypes(t *testing.T) {
-	s := func(maxLen int64) *structural.Schema {
-		return obj(map[string]*structural.Schema{"x": {Generic: structural.Generic{Type: "string"},
-			ValueValidation: &structural.ValueValidation{MaxLength: i64(maxLen)}}})
+// TestTypeDigests checks the identities the Cache keys compilations and
+// environments by: equal types share them; a bound, a required field or
+// the int-or-string marker changes the full digest only (the environment
+// does not see them); a field name, a type or the resource-root
+// properties change both.
+func TestTypeDigests(t *testing.T) {
+	str := func(maxLen int64) *structural.Schema {
+		return &structural.Schema{Generic: structural.Generic{Type: "string"},
+			ValueValidation: &structural.ValueValidation{MaxLength: i64(maxLen)}}
 	}
-	a, b, c := newDeclType(s(5), false), newDeclType(s(5), false), newDeclType(s(6), false)
-	eq := func(x, y *declType, budget int) bool { return equalDeclTypes(x, y, &budget) }
-	if !eq(a, b, 10) {
-		t.Error("equal types reported different")
+	s := func(name string, p *structural.Schema, required bool) *structural.Schema {
+		o := obj(map[string]*structural.Schema{name: p})
+		if required {
+			o.ValueValidation = &structural.ValueValidation{Required: []string{name}}
+		}
+		return o
 	}
-	if eq(a, b, 1) {
-		t.Error("comparison went beyond its budget")
+	ios := &structural.Schema{Extensions: structural.Extensions{XIntOrString: true}, ValueValidation: &structural.ValueValidation{MaxLength: i64(5)}}
+	base := newDeclType(s("x", str(5), false), false).digest()
+	if got := newDeclType(s("x", str(5), false), false).digest(); *got != *base {
+		t.Error("equal types have different digests")
 	}
-	if eq(a, c, 10) {
-		t.Error("types with different maxLength reported equal")
-	}
-	if eq(a, newDeclType(s(5), true), 10) {
-		t.Error("resource root and plain object reported equal")
+	for _, c := range []struct {
+		name       string
+		s          *structural.Schema
+		root       bool
+		sameDecl   bool
+		sameAsBase bool
+	}{
+		{"maxLength", s("x", str(6), false), false, true, false},
+		{"required", s("x", str(5), true), false, true, false},
+		{"int-or-string", s("x", ios, false), false, false, false},
+		{"field name", s("y", str(5), false), false, false, false},
+		{"field type", s("x", &structural.Schema{Generic: structural.Generic{Type: "integer"}}, false), false, false, false},
+		{"resource root", s("x", str(5), false), true, false, false},
+	} {
+		d := newDeclType(c.s, c.root).digest()
+		if (d.full == base.full) != c.sameAsBase {
+			t.Errorf("%s: same full digest = %t, want %t", c.name, d.full == base.full, c.sameAsBase)
+		}
+		if (d.decl == base.decl) != c.sameDecl {
+			t.Errorf("%s: same declaration digest = %t, want %t", c.name, d.decl == base.decl, c.sameDecl)
+		}
 	}
 }

@@ -1,7 +1,11 @@
 package celrules
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"sort"
+	"sync/atomic"
 
 	"github.com/google/cel-go/cel"
 
@@ -61,6 +65,103 @@ type declType struct {
 	intOrString bool
 
 	celType *cel.Type
+
+	// digests, computed on first use (typeDigests).
+	digests atomic.Pointer[typeDigests]
+}
+
+// A typeDigest identifies a type: two types with the same digest are
+// equal for what it covers (SHA-256 over a canonical encoding that
+// includes the digests of the types below; a collision would need a
+// SHA-256 collision).
+type typeDigest [sha256.Size]byte
+
+// typeDigests are the two identities of a type.
+type typeDigests struct {
+	// full covers everything compiling a rule over the type depends on:
+	// its declarations and its size bounds (the cost estimates).
+	full typeDigest
+	// decl covers what the CEL environment of a node of this type
+	// declares: kinds, field names and CEL types, without the bounds.
+	decl typeDigest
+}
+
+// digest returns t's digests, computing them once. Concurrent first
+// calls compute the same value; any of them is kept.
+func (t *declType) digest() *typeDigests {
+	if d := t.digests.Load(); d != nil {
+		return d
+	}
+	return t.computeDigest()
+}
+
+// computeDigest computes t's digests from those of the types below (a
+// declType is a tree no deeper than maxSchemaDepth).
+func (t *declType) computeDigest() *typeDigests {
+	if d := t.digests.Load(); d != nil {
+		return d
+	}
+	full, decl := sha256.New(), sha256.New()
+	var num [8]byte
+	writeInt := func(v int64) {
+		binary.BigEndian.PutUint64(num[:], uint64(v))
+		full.Write(num[:])
+	}
+	writeString := func(s string) {
+		for _, h := range [...]interface{ Write([]byte) (int, error) }{full, decl} {
+			binary.BigEndian.PutUint64(num[:], uint64(len(s)))
+			h.Write(num[:])
+			h.Write([]byte(s))
+		}
+	}
+	writeFlag := func(b bool) {
+		if b {
+			full.Write([]byte{1})
+		} else {
+			full.Write([]byte{0})
+		}
+	}
+	child := func(c *declType) {
+		if c == nil {
+			writeString("-")
+			return
+		}
+		cd := c.computeDigest()
+		full.Write(cd.full[:])
+		decl.Write(cd.decl[:])
+	}
+	writeString(string(rune('0' + t.kind)))
+	writeString(t.name)
+	if t.celType != nil {
+		writeString(t.celType.String())
+	} else {
+		writeString("-")
+	}
+	writeInt(t.maxElements)
+	writeInt(t.minSize)
+	writeFlag(t.unbounded)
+	writeFlag(t.intOrString)
+	names := make([]string, 0, len(t.fields))
+	for n := range t.fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	writeInt(int64(len(names)))
+	decl.Write(num[:])
+	for _, n := range names {
+		f := t.fields[n]
+		writeString(n)
+		writeString(f.name)
+		writeFlag(f.required)
+		child(f.typ)
+	}
+	child(t.key)
+	child(t.elem)
+	d := &typeDigests{}
+	full.Sum(d.full[:0])
+	decl.Sum(d.decl[:0])
+	t.digests.Store(d)
+	return d
 }
 
 // declField is one property of an object declType.
