@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"sync/atomic"
+	"sync"
 
 	"github.com/google/cel-go/cel"
 
@@ -66,8 +66,9 @@ type declType struct {
 
 	celType *cel.Type
 
-	// digests, computed on first use (typeDigests).
-	digests atomic.Pointer[typeDigests]
+	// digests, computed once on first use (digest).
+	digestOnce sync.Once
+	digests    typeDigests
 }
 
 // A typeDigest identifies a type: two types with the same digest are
@@ -86,82 +87,102 @@ type typeDigests struct {
 	decl typeDigest
 }
 
-// digest returns t's digests, computing them once. Concurrent first
-// calls compute the same value; any of them is kept.
+// digest returns t's digests, computing them (and those of the types
+// below) once.
 func (t *declType) digest() *typeDigests {
-	if d := t.digests.Load(); d != nil {
-		return d
-	}
-	return t.computeDigest()
+	var buf []byte
+	t.computeDigest(&buf)
+	return &t.digests
 }
 
-// computeDigest computes t's digests from those of the types below (a
-// declType is a tree no deeper than maxSchemaDepth).
-func (t *declType) computeDigest() *typeDigests {
-	if d := t.digests.Load(); d != nil {
-		return d
-	}
-	full, decl := sha256.New(), sha256.New()
-	var num [8]byte
-	writeInt := func(v int64) {
-		binary.BigEndian.PutUint64(num[:], uint64(v))
-		full.Write(num[:])
-	}
-	writeString := func(s string) {
-		for _, h := range [...]interface{ Write([]byte) (int, error) }{full, decl} {
-			binary.BigEndian.PutUint64(num[:], uint64(len(s)))
-			h.Write(num[:])
-			h.Write([]byte(s))
-		}
-	}
-	writeFlag := func(b bool) {
-		if b {
-			full.Write([]byte{1})
-		} else {
-			full.Write([]byte{0})
-		}
-	}
-	child := func(c *declType) {
-		if c == nil {
-			writeString("-")
-			return
-		}
-		cd := c.computeDigest()
-		full.Write(cd.full[:])
-		decl.Write(cd.decl[:])
-	}
-	writeString(string(rune('0' + t.kind)))
-	writeString(t.name)
-	if t.celType != nil {
-		writeString(t.celType.String())
-	} else {
-		writeString("-")
-	}
-	writeInt(t.maxElements)
-	writeInt(t.minSize)
-	writeFlag(t.unbounded)
-	writeFlag(t.intOrString)
+// computeDigest computes the digests of t and of the types below (a
+// declType is a tree no deeper than maxSchemaDepth) once; buf is scratch
+// space.
+func (t *declType) computeDigest(buf *[]byte) {
+	t.digestOnce.Do(func() { t.digests = t.encodeDigest(buf) })
+}
+
+func (t *declType) childDigest(buf *[]byte) *typeDigests {
+	t.computeDigest(buf)
+	return &t.digests
+}
+
+// encodeDigest computes t's digests from those of the types below.
+func (t *declType) encodeDigest(buf *[]byte) typeDigests {
 	names := make([]string, 0, len(t.fields))
 	for n := range t.fields {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	writeInt(int64(len(names)))
-	decl.Write(num[:])
-	for _, n := range names {
-		f := t.fields[n]
-		writeString(n)
-		writeString(f.name)
-		writeFlag(f.required)
-		child(f.typ)
+	fields := make([]*typeDigests, len(names))
+	for i, n := range names {
+		if f := t.fields[n]; f.typ != nil {
+			fields[i] = f.typ.childDigest(buf)
+		}
 	}
-	child(t.key)
-	child(t.elem)
-	d := &typeDigests{}
-	full.Sum(d.full[:0])
-	decl.Sum(d.decl[:0])
-	t.digests.Store(d)
-	return d
+	var key, elem *typeDigests
+	if t.key != nil {
+		key = t.key.childDigest(buf)
+	}
+	if t.elem != nil {
+		elem = t.elem.childDigest(buf)
+	}
+	var out typeDigests
+	for _, full := range []bool{true, false} {
+		b := (*buf)[:0]
+		str := func(s string) []byte {
+			b = binary.BigEndian.AppendUint64(b, uint64(len(s)))
+			return append(b, s...)
+		}
+		num := func(v int64) {
+			if full {
+				b = binary.BigEndian.AppendUint64(b, uint64(v))
+			}
+		}
+		flag := func(v bool) {
+			if full {
+				b = append(b, byte(b2i(v)))
+			}
+		}
+		child := func(d *typeDigests) {
+			switch {
+			case d == nil:
+				b = append(b, 0)
+			case full:
+				b = append(append(b, 1), d.full[:]...)
+			default:
+				b = append(append(b, 1), d.decl[:]...)
+			}
+		}
+		b = append(b, byte(t.kind))
+		b = str(t.name)
+		if t.celType != nil {
+			b = str(t.celType.String())
+		} else {
+			b = append(b, 0)
+		}
+		num(t.maxElements)
+		num(t.minSize)
+		flag(t.unbounded)
+		flag(t.intOrString)
+		b = binary.BigEndian.AppendUint64(b, uint64(len(names)))
+		for i, n := range names {
+			f := t.fields[n]
+			b = str(n)
+			b = str(f.name)
+			flag(f.required)
+			child(fields[i])
+		}
+		child(key)
+		child(elem)
+		if full {
+			out.full = sha256.Sum256(b)
+		} else {
+			out.decl = sha256.Sum256(b)
+		}
+		*buf = b
+	}
+	return out
 }
 
 // declField is one property of an object declType.

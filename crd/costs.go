@@ -93,7 +93,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opt
 		}
 		pre = celrules.CollectExpressions(schemas...)
 	}
-	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithStoredExpressions(pre))
+	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithCache(set.cache), celrules.WithStoredExpressions(pre))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}

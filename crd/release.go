@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	metav1 "github.com/crdschema/crdschema/internal/apis/meta/v1"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
@@ -20,15 +21,28 @@ type Option interface {
 // settings are what the options of Validate, ValidateUpdate and RuleCosts
 // set.
 type settings struct {
-	version string // the Kubernetes release, "" for the default
+	version string          // the Kubernetes release, "" for the default
+	cache   *celrules.Cache // shared compilations (WithCache), or nil
 }
 
-// A VersionOption selects the Kubernetes release whose API server the
-// package answers as; it is both an Option and a ResourceOption.
-type VersionOption string
+// A SharedOption configures CRD validation and the serving of a version
+// alike: it is both an Option and a ResourceOption.
+type SharedOption struct {
+	validate func(*settings)
+	resource func(*Resource)
+}
 
-func (o VersionOption) applyValidate(s *settings) { s.version = string(o) }
-func (o VersionOption) applyResource(r *Resource) { r.kubeVersion = string(o) }
+func (o SharedOption) applyValidate(s *settings) {
+	if o.validate != nil {
+		o.validate(s)
+	}
+}
+
+func (o SharedOption) applyResource(r *Resource) {
+	if o.resource != nil {
+		o.resource(r)
+	}
+}
 
 // WithKubernetesVersion makes CRD validation, rule costs and the serving of
 // a version answer as the API server of the Kubernetes release v ("1.34";
@@ -37,7 +51,31 @@ func (o VersionOption) applyResource(r *Resource) { r.kubeVersion = string(o) }
 // and its error texts. The default is 1.37. The releases reproduced are
 // 1.33 to 1.37; any other is an error naming that range (New returns it;
 // Validate and ValidateUpdate report it as an internal error).
-func WithKubernetesVersion(v string) VersionOption { return VersionOption(v) }
+func WithKubernetesVersion(v string) SharedOption {
+	return SharedOption{
+		validate: func(s *settings) { s.version = v },
+		resource: func(r *Resource) { r.kubeVersion = v },
+	}
+}
+
+// WithCache makes CRD validation and New share the compiled CEL rules
+// through c: a schema node whose rules and type (declarations and size
+// bounds) equal those of a node compiled before, for the same release,
+// gets that node's results instead of compiling again. The results,
+// errors and cost figures are those of a compilation without c. Without
+// it, each call shares compilations only within itself (between the
+// versions of a CRD, between the nodes of a schema).
+//
+// Give one Cache to the calls of one piece of work that see the same rules
+// again: validating a CRD and serving its versions, checking a set of
+// related CRDs, running test suites over variants of a CRD. A Cache keeps
+// everything it is given, until it is dropped.
+func WithCache(c *celrules.Cache) SharedOption {
+	return SharedOption{
+		validate: func(s *settings) { s.cache = c },
+		resource: func(r *Resource) { r.cache = c },
+	}
+}
 
 func applyOptions(opts []Option) settings {
 	var s settings

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
@@ -51,13 +52,16 @@ func CheckReleases(ctx context.Context, def, old *crdschema.CustomResourceDefini
 	}
 	// Every release is validated, in range or not, so that a reason can
 	// say where an error goes away.
+	// The releases share the parses of the expressions through one cache
+	// (compilations are each release's own).
 	all := map[release.Minor]crdschema.ErrorList{}
+	cache := WithCache(new(celrules.Cache))
 	for m := release.Oldest; m <= release.Newest; m++ {
 		opt := WithKubernetesVersion(m.String())
 		if old != nil {
-			all[m] = ValidateUpdate(ctx, def, old, opt)
+			all[m] = ValidateUpdate(ctx, def, old, opt, cache)
 		} else {
-			all[m] = Validate(ctx, def, opt)
+			all[m] = Validate(ctx, def, opt, cache)
 		}
 	}
 	var out []ReleaseResult

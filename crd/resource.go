@@ -46,7 +46,8 @@ type Resource struct {
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
-	lazy       bool // compile CEL rules on first use (WithLazyCompile)
+	lazy       bool            // compile CEL rules on first use (WithLazyCompile)
+	cache      *celrules.Cache // shared compilations (WithCache), or nil
 	now        func() time.Time
 	uid        func() string
 	nameSuffix func() string
@@ -181,7 +182,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	if r.lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
-	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion))
+	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion), celrules.WithCache(r.cache))
 	if r.rules, err = celrules.Compile(r.schema, true, copts...); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}

@@ -13,8 +13,10 @@ import (
 // config is the state of one Validate or ValidateUpdate call.
 type config struct {
 	ctx context.Context
-	// cache parses each distinct CEL expression once, for the rule checks
-	// and the evaluation of rules on defaults alike.
+	// cache shares compilations (parses, environments, the rules of
+	// equal nodes) between the versions of the CRD, the rule checks and
+	// the evaluation of rules on defaults; WithCache gives one that lives
+	// longer.
 	cache *celrules.Cache
 	// kubeVersion is the release answered as, as given; release its
 	// parsed form.
@@ -31,7 +33,11 @@ func newConfig(ctx context.Context, opts []Option) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &config{ctx: ctx, cache: new(celrules.Cache), kubeVersion: s.version, release: r}, nil
+	cache := s.cache
+	if cache == nil {
+		cache = new(celrules.Cache)
+	}
+	return &config{ctx: ctx, cache: cache, kubeVersion: s.version, release: r}, nil
 }
 
 // optionError reports an option Validate cannot use.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 )
 
@@ -19,23 +20,24 @@ const (
 	objectUID  = "00000000-0000-4000-8000-000000000001"
 )
 
-// newResource prepares a version of def for requests.
-func newResource(def *crdschema.CustomResourceDefinition, version, release string) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(release),
+// newResource prepares a version of def for requests at the Kubernetes
+// release release, sharing compiled rules through cache.
+func newResource(def *crdschema.CustomResourceDefinition, version, release string, cache *celrules.Cache) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(release), crd.WithCache(cache),
 		crd.WithNameSuffix(func() string { return nameSuffix }),
 		crd.WithUID(func() string { return objectUID }))
 }
 
 // validateCRD returns the API server's error for creating def, or nil.
 // CRD validation evaluates rules on defaults: ctx bounds it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release string) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def, crd.WithKubernetesVersion(release)))
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release string, cache *celrules.Cache) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
 }
 
 // validateCRDUpdate returns the API server's error for updating old to
 // def, or nil.
-func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release string) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(release)))
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release string, cache *celrules.Cache) error {
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
 }
 
 // request runs one request and returns the stored object, or the error

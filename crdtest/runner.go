@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 )
 
@@ -16,6 +17,10 @@ type runner struct {
 	// compiled holds the validation result and the Resource of each CRD
 	// spec seen, by its JSON: the variants of a CRD often share a spec.
 	compiled map[string]*compiled
+	// cache shares compiled rules between the CRDs and variants the
+	// runner validates and serves: variants of a CRD mostly repeat the
+	// same rules over the same types.
+	cache *celrules.Cache
 }
 
 // compiled is a CRD spec validated and prepared for requests.
@@ -57,7 +62,7 @@ func newRunner(opts []Option) *runner {
 	for _, opt := range opts {
 		opt(o)
 	}
-	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}}
+	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}, cache: new(celrules.Cache)}
 }
 
 // plan reads the suite file f and prepares its CRD variants.
@@ -148,12 +153,12 @@ func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, ve
 	switch {
 	case !validate:
 	case old == nil:
-		c.err = validateCRD(context.Background(), def, r.release)
+		c.err = validateCRD(context.Background(), def, r.release, r.cache)
 	default:
-		c.err = validateCRDUpdate(context.Background(), def, old, r.release)
+		c.err = validateCRDUpdate(context.Background(), def, old, r.release, r.cache)
 	}
 	if c.err == nil {
-		c.res, c.err = newResource(def, version, r.release)
+		c.res, c.err = newResource(def, version, r.release, r.cache)
 	}
 	r.compiled[key] = c
 	return c
