@@ -1,6 +1,7 @@
 package celrules
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -107,5 +108,58 @@ func TestTypeDigests(t *testing.T) {
 		if (d.decl == base.decl) != c.sameDecl {
 			t.Errorf("%s: same declaration digest = %t, want %t", c.name, d.decl == base.decl, c.sameDecl)
 		}
+	}
+}
+
+// TestCacheSharesNodes checks what the Cache shares: nodes with the same
+// rules and equal types compile once, also across calls; a bound makes
+// another compilation but not another environment; Compile (which
+// creates every program) does not take Check's results.
+func TestCacheSharesNodes(t *testing.T) {
+	rule := crdschema.ValidationRule{Rule: "self.x.size() < 5"}
+	node := func(maxLen int64) *structural.Schema {
+		x := str("string")
+		x.ValueValidation = &structural.ValueValidation{MaxLength: i64(maxLen)}
+		return obj(map[string]*structural.Schema{"x": x}, rule)
+	}
+	schema := func() *structural.Schema {
+		return obj(map[string]*structural.Schema{"a": node(5), "b": node(5), "c": node(6)})
+	}
+	c := new(Cache)
+	counts := func() (nodes, envs int) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.nodes), len(c.envs)
+	}
+	if _, err := Check(schema(), crdschema.NewPath("s"), WithCache(c)); err != nil {
+		t.Fatal(err)
+	}
+	if n, e := counts(); n != 2 || e != 1 {
+		t.Errorf("after one Check: %d compilations, %d environments; want 2 (a and b share one), 1", n, e)
+	}
+	if _, err := Check(schema(), crdschema.NewPath("s"), WithCache(c)); err != nil {
+		t.Fatal(err)
+	}
+	if n, e := counts(); n != 2 || e != 1 {
+		t.Errorf("after a second Check: %d compilations, %d environments; want no new ones", n, e)
+	}
+	// Compile uses the environment of stored expressions, and creates
+	// programs: compilations of its own.
+	compiled, err := Compile(schema(), false, WithCache(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, e := counts(); n != 4 || e != 2 {
+		t.Errorf("after Compile: %d compilations, %d environments; want 4, 2", n, e)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		n := compiled.root.props[name]
+		if n == nil || len(n.rules) != 1 || n.rules[0].program == nil {
+			t.Fatalf("%s: no program compiled", name)
+		}
+	}
+	errs, _ := compiled.Validate(context.Background(), nil, map[string]any{"a": map[string]any{"x": "abcdef"}}, nil, RuntimeBudget)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "failed rule: self.x.size() < 5") {
+		t.Errorf("Validate: %v", errs)
 	}
 }
