@@ -72,7 +72,7 @@ func TestCacheSameResults(t *testing.T) {
 	ctx := context.Background()
 	cache := new(celrules.Cache)
 	shared := WithCache(cache)
-	seen := map[string]bool{} // the errors of the creates
+	seen := map[string]bool{}            // the errors of the creates
 	for round := 0; round < 2; round++ { // the second round hits what the first cached
 		for i, spec := range cacheSpecs {
 			for _, two := range []bool{false, true} {
