@@ -30,12 +30,15 @@ func PruneDefaults(s *structural.Schema) (*structural.Schema, error) {
 	if s == nil {
 		return nil, nil
 	}
-	p := defaultsPruner{root: s}
+	p := defaultsPruner{root: s, embeds: objectmeta.EmbeddingNodes(s, true)}
 	return p.prune(s, surround.Surrounding{})
 }
 
 type defaultsPruner struct {
 	root *structural.Schema
+	// embeds are the nodes of root at or above an embedded resource,
+	// found once for every default.
+	embeds map[*structural.Schema]bool
 }
 
 func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (*structural.Schema, error) {
@@ -88,8 +91,12 @@ func (p *defaultsPruner) pruneDefault(d any, sur surround.Surrounding) (*crdsche
 	if err != nil {
 		return nil, err
 	}
-	if ferr, _ := objectmeta.Coerce(nil, obj, p.root, true, objectmeta.CoerceOptions{DropInvalidFields: true}); ferr != nil {
-		return nil, ferr
+	// objectmeta.Coerce of obj with root as a resource root.
+	if p.embeds[p.root] {
+		c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: true}, p.embeds)
+		if ferr := c.Coerce(nil, obj, p.root, true); ferr != nil {
+			return nil, ferr
+		}
 	}
 	prune.Prune(obj, p.root, true)
 	v, found, err := sur.Extract(obj)
