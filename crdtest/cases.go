@@ -47,8 +47,8 @@ func (r *runner) run(ctx context.Context, v *variant, c testCase) error {
 
 // object reads a YAML object of a case and sets the namespace and
 // generateName the runner sets.
-func object(c testCase, field, text string) (map[string]any, error) {
-	obj, err := decodeObject(text)
+func (r *runner) object(c testCase, field, text string) (map[string]any, error) {
+	obj, err := r.decode(text)
 	if err != nil {
 		return nil, caseError(c, "%s is not a YAML object: %v", field, err)
 	}
@@ -95,8 +95,8 @@ func expectError(c testCase, what string, err error, want string) error {
 }
 
 // expectObject compares the stored object with the one a case expects.
-func expectObject(c testCase, got map[string]any, text string) error {
-	exp, err := decodeObject(text)
+func (r *runner) expectObject(c testCase, got map[string]any, text string) error {
+	exp, err := r.decode(text)
 	if err != nil {
 		return caseError(c, "expected is not a YAML object: %v", err)
 	}
@@ -109,7 +109,7 @@ func expectObject(c testCase, got map[string]any, text string) error {
 // runCreate runs an onCreate case: create initial; expect the error, or
 // read the object back and compare it with expected.
 func (r *runner) runCreate(ctx context.Context, v *variant, c testCase) error {
-	obj, err := object(c, "initial", c.create.Initial)
+	obj, err := r.object(c, "initial", c.create.Initial)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (r *runner) runCreate(ctx context.Context, v *variant, c testCase) error {
 	if err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
-	return expectObject(c, got, c.create.Expected)
+	return r.expectObject(c, got, c.create.Expected)
 }
 
 // store keeps the object of an update case as the API server stores it.
@@ -156,7 +156,7 @@ func (s *store) put(obj map[string]any) {
 // against the object read back.
 func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	u := c.update
-	initial, err := object(c, "initial", u.Initial)
+	initial, err := r.object(c, "initial", u.Initial)
 	if err != nil {
 		return err
 	}
@@ -171,10 +171,10 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	var patched *crdschema.CustomResourceDefinition
 	if len(u.InitialCRDPatches) > 0 {
 		sentinel := metaString(initial, "uid") + "+patched"
-		if patched, err = patchedCRD(v, u.InitialCRDPatches, sentinel); err != nil {
+		ops, _ := json.Marshal(u.InitialCRDPatches)
+		if patched, err = r.patchedCRD(v, u.InitialCRDPatches, string(ops), sentinel); err != nil {
 			return caseError(c, "initialCRDPatches: %v", err)
 		}
-		ops, _ := json.Marshal(u.InitialCRDPatches)
 		c2 := r.compile(v.file.specKey()+"\x00"+string(ops)+"\x00"+sentinel, patched, v.version, v.def, true)
 		if c2.err != nil {
 			return caseError(c, "updating the CRD with initialCRDPatches failed: %v", c2.err)
@@ -221,7 +221,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	if err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
-	updated, err := object(c, "updated", u.Updated)
+	updated, err := r.object(c, "updated", u.Updated)
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	if got, err = readStored(v.res, st.obj); err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
-	return expectObject(c, got, u.Expected)
+	return r.expectObject(c, got, u.Expected)
 }
 
 // patchedCRD returns the CRD of v's manifest with patches applied, as

@@ -7,6 +7,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // runner runs suites; it compiles each CRD variant once.
@@ -21,6 +22,46 @@ type runner struct {
 	// runner validates and serves: variants of a CRD mostly repeat the
 	// same rules over the same types.
 	cache *celrules.Cache
+	// objects holds the objects of the cases decoded, by their text: a
+	// case runs once for each CRD variant, and cases repeat objects.
+	objects map[string]decoded
+	// patched holds the CRDs patched for initialCRDPatches, by manifest,
+	// patches and sentinel (see patchedCRD).
+	patched map[string]decoded
+}
+
+// decoded is the result of decoding an object or patching a CRD.
+type decoded struct {
+	obj map[string]any
+	def *crdschema.CustomResourceDefinition
+	err error
+}
+
+// decode is decodeObject, which reads each text once: the result is a
+// copy of its own.
+func (r *runner) decode(text string) (map[string]any, error) {
+	d, ok := r.objects[text]
+	if !ok {
+		d.obj, d.err = decodeObject(text)
+		r.objects[text] = d
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return jsonvalue.CopyMap(d.obj), nil
+}
+
+// patchedCRD is patchedCRD for the patches whose JSON is ops, which
+// patches each manifest once. The CRD returned is shared: it is not
+// modified.
+func (r *runner) patchedCRD(v *variant, patches []patch, ops, sentinel string) (*crdschema.CustomResourceDefinition, error) {
+	k := v.file.path + "\x00" + ops + "\x00" + sentinel
+	d, ok := r.patched[k]
+	if !ok {
+		d.def, d.err = patchedCRD(v, patches, sentinel)
+		r.patched[k] = d
+	}
+	return d.def, d.err
 }
 
 // compiled is a CRD spec validated and prepared for requests.
@@ -62,7 +103,8 @@ func newRunner(opts []Option) *runner {
 	for _, opt := range opts {
 		opt(o)
 	}
-	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{}, cache: new(celrules.Cache)}
+	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{},
+		cache: new(celrules.Cache), objects: map[string]decoded{}, patched: map[string]decoded{}}
 }
 
 // plan reads the suite file f and prepares its CRD variants.
