@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"math"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -87,9 +88,7 @@ func appendSchema(b []byte, s *spec.Schema) ([]byte, error) {
 		if err != nil {
 			return
 		}
-		var j []byte
-		j, err = json.Marshal(v)
-		b = append(b, j...)
+		b, err = appendValue(b, v)
 	}
 	str := func(k, v string) {
 		if v != "" {
@@ -242,6 +241,102 @@ func appendSchema(b []byte, s *spec.Schema) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// appendValue appends v as encoding/json encodes it. It writes the values
+// of decoded JSON itself (objects, arrays, strings, numbers, booleans and
+// null: defaults, enums, examples, extensions), and leaves anything else to
+// encoding/json.
+func appendValue(b []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, x), nil
+	case bool:
+		if x {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case float64:
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			return appendFloat(b, x), nil
+		}
+	case []any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendValue(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case []string:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e)
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			if b, err = appendValue(b, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	j, err := json.Marshal(v)
+	return append(b, j...), err
+}
+
+// appendFloat appends a finite f as encoding/json writes a float64: the
+// shortest representation, in exponent form (with at least one digit of
+// exponent) below 1e-6 and from 1e21 on.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
 // appendString appends s as a JSON string, escaped as encoding/json
 // escapes it.
 func appendString(b []byte, s string) []byte {
@@ -265,6 +360,10 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -68,4 +69,52 @@ func TestMarshalUnusualSchemas(t *testing.T) {
 	if got := string(appendString(nil, "a\"<\n")); !strings.HasPrefix(got, `"a\"\u003c\n"`) {
 		t.Errorf("appendString = %s", got)
 	}
+}
+
+// appendValueCases are values of every kind appendValue writes itself,
+// and some it leaves to encoding/json.
+var appendValueCases = []any{
+	nil, "", "a\"<>&\u2028\x01\xff\b\f", true, false, int64(-3), 7,
+	0.0, math.Copysign(0, -1), 1.5, -2.25e-7, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, 5e-324, math.MaxFloat64,
+	[]any{}, []any(nil), []string{"b", "a"}, []string(nil),
+	map[string]any{}, map[string]any(nil), map[string]any{"b": []any{1.0, map[string]any{"<": nil}}, "a": "x", "\xff": int64(1)},
+	json.Number("12"), []int{1}, struct{ A int }{1}, spec.StringOrArray{"a", "b"},
+}
+
+// TestAppendValueMatchesEncodingJSON checks that appendValue writes the
+// bytes encoding/json writes, errors included.
+func TestAppendValueMatchesEncodingJSON(t *testing.T) {
+	values := append([]any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}}, appendValueCases...)
+	for _, v := range values {
+		want, wantErr := json.Marshal(v)
+		got, err := appendValue([]byte("x"), v)
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("%#v: error %v, encoding/json: %v", v, err, wantErr)
+			continue
+		}
+		if err == nil && string(got) != "x"+string(want) {
+			t.Errorf("%#v:\n got %s\nwant x%s", v, got, want)
+		}
+	}
+}
+
+// FuzzAppendValue checks appendValue against encoding/json on decoded
+// JSON documents (the defaults, enums and examples of a CRD).
+func FuzzAppendValue(f *testing.F) {
+	for _, v := range appendValueCases {
+		if j, err := json.Marshal(v); err == nil {
+			f.Add(j)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		want, wantErr := json.Marshal(v)
+		got, err := appendValue(nil, v)
+		if (err != nil) != (wantErr != nil) || string(got) != string(want) {
+			t.Errorf("%s:\n got %s (%v)\nwant %s (%v)", data, got, err, want, wantErr)
+		}
+	})
 }
