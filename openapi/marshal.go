@@ -15,17 +15,19 @@ import (
 // each schema in one pass: go-openapi re-encodes every nested schema once
 // per level of nesting, which is slow for the deep schemas of real CRDs.
 func (d Document) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		OpenAPI string               `json:"openapi"`
-		Info    *spec.Info           `json:"info"`
-		Paths   map[string]*PathItem `json:"paths"`
-	}
-	head, err := json.Marshal(plain{d.OpenAPI, d.Info, d.Paths})
+	info, err := json.Marshal(d.Info)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(head)+64*1024)
-	b = append(b, head[:len(head)-1]...) // without the closing brace
+	b := make([]byte, 0, 64*1024)
+	b = append(b, `{"openapi":`...)
+	b = appendString(b, d.OpenAPI)
+	b = append(b, `,"info":`...)
+	b = append(b, info...)
+	b = append(b, `,"paths":`...)
+	if b, err = appendPaths(b, d.Paths); err != nil {
+		return nil, err
+	}
 	b = append(b, `,"components":{"schemas":`...)
 	if d.Components.Schemas == nil {
 		b = append(b, "null"...)

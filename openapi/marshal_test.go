@@ -118,3 +118,50 @@ func FuzzAppendValue(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendPathsMatchesEncodingJSON checks that the paths of every golden
+// document are written as encoding/json writes them, byte for byte, and
+// that the path types have the fields appendPaths writes.
+func TestAppendPathsMatchesEncodingJSON(t *testing.T) {
+	for typ, fields := range map[reflect.Type]int{
+		reflect.TypeFor[PathItem](): 6, reflect.TypeFor[Operation](): 8, reflect.TypeFor[Parameter](): 5,
+		reflect.TypeFor[RequestBody](): 3, reflect.TypeFor[Response](): 2, reflect.TypeFor[MediaType](): 1,
+		reflect.TypeFor[GroupVersionKind](): 3, reflect.TypeFor[Document](): 4,
+	} {
+		if typ.NumField() != fields {
+			t.Errorf("%s has %d fields, appendPaths writes %d: update it", typ, typ.NumField(), fields)
+		}
+	}
+	files, _ := filepath.Glob("testdata/cases/*.json.gz")
+	if len(files) == 0 {
+		t.Fatal("no golden cases")
+	}
+	odd := map[string]*PathItem{"/x": nil, "/y": {Parameters: []*Parameter{nil, {Name: "n", In: "query", Required: true, Schema: &spec.Schema{}}},
+		Get: &Operation{Tags: []string{"a"}, RequestBody: &RequestBody{Content: map[string]*MediaType{"a": nil, "b": {}}}, Responses: map[string]*Response{"200": nil}}}}
+	for _, paths := range append([]map[string]*PathItem{nil, {}, odd}, goldenPaths(t, files)...) {
+		want, err := json.Marshal(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendPaths(nil, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("appendPaths:\n got %s\nwant %s", got, want)
+		}
+	}
+}
+
+func goldenPaths(t *testing.T, files []string) []map[string]*PathItem {
+	var out []map[string]*PathItem
+	for _, f := range files {
+		_, crd, version := loadCase(t, f)
+		doc, err := V3(crd, version, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, doc.Paths)
+	}
+	return out
+}
