@@ -339,6 +339,16 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
+// jsonSafe tells the ASCII characters that encoding/json writes as they
+// are (with HTML escaping on): printable, not a quote, a backslash, <, >
+// or &.
+var jsonSafe = func() (safe [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		safe[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return safe
+}()
+
 // appendString appends s as a JSON string, escaped as encoding/json
 // escapes it.
 func appendString(b []byte, s string) []byte {
@@ -348,7 +358,7 @@ func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if jsonSafe[c] {
 				i++
 				continue
 			}
