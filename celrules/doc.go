@@ -50,7 +50,12 @@
 //
 // Compile takes Options, Check CheckOptions, and the options of the CEL
 // environment (EnvOption: WithKubernetesVersion, WithCache) are both.
-// Compilations for one piece of work (all versions of a CRD, say) can share
-// a Cache (WithCache): each distinct expression is then parsed once, however
-// often the CRD repeats it. Validate takes per-call ValidateOptions.
+// Compilations for one piece of work (all versions of a CRD, a set of
+// related CRDs) can share a Cache (WithCache): each distinct expression is
+// then parsed once, however often the CRD repeats it, nodes whose rules and
+// type (declarations and size bounds) are equal compile once, and nodes
+// whose types declare the same share one environment. Results, errors and
+// cost figures are the same with and without a Cache. Compile and Check
+// share work between the nodes of one schema through a Cache of their own
+// when given none. Validate takes per-call ValidateOptions.
 package celrules

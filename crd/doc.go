@@ -72,6 +72,18 @@
 // release, accepted or refused, with the errors and why in terms a user
 // acts on ("`isSemver` is not available before Kubernetes 1.34").
 //
+// # Sharing compilations
+//
+// Compiling CEL rules is most of the cost of Validate and New. Each call
+// shares what it can within itself: every distinct expression is parsed
+// once, and schema nodes with the same rules over equal types (the same
+// structure repeated, the same schema in several versions) compile once.
+// WithCache(c) extends that over calls that are given the same
+// celrules.Cache: validating a set of related CRDs, validating a CRD and
+// serving its versions, running test suites over variants of a CRD. The
+// results are the same with and without it; the cache keeps what it is
+// given as long as it is kept.
+//
 // Inputs are never modified. The package keeps no global state; Validate,
 // ValidateUpdate and a Resource are safe for concurrent use.
 package crd
