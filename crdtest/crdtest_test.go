@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestRunCronTab(t *testing.T) {
@@ -163,4 +165,36 @@ func FuzzRunFiles(f *testing.F) {
 			t.Fatalf("no summary line:\n%s", out.String())
 		}
 	})
+}
+
+// TestRunnerDecodesOnce checks the runner's memory of decoded objects: a
+// text is decoded once, and every caller gets a copy of its own, so that
+// a case that changes its object (the runner sets metadata) does not
+// change the next case's.
+func TestRunnerDecodesOnce(t *testing.T) {
+	r := newRunner(nil)
+	text := "metadata:\n  name: a\nspec:\n  list: [1, 2.5]\n"
+	first, err := r.decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setMeta(first, "name", "changed")
+	first["spec"].(map[string]any)["list"].([]any)[0] = "changed"
+	second, err := r.decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := decodeObject(text)
+	if d := cmp.Diff(want, second); d != "" {
+		t.Errorf("the second decode differs from a fresh one (-fresh +second):\n%s", d)
+	}
+	if len(r.objects) != 1 {
+		t.Errorf("%d texts remembered, want 1", len(r.objects))
+	}
+	if _, err := r.decode("a: [b"); err == nil {
+		t.Error("a malformed text decoded")
+	}
+	if _, err := r.decode("a: [b"); err == nil {
+		t.Error("a malformed text decoded the second time")
+	}
 }
