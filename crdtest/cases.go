@@ -96,7 +96,7 @@ func expectError(c testCase, what string, err error, want string) error {
 
 // expectObject compares the stored object with the one a case expects.
 func (r *runner) expectObject(c testCase, got map[string]any, text string) error {
-	exp, err := r.decode(text)
+	exp, err := r.decoded(text) // diffObjects modifies copies
 	if err != nil {
 		return caseError(c, "expected is not a YAML object: %v", err)
 	}

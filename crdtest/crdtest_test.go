@@ -168,9 +168,9 @@ func FuzzRunFiles(f *testing.F) {
 }
 
 // TestRunnerDecodesOnce checks the runner's memory of decoded objects: a
-// text is decoded once, and every caller gets a copy of its own, so that
-// a case that changes its object (the runner sets metadata) does not
-// change the next case's.
+// text is decoded once, and every caller gets a top level and metadata of
+// its own, so that the fields the runner sets for one case (metadata, a
+// status, a sentinel) do not reach the next case's object.
 func TestRunnerDecodesOnce(t *testing.T) {
 	r := newRunner(nil)
 	text := "metadata:\n  name: a\nspec:\n  list: [1, 2.5]\n"
@@ -179,7 +179,8 @@ func TestRunnerDecodesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	setMeta(first, "name", "changed")
-	first["spec"].(map[string]any)["list"].([]any)[0] = "changed"
+	setMeta(first, "namespace", "changed")
+	first["status"] = "changed"
 	second, err := r.decode(text)
 	if err != nil {
 		t.Fatal(err)
@@ -190,6 +191,11 @@ func TestRunnerDecodesOnce(t *testing.T) {
 	}
 	if len(r.objects) != 1 {
 		t.Errorf("%d texts remembered, want 1", len(r.objects))
+	}
+	noMeta, _ := r.decode("spec: {}")
+	setMeta(noMeta, "name", "n")
+	if again, _ := r.decode("spec: {}"); again["metadata"] != nil {
+		t.Errorf("metadata set on one copy shows in the next: %v", again)
 	}
 	if _, err := r.decode("a: [b"); err == nil {
 		t.Error("a malformed text decoded")

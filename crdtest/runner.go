@@ -3,11 +3,11 @@ package crdtest
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // runner runs suites; it compiles each CRD variant once.
@@ -37,18 +37,31 @@ type decoded struct {
 	err error
 }
 
-// decode is decodeObject, which reads each text once: the result is a
-// copy of its own.
-func (r *runner) decode(text string) (map[string]any, error) {
+// decoded returns decodeObject's result for text, decoding each text
+// once. The object is shared: it must not be modified.
+func (r *runner) decoded(text string) (map[string]any, error) {
 	d, ok := r.objects[text]
 	if !ok {
 		d.obj, d.err = decodeObject(text)
 		r.objects[text] = d
 	}
-	if d.err != nil {
-		return nil, d.err
+	return d.obj, d.err
+}
+
+// decode is decodeObject, which reads each text once. The result's top
+// level and metadata are its own, for the runner to set fields there; the
+// values below are shared and must not be modified (the library does not
+// modify the objects of requests).
+func (r *runner) decode(text string) (map[string]any, error) {
+	shared, err := r.decoded(text)
+	if err != nil {
+		return nil, err
 	}
-	return jsonvalue.CopyMap(d.obj), nil
+	obj := maps.Clone(shared)
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		obj["metadata"] = maps.Clone(md)
+	}
+	return obj, nil
 }
 
 // patchedCRD is patchedCRD for the patches whose JSON is ops, which
