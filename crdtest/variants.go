@@ -2,6 +2,7 @@ package crdtest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -34,16 +35,23 @@ type crdFile struct {
 	raw  []byte
 	def  *crdschema.CustomResourceDefinition
 	json []byte // raw as JSON, once needed
+	spec string // specKey, once needed
 }
 
-// specKey returns a text that is the same for two manifests of the same
+// specKey returns a key that is the same for two manifests of the same
 // spec: openshift/api's variants of a CRD differ in their metadata
-// annotations only, and are generated with the same layout.
+// annotations only, and are generated with the same layout. The key is the
+// SHA-256 of the manifest from its spec on, computed once.
 func (f *crdFile) specKey() string {
-	if i := bytes.Index(f.raw, []byte("\nspec:\n")); i >= 0 {
-		return string(f.raw[i:])
+	if f.spec == "" {
+		spec := f.raw
+		if i := bytes.Index(f.raw, []byte("\nspec:\n")); i >= 0 {
+			spec = f.raw[i:]
+		}
+		sum := sha256.Sum256(spec)
+		f.spec = string(sum[:])
 	}
-	return string(f.raw)
+	return f.spec
 }
 
 // doc returns a fresh copy of the manifest as a JSON value.
