@@ -442,7 +442,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 // resolveFieldPath returns a rule's fieldPath normalised ("a.b") when it
 // resolves in the node's schema s, or "".
 func resolveFieldPath(fieldPath string, s *structural.Schema) string {
-	if p, _, err := structural.ValidFieldPath(fieldPath, s, true); err == nil {
+	if p, _, err := s.FieldPath(fieldPath, true); err == nil {
 		return p.String()
 	}
 	return ""

@@ -96,7 +96,7 @@ func validateSelectableFields(fields []crdschema.SelectableField, ss *structural
 			errs = append(errs, crdschema.Required(p, ""))
 			continue
 		}
-		path, found, err := structural.ValidFieldPath(f.JSONPath, ss, false)
+		path, found, err := ss.FieldPath(f.JSONPath, false)
 		if err != nil {
 			errs = append(errs, crdschema.Invalid(p, f.JSONPath, "is an invalid path: "+err.Error()))
 			continue

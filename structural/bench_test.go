@@ -67,14 +67,14 @@ func BenchmarkValidateProps(b *testing.B) {
 	}
 }
 
-func BenchmarkValidFieldPath(b *testing.B) {
+func BenchmarkFieldPath(b *testing.B) {
 	s, err := New(gateway(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := ValidFieldPath(".spec.gatewayClassName", s, true); err != nil {
+		if _, _, err := s.FieldPath(".spec.gatewayClassName", true); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -43,8 +43,8 @@ func checkDeep(t *testing.T, p *crdschema.JSONSchemaProps, depth int) {
 		t.Fatalf("ValidateProps: %d errors, first %v", len(errs), errs[0])
 	}
 	path := strings.Repeat(".a", depth)
-	if _, found, err := ValidFieldPath(path, s, true); err != nil || found.Type != "string" {
-		t.Fatalf("ValidFieldPath: %v", err)
+	if _, found, err := s.FieldPath(path, true); err != nil || found.Type != "string" {
+		t.Fatalf("FieldPath: %v", err)
 	}
 	s.Unfold().StripNullable().StripValueValidations().ToJSONSchemaProps()
 }

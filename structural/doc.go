@@ -19,7 +19,7 @@
 // Errors that show a schema or a rule as their value print it as the API
 // server does, with its internal Go types.
 //
-// ValidFieldPath resolves the field paths of x-kubernetes-validations
+// Schema.FieldPath resolves the field paths of x-kubernetes-validations
 // (fieldPath), selectable fields and the scale subresource against a
 // Schema. A Schema converts back with ToJSONSchemaProps; Unfold,
 // StripValueValidations and StripNullable derive the variants that

@@ -39,7 +39,7 @@ func Example() {
 	// spec.validation.openAPIV3Schema.properties[spec].anyOf[1].properties[paused].type: Forbidden: must be empty to be structural
 }
 
-func ExampleValidFieldPath() {
+func ExampleSchema_FieldPath() {
 	var props crdschema.JSONSchemaProps
 	err := json.Unmarshal([]byte(`{
 		"type": "object",
@@ -55,9 +55,9 @@ func ExampleValidFieldPath() {
 	if err != nil {
 		panic(err)
 	}
-	p, found, err := structural.ValidFieldPath(".spec.labels['app.kubernetes.io/name']", s, true)
+	p, found, err := s.FieldPath(".spec.labels['app.kubernetes.io/name']", true)
 	fmt.Println(p, found.Type, err)
-	_, _, err = structural.ValidFieldPath(".spec.replicas", s, true)
+	_, _, err = s.FieldPath(".spec.replicas", true)
 	fmt.Println(err)
 	// Output:
 	// spec.labels[app.kubernetes.io/name] string <nil>

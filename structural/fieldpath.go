@@ -11,13 +11,13 @@ import (
 
 // maxFieldPathToken is the longest token the API server's field path
 // scanner reads (bufio.MaxScanTokenSize). The scanner stops quietly at a
-// longer token, and so does ValidFieldPath, so that both accept the same
+// longer token, and so does FieldPath, so that both accept the same
 // paths.
 const maxFieldPathToken = 64 * 1024
 
 var errNotAField = errors.New("does not refer to a valid field")
 
-// ValidFieldPath checks that jsonPath, a path such as ".spec.replicas" or
+// FieldPath checks that jsonPath, a path such as ".spec.replicas" or
 // ".metadata['app.kubernetes.io/name']" as x-kubernetes-validations'
 // fieldPath, selectableFields and the scale subresource write it, names a
 // field that s specifies: a property, or a key of a map given by
@@ -33,8 +33,9 @@ var errNotAField = errors.New("does not refer to a valid field")
 // empty path is valid and gives a nil path and s itself.
 //
 // Where the API server crashes (a path continuing below a map value that
-// has no schema), ValidFieldPath reports "does not refer to a valid field".
-func ValidFieldPath(jsonPath string, s *Schema, allowArrayNotation bool) (*crdschema.Path, *Schema, error) {
+// has no schema), FieldPath reports "does not refer to a valid field". s may
+// be nil.
+func (s *Schema) FieldPath(jsonPath string, allowArrayNotation bool) (*crdschema.Path, *Schema, error) {
 	n, p, err := walkFieldPath[*Schema](jsonPath, s, structuralNode{}, allowArrayNotation)
 	if err != nil {
 		return nil, nil, err

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestValidFieldPath(t *testing.T) {
+func TestFieldPath(t *testing.T) {
 	s := mustNew(t, `{"type":"object","properties":{
 		"spec":{"type":"object","properties":{"replicas":{"type":"integer"},"a.b":{"type":"string"},"it's":{"type":"string"}}},
 		"labels":{"type":"object","additionalProperties":{"type":"string"}},
@@ -52,19 +52,19 @@ func TestValidFieldPath(t *testing.T) {
 		{".labels['" + strings.Repeat("z", 65535) + "']", false, "unexpected end of JSON path", ""},
 	}
 	for _, tt := range tests {
-		p, found, err := ValidFieldPath(tt.path, s, !tt.noArray)
+		p, found, err := s.FieldPath(tt.path, !tt.noArray)
 		name := tt.path
 		if len(name) > 40 {
 			name = name[:40] + "..."
 		}
 		if tt.typ == "" {
 			if err == nil || err.Error() != tt.want {
-				t.Errorf("ValidFieldPath(%q) = %v, %v; want error %q", name, p, err, tt.want)
+				t.Errorf("FieldPath(%q) = %v, %v; want error %q", name, p, err, tt.want)
 			}
 			continue
 		}
 		if err != nil || p.String() != tt.want {
-			t.Errorf("ValidFieldPath(%q) = %v, %v; want %s", name, p, err, tt.want)
+			t.Errorf("FieldPath(%q) = %v, %v; want %s", name, p, err, tt.want)
 			continue
 		}
 		typ := "nil"
@@ -72,22 +72,22 @@ func TestValidFieldPath(t *testing.T) {
 			typ = found.Type
 		}
 		if typ != tt.typ {
-			t.Errorf("ValidFieldPath(%q) found a %s schema, want %s", name, typ, tt.typ)
+			t.Errorf("FieldPath(%q) found a %s schema, want %s", name, typ, tt.typ)
 		}
 	}
 }
 
-func TestValidFieldPathNilSchema(t *testing.T) {
-	if _, _, err := ValidFieldPath(".a", nil, true); err == nil {
+func TestFieldPathNilSchema(t *testing.T) {
+	if _, _, err := (*Schema)(nil).FieldPath(".a", true); err == nil {
 		t.Error("a path into a nil schema is valid")
 	}
-	p, s, err := ValidFieldPath("", nil, true)
+	p, s, err := (*Schema)(nil).FieldPath("", true)
 	if p != nil || s != nil || err != nil {
 		t.Errorf("empty path into nil schema = %v, %v, %v", p, s, err)
 	}
 }
 
-func TestValidFieldPathEscapes(t *testing.T) {
+func TestFieldPathEscapes(t *testing.T) {
 	names := []string{"\a\b\f\n\r\t\v", `a'b\c`, "x\\\ny", "plain"}
 	m := map[string]*Schema{}
 	for _, n := range names {
@@ -101,13 +101,13 @@ func TestValidFieldPathEscapes(t *testing.T) {
 		`['plain']`:          "plain",
 	}
 	for path, want := range tests {
-		p, found, err := ValidFieldPath(path, s, true)
+		p, found, err := s.FieldPath(path, true)
 		if err != nil || found == nil || p.String() != want {
-			t.Errorf("ValidFieldPath(%q) = %q, %v; want %q", path, p.String(), err, want)
+			t.Errorf("FieldPath(%q) = %q, %v; want %q", path, p.String(), err, want)
 		}
 	}
 	// The last invalid escape is the one reported.
-	if _, _, err := ValidFieldPath(`['\x\y']`, s, true); err == nil || err.Error() != `invalid string literal: invalid escape char \y` {
+	if _, _, err := s.FieldPath(`['\x\y']`, true); err == nil || err.Error() != `invalid string literal: invalid escape char \y` {
 		t.Errorf("two invalid escapes: %v", err)
 	}
 }

@@ -50,8 +50,8 @@ func FuzzNewValidate(f *testing.F) {
 			}
 		}
 		Validate(rootPath, s, ValidateOptions{true, true, true})
-		ValidFieldPath(fieldPath, s, true)
-		ValidFieldPath(fieldPath, s, false)
+		s.FieldPath(fieldPath, true)
+		s.FieldPath(fieldPath, false)
 		s2, err := New(s.ToJSONSchemaProps())
 		if err != nil {
 			t.Fatalf("New(ToJSONSchemaProps()): %v", err)

@@ -78,7 +78,7 @@ func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs
 		sBefore := s.DeepCopy()
 		errs = structural.Validate(hostileRoot, s, structural.ValidateOptions{})
 		structural.Validate(hostileRoot, s, structural.ValidateOptions{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
-		structural.ValidFieldPath(strings.Repeat(".a", 2000), s, true)
+		s.FieldPath(strings.Repeat(".a", 2000), true)
 		s.Unfold().StripNullable().StripValueValidations()
 		if _, err := structural.New(s.ToJSONSchemaProps()); err != nil {
 			t.Errorf("New(ToJSONSchemaProps()): %v", err)
@@ -227,7 +227,7 @@ func TestHostileThousandsOfRules(t *testing.T) {
 	}
 }
 
-// TestHostileFieldPaths: ValidFieldPath on long, deep and malformed paths.
+// TestHostileFieldPaths: FieldPath on long, deep and malformed paths.
 func TestHostileFieldPaths(t *testing.T) {
 	skipUnderRace(t)
 	s, err := structural.New(nestSchema(1000, "properties"))
@@ -250,7 +250,7 @@ func TestHostileFieldPaths(t *testing.T) {
 	}
 	for i, tc := range tests {
 		var err error
-		bounded(t, hostileLimit, func() { _, _, err = structural.ValidFieldPath(tc.path, s, true) })
+		bounded(t, hostileLimit, func() { _, _, err = s.FieldPath(tc.path, true) })
 		if (err != nil) != tc.wantErr {
 			t.Errorf("path %d (%.20q...): err = %v", i, tc.path, err)
 		}
@@ -296,7 +296,7 @@ func TestConcurrentSchema(t *testing.T) {
 		var b strings.Builder
 		fmt.Fprintln(&b, structural.Validate(hostileRoot, s, structural.ValidateOptions{}))
 		for _, fp := range []string{".spec.listeners", ".spec.gatewayClassName", ".spec.nope", ".metadata.name"} {
-			path, _, err := structural.ValidFieldPath(fp, s, true)
+			path, _, err := s.FieldPath(fp, true)
 			fmt.Fprintln(&b, path, err)
 		}
 		u := s.Unfold().StripNullable().StripValueValidations()
