@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,5 +197,50 @@ func TestCacheKeepsTypeErrors(t *testing.T) {
 	uc, _ := RuleCosts(unbounded, nil, "v1", shared)
 	if len(bc) != 2 || len(uc) != 2 || bc[0].Cost >= uc[0].Cost {
 		t.Errorf("costs bounded %+v, unbounded %+v: want the unbounded rule to cost more", bc, uc)
+	}
+}
+
+// TestCacheConcurrent serves CRDs from several goroutines through one
+// cache, with rules compiled lazily on the first requests (run it with
+// -race): every goroutine gets the results of a Resource of its own.
+func TestCacheConcurrent(t *testing.T) {
+	ctx := context.Background()
+	shared := WithCache(new(celrules.Cache))
+	defs := []*crdschema.CustomResourceDefinition{cacheCRD(t, cacheSpecs[0], false), cacheCRD(t, cacheSpecs[2], true), cacheCRD(t, cacheSpecs[3], false)}
+	want := make([][][]string, len(defs))
+	for i, def := range defs {
+		for _, obj := range cacheObjects {
+			want[i] = append(want[i], errorTexts(cacheCreate(t, def, WithKubernetesVersion(""), obj)))
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, def := range defs {
+				res, err := New(def, "v1", shared, WithLazyCompile())
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				for j, obj := range cacheObjects {
+					r, err := res.Create(ctx, obj())
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					if got := errorTexts(r.Errors); !cmp.Equal(got, want[i][j]) {
+						errs <- fmt.Sprintf("CRD %d object %d: %q, want %q", i, j, got, want[i][j])
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
