@@ -9,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objectmeta"
+	"github.com/crdschema/crdschema/internal/pathstack"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -46,7 +47,8 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	}
 	v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget}
 	root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
-	err := v.walk(path, s, s, root, false)
+	st := pathstack.New(path) // paths are built for defaults only
+	err := v.walk(&st, s, s, root, false)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ type defaultsValidator struct {
 	errs          crdschema.ErrorList
 }
 
-func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
+func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	if s == nil {
 		return nil
 	}
@@ -70,7 +72,7 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 		root = s
 	}
 	if s.Default != nil && s.Default.Value != nil {
-		if err := v.check(path.Child("default"), s, s == root, root, sur, insideMeta); err != nil {
+		if err := v.check(st.Path().Child("default"), s, s == root, root, sur, insideMeta); err != nil {
 			return err
 		}
 	}
@@ -78,7 +80,10 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 		return nil
 	}
 	if s.Items != nil {
-		if err := v.walk(path.Child("items"), s.Items, root, sur.Index(), insideMeta); err != nil || v.budget < 0 {
+		st.Child("items")
+		err := v.walk(st, s.Items, root, sur.Index(), insideMeta)
+		st.Pop()
+		if err != nil || v.budget < 0 {
 			return err
 		}
 	}
@@ -87,9 +92,17 @@ func (v *defaultsValidator) walk(path *crdschema.Path, s, root *structural.Schem
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	if len(keys) == 0 {
+		return nil
+	}
+	st.Child("properties")
+	defer st.Pop()
 	for _, k := range keys {
 		meta := insideMeta || (s.XEmbeddedResource && (k == "metadata" || k == "apiVersion" || k == "kind"))
-		if err := v.walk(path.Child("properties").Key(k), s.Properties[k], root, sur.Child(k), meta); err != nil || v.budget < 0 {
+		st.Key(k)
+		err := v.walk(st, s.Properties[k], root, sur.Child(k), meta)
+		st.Pop()
+		if err != nil || v.budget < 0 {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/pathstack"
 )
 
 // ValidateOptions widen the structural rules. The zero value (and a nil
@@ -60,7 +61,10 @@ const (
 func Validate(fldPath *crdschema.Path, s *Schema, opts ValidateOptions) crdschema.ErrorList {
 	o := validateConfig{ValidateOptions: opts, patterns: map[string]error{}}
 	errs := crdschema.ErrorList{}
-	errs = validateInvariants(errs, s, rootLevel, fldPath, o)
+	// The walk keeps its location as a stack and builds paths for
+	// errors only.
+	st := pathstack.New(fldPath)
+	errs = validateInvariants(errs, s, rootLevel, &st, o)
 	errs = validateCompleteness(errs, s, fldPath, o.ValidateOptions)
 	sortErrors(errs)
 	return errs
@@ -85,56 +89,68 @@ func sortErrors(errs crdschema.ErrorList) {
 	}
 }
 
-func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
+func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, st *pathstack.Stack, opts validateConfig) crdschema.ErrorList {
 	if s == nil {
 		return errs
 	}
 	if s.Type == "array" && s.Items == nil {
-		errs = append(errs, crdschema.Required(fldPath.Child("items"), "must be specified"))
+		errs = append(errs, crdschema.Required(st.Path().Child("items"), "must be specified"))
 	}
-	errs = validateInvariants(errs, s.Items, itemLevel, fldPath.Child("items"), opts)
-	for _, k := range sortedKeys(s.Properties) {
-		errs = validateInvariants(errs, s.Properties[k], fieldLevel, fldPath.Child("properties").Key(k), opts)
+	if s.Items != nil {
+		st.Child("items")
+		errs = validateInvariants(errs, s.Items, itemLevel, st, opts)
+		st.Pop()
+	}
+	if len(s.Properties) > 0 {
+		st.Child("properties")
+		for _, k := range sortedKeys(s.Properties) {
+			st.Key(k)
+			errs = validateInvariants(errs, s.Properties[k], fieldLevel, st, opts)
+			st.Pop()
+		}
+		st.Pop()
 	}
 	if s.AdditionalProperties != nil {
 		if lvl == rootLevel {
-			errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+			errs = append(errs, crdschema.Forbidden(st.Path().Child("additionalProperties"), "must not be used at the root"))
 		}
-		errs = validateInvariants(errs, s.AdditionalProperties.Schema, fieldLevel, fldPath.Child("additionalProperties"), opts)
+		st.Child("additionalProperties")
+		errs = validateInvariants(errs, s.AdditionalProperties.Schema, fieldLevel, st, opts)
+		st.Pop()
 	}
 
 	if s.XIntOrString && s.XPreserveUnknownFields {
-		errs = append(errs, crdschema.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, crdschema.Invalid(st.Path().Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.XIntOrString && s.XEmbeddedResource {
-		errs = append(errs, crdschema.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, crdschema.Invalid(st.Path().Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 
-	errs = validateValueValidation(errs, s.ValueValidation, s.hasIntOrStringAnyOf(), s.hasIntOrStringAllOf(), lvl, fldPath, opts)
+	errs = validateValueValidation(errs, s.ValueValidation, s.hasIntOrStringAnyOf(), s.hasIntOrStringAllOf(), lvl, st, opts)
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	if s.XEmbeddedResource && s.Type != "object" {
 		const detail = "must be object if x-kubernetes-embedded-resource is true"
 		if s.Type == "" {
-			errs = append(errs, crdschema.Required(fldPath.Child("type"), detail))
+			errs = append(errs, crdschema.Required(st.Path().Child("type"), detail))
 		} else {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("type"), s.Type, detail))
+			errs = append(errs, crdschema.Invalid(st.Path().Child("type"), s.Type, detail))
 		}
 	} else if s.Type == "" && !s.XIntOrString && !s.XPreserveUnknownFields {
 		switch lvl {
 		case rootLevel:
-			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty at the root"))
+			errs = append(errs, crdschema.Required(st.Path().Child("type"), "must not be empty at the root"))
 		case itemLevel:
-			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty for specified array items"))
+			errs = append(errs, crdschema.Required(st.Path().Child("type"), "must not be empty for specified array items"))
 		case fieldLevel:
-			errs = append(errs, crdschema.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+			errs = append(errs, crdschema.Required(st.Path().Child("type"), "must not be empty for specified object fields"))
 		}
 	}
 	if s.XEmbeddedResource && s.AdditionalProperties != nil {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
 	}
 	if lvl == rootLevel && s.Type != "" && s.Type != "object" {
-		errs = append(errs, crdschema.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+		errs = append(errs, crdschema.Invalid(st.Path().Child("type"), s.Type, "must be object at the root"))
 	}
 
 	if checkMetadata {
@@ -145,16 +161,20 @@ func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath 
 					typ = p.Type
 				}
 				if typ != "string" {
-					errs = append(errs, crdschema.Invalid(fldPath.Child("properties").Key(name).Child("type"), typ, "must be string"))
+					errs = append(errs, crdschema.Invalid(st.Path().Child("properties").Key(name).Child("type"), typ, "must be string"))
 				}
 			}
 		}
 	}
 	if m, ok := s.Properties["metadata"]; ok {
-		errs = validateMetadata(errs, m, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))
+		st.Child("properties")
+		st.Key("metadata")
+		errs = validateMetadata(errs, m, checkMetadata, lvl, st)
+		st.Pop()
+		st.Pop()
 	}
 	if s.XEmbeddedResource && !s.XPreserveUnknownFields && len(s.Properties) == 0 {
-		errs = append(errs, crdschema.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		errs = append(errs, crdschema.Required(st.Path().Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
 	return errs
 }
@@ -162,12 +182,12 @@ func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, fldPath 
 // validateMetadata checks the schema of a metadata property. At the root,
 // it may only restrict name and generateName (its type and default are
 // checked elsewhere).
-func validateMetadata(errs crdschema.ErrorList, m *Schema, checkMetadata bool, lvl level, fldPath *crdschema.Path) crdschema.ErrorList {
+func validateMetadata(errs crdschema.ErrorList, m *Schema, checkMetadata bool, lvl level, st *pathstack.Stack) crdschema.ErrorList {
 	if m == nil {
 		m = &Schema{}
 	}
 	if checkMetadata && m.Type != "object" {
-		errs = append(errs, crdschema.Invalid(fldPath.Child("type"), m.Type, "must be object"))
+		errs = append(errs, crdschema.Invalid(st.Path().Child("type"), m.Type, "must be object"))
 	}
 	if lvl != rootLevel {
 		return errs
@@ -184,13 +204,13 @@ func validateMetadata(errs crdschema.ErrorList, m *Schema, checkMetadata bool, l
 		(m.ValueValidation != nil && !m.ValueValidation.isZero()) ||
 		(m.Properties != nil && !onlyNames)
 	if restricted {
-		errs = append(errs, crdschema.Forbidden(fldPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+		errs = append(errs, crdschema.Forbidden(st.Path(), "must not specify anything other than name and generateName, but metadata is implicitly specified"))
 	}
 	return errs
 }
 
 // validateValueValidation checks the junctors of v and its pattern.
-func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
+func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, st *pathstack.Stack, opts validateConfig) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}
@@ -198,17 +218,15 @@ func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipA
 	noCEL := opts
 	noCEL.AllowNestedXValidations = false
 	if !skipAnyOf {
-		for i := range v.AnyOf {
-			errs = validateNested(errs, &v.AnyOf[i], false, lvl, fldPath.Child("anyOf").Index(i), noCEL)
-		}
+		errs = validateNestedList(errs, v.AnyOf, "anyOf", false, lvl, st, noCEL)
 	}
-	for i := range v.AllOf {
-		errs = validateNested(errs, &v.AllOf[i], skipFirstAllOfAnyOf && i == 0, lvl, fldPath.Child("allOf").Index(i), opts)
+	errs = validateNestedList(errs, v.AllOf, "allOf", skipFirstAllOfAnyOf, lvl, st, opts)
+	errs = validateNestedList(errs, v.OneOf, "oneOf", false, lvl, st, noCEL)
+	if v.Not != nil {
+		st.Child("not")
+		errs = validateNested(errs, v.Not, false, lvl, st, noCEL)
+		st.Pop()
 	}
-	for i := range v.OneOf {
-		errs = validateNested(errs, &v.OneOf[i], false, lvl, fldPath.Child("oneOf").Index(i), noCEL)
-	}
-	errs = validateNested(errs, v.Not, false, lvl, fldPath.Child("not"), noCEL)
 	if v.Pattern != "" {
 		// Parsing is all of regexp.Compile that can fail, and gives the
 		// same errors at a fraction of the cost.
@@ -218,21 +236,31 @@ func validateValueValidation(errs crdschema.ErrorList, v *ValueValidation, skipA
 			opts.patterns[v.Pattern] = err
 		}
 		if err != nil {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("pattern"), v.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
+			errs = append(errs, crdschema.Invalid(st.Path().Child("pattern"), v.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 		}
 	}
 	return errs
 }
 
 // validateNested reports the shaping keywords used under a junctor.
-func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyOf bool, lvl level, fldPath *crdschema.Path, opts validateConfig) crdschema.ErrorList {
+func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyOf bool, lvl level, st *pathstack.Stack, opts validateConfig) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}
-	errs = validateValueValidation(errs, &v.ValueValidation, skipAnyOf, false, lvl, fldPath, opts)
-	errs = validateNested(errs, v.Items, false, lvl, fldPath.Child("items"), opts)
-	for _, k := range sortedKeys(v.Properties) {
-		errs = validateNested(errs, v.Properties[k], false, fieldLevel, fldPath.Child("properties").Key(k), opts)
+	errs = validateValueValidation(errs, &v.ValueValidation, skipAnyOf, false, lvl, st, opts)
+	if v.Items != nil {
+		st.Child("items")
+		errs = validateNested(errs, v.Items, false, lvl, st, opts)
+		st.Pop()
+	}
+	if len(v.Properties) > 0 {
+		st.Child("properties")
+		for _, k := range sortedKeys(v.Properties) {
+			st.Key(k)
+			errs = validateNested(errs, v.Properties[k], false, fieldLevel, st, opts)
+			st.Pop()
+		}
+		st.Pop()
 	}
 
 	const (
@@ -242,48 +270,66 @@ func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyO
 	)
 	g, x := &v.ForbiddenGenerics, &v.ForbiddenExtensions
 	if g.Type != "" {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("type"), mustBeEmpty))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("type"), mustBeEmpty))
 	}
 	if v.AdditionalProperties != nil && !opts.AllowNestedAdditionalProperties {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), mustBeUndefined))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("additionalProperties"), mustBeUndefined))
 	} else {
-		errs = validateNested(errs, v.AdditionalProperties, false, lvl, fldPath.Child("additionalProperties"), opts)
+		st.Child("additionalProperties")
+		errs = validateNested(errs, v.AdditionalProperties, false, lvl, st, opts)
+		st.Pop()
 	}
 	if g.Default != nil {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("default"), mustBeUndefined))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("default"), mustBeUndefined))
 	}
 	if g.Title != "" {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("title"), mustBeEmpty))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("title"), mustBeEmpty))
 	}
 	if g.Description != "" {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("description"), mustBeEmpty))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("description"), mustBeEmpty))
 	}
 	if g.Nullable {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("nullable"), mustBeFalse))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("nullable"), mustBeFalse))
 	}
 	if x.XPreserveUnknownFields {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), mustBeFalse))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-preserve-unknown-fields"), mustBeFalse))
 	}
 	if x.XEmbeddedResource {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), mustBeFalse))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-embedded-resource"), mustBeFalse))
 	}
 	if x.XIntOrString {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), mustBeFalse))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-int-or-string"), mustBeFalse))
 	}
 	if len(x.XListMapKeys) > 0 {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), mustBeEmpty))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-list-map-keys"), mustBeEmpty))
 	}
 	if x.XListType != nil {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-list-type"), mustBeUndefined))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-list-type"), mustBeUndefined))
 	}
 	if x.XMapType != nil {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-map-type"), mustBeUndefined))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-map-type"), mustBeUndefined))
 	}
 	if len(v.XValidations) > 0 && !opts.AllowNestedXValidations {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-validations"), mustBeEmpty))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-validations"), mustBeEmpty))
 	}
 	if _, ok := v.Properties["metadata"]; ok {
-		errs = append(errs, crdschema.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+		errs = append(errs, crdschema.Forbidden(st.Path().Child("properties").Key("metadata"), "must not be specified in a nested context"))
 	}
+	return errs
+}
+
+// validateNestedList checks the schemas of the junctor named name; with
+// skipFirstAnyOf, the anyOf of the first is skipped.
+func validateNestedList(errs crdschema.ErrorList, list []NestedValueValidation, name string, skipFirstAnyOf bool, lvl level, st *pathstack.Stack, opts validateConfig) crdschema.ErrorList {
+	if len(list) == 0 {
+		return errs
+	}
+	st.Child(name)
+	for i := range list {
+		st.Index(i)
+		errs = validateNested(errs, &list[i], skipFirstAnyOf && i == 0, lvl, st, opts)
+		st.Pop()
+	}
+	st.Pop()
 	return errs
 }
