@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/apiextensions"
+	"github.com/crdschema/crdschema/internal/pathstack"
 )
 
 // PropsOptions relax the CRD schema restrictions that ValidateProps
@@ -46,7 +47,8 @@ type PropsOptions struct {
 // rules is package crd's business (with package celrules).
 func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
 	w := propsWalker{opts: opts}
-	w.walk(p, fldPath, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
+	st := pathstack.New(fldPath) // paths are built for errors only
+	w.walk(p, &st, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
 	return w.errs
 }
 
@@ -90,7 +92,7 @@ func hasNewlines(s string) bool { return newlines.MatchString(s) }
 
 // walk checks p and its subtree. It reports whether New would convert the
 // subtree, which decides whether fieldPath is checked.
-func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext, isRoot bool) bool {
+func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ctx propsContext, isRoot bool) bool {
 	if p == nil {
 		return true
 	}
@@ -98,25 +100,27 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 		(p.Items == nil || len(p.Items.JSONSchemas) == 0) &&
 		(p.XPreserveUnknownFields == nil || *p.XPreserveUnknownFields)
 
-	w.checkKeywords(p, fldPath, ctx)
+	w.checkKeywords(p, st, ctx)
 	if p.UniqueItems {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
-			w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
 		}
 		sub := ctx
 		if ctx.insideResourceMeta {
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
-		path := fldPath.Child("additionalProperties")
-		if !w.walk(ap.Schema, path, sub, false) {
+		st.Child("additionalProperties")
+		if !w.walk(ap.Schema, st, sub, false) {
 			convertible = false
 		}
+		st.Pop()
 	}
 	if len(p.Properties) != 0 {
 		f := w.enter(p.Properties, true)
+		st.Child("properties")
 		for _, k := range f.keys {
 			sub := ctx
 			if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
@@ -126,95 +130,121 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path
 				}
 			}
 			prop := f.property(p.Properties, k)
-			path := fldPath.Child("properties").Key(k)
-			if !w.walk(prop, path, sub, false) {
+			st.Key(k)
+			if !w.walk(prop, st, sub, false) {
 				convertible = false
 			}
+			st.Pop()
 		}
+		st.Pop()
 		w.leave()
 	}
-	if !w.walk(p.Not, fldPath.Child("not"), ctx, false) {
-		convertible = false
+	if p.Not != nil {
+		st.Child("not")
+		if !w.walk(p.Not, st, ctx, false) {
+			convertible = false
+		}
+		st.Pop()
 	}
 	for _, j := range [...]struct {
 		name string
 		list []crdschema.JSONSchemaProps
 	}{{"allOf", p.AllOf}, {"oneOf", p.OneOf}, {"anyOf", p.AnyOf}} {
+		if len(j.list) == 0 {
+			continue
+		}
+		st.Child(j.name)
 		for i := range j.list {
-			if !w.walk(&j.list[i], fldPath.Child(j.name).Index(i), ctx, false) {
+			st.Index(i)
+			if !w.walk(&j.list[i], st, ctx, false) {
 				convertible = false
 			}
+			st.Pop()
 		}
+		st.Pop()
 	}
 	if len(p.Definitions) != 0 {
 		f := w.enter(p.Definitions, true)
+		st.Child("definitions")
 		for _, k := range f.keys {
-			w.walk(f.property(p.Definitions, k), fldPath.Child("definitions").Key(k), ctx, false)
+			st.Key(k)
+			w.walk(f.property(p.Definitions, k), st, ctx, false)
+			st.Pop()
 		}
+		st.Pop()
 		w.leave()
 	}
 	if p.Items != nil {
-		path := fldPath.Child("items")
-		if !w.walk(p.Items.Schema, path, ctx, false) {
+		st.Child("items")
+		if !w.walk(p.Items.Schema, st, ctx, false) {
 			convertible = false
 		}
 		for i := range p.Items.JSONSchemas {
 			s := &p.Items.JSONSchemas[i]
-			w.walk(s, path.Index(i), ctx, false)
+			st.Index(i)
+			w.walk(s, st, ctx, false)
+			st.Pop()
 		}
+		st.Pop()
 	}
-	for _, k := range sortedKeys(p.Dependencies) {
-		w.walk(p.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), ctx, false)
+	if len(p.Dependencies) > 0 {
+		st.Child("dependencies")
+		for _, k := range sortedKeys(p.Dependencies) {
+			st.Key(k)
+			w.walk(p.Dependencies[k].Schema, st, ctx, false)
+			st.Pop()
+		}
+		st.Pop()
 	}
 
-	w.checkExtensions(p, fldPath)
+	w.checkExtensions(p, st)
 	if !w.opts.AllowNullableListKeys {
-		w.checkMapListKeys(p, fldPath)
+		w.checkMapListKeys(p, st)
 	}
 	if len(p.XValidations) > 0 {
-		w.checkRules(p, fldPath, convertible)
+		w.checkRules(p, st.Path(), convertible)
 	}
 	return convertible
 }
 
 // checkKeywords reports the keywords a CRD schema may not use.
-func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path, ctx propsContext) {
+func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ctx propsContext) {
 	if !w.opts.AllowInvalidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
-		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("type"), p.Type, openAPIV3Types))
+		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && p.Default.Value != nil && !ctx.allowDefaults {
 		detail := "must not be set"
 		if ctx.defaultsReason != "" {
 			detail += " " + ctx.defaultsReason
 		}
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("default"), detail))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("default"), detail))
 	}
 	if p.ID != "" {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("id"), "id is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("id"), "id is not supported"))
 	}
 	if p.AdditionalItems != nil {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("additionalItems"), "additionalItems is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("additionalItems"), "additionalItems is not supported"))
 	}
 	if len(p.PatternProperties) != 0 {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("patternProperties"), "patternProperties is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("patternProperties"), "patternProperties is not supported"))
 	}
 	if len(p.Definitions) != 0 {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("definitions"), "definitions is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("definitions"), "definitions is not supported"))
 	}
 	if p.Dependencies != nil {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("dependencies"), "dependencies is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("dependencies"), "dependencies is not supported"))
 	}
 	if p.Ref != nil {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("$ref"), "$ref is not supported"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("$ref"), "$ref is not supported"))
 	}
 	if p.Type == "null" {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("type"), "type cannot be set to null, use nullable as an alternative"))
 	}
 	if p.Items != nil && len(p.Items.JSONSchemas) != 0 {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items"), "items must be a schema object and not an array"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("items"), "items must be a schema object and not an array"))
 	}
 	if ctx.insideResourceMeta && p.XEmbeddedResource {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
 	}
 }
 
@@ -229,28 +259,28 @@ func isOpenAPIV3Type(t string) bool {
 
 // checkExtensions checks x-kubernetes-preserve-unknown-fields, -map-type,
 // -list-type and -list-map-keys.
-func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path) {
+func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, st *pathstack.Stack) {
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
-		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+		w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
 	}
 	if p.XMapType != nil && p.Type != "object" {
 		const detail = "must be object if x-kubernetes-map-type is specified"
 		if p.Type == "" {
-			w.errs = append(w.errs, crdschema.Required(fldPath.Child("type"), detail))
+			w.errs = append(w.errs, crdschema.Required(st.Path().Child("type"), detail))
 		} else {
-			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("type"), p.Type, detail))
+			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("type"), p.Type, detail))
 		}
 	}
 	if p.XMapType != nil && *p.XMapType != "atomic" && *p.XMapType != "granular" {
-		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
+		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
 	}
 
 	if p.XListType != nil && p.Type != "array" {
 		const detail = "must be array if x-kubernetes-list-type is specified"
 		if p.Type == "" {
-			w.errs = append(w.errs, crdschema.Required(fldPath.Child("type"), detail))
+			w.errs = append(w.errs, crdschema.Required(st.Path().Child("type"), detail))
 		} else {
-			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("type"), p.Type, detail))
+			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("type"), p.Type, detail))
 		}
 	} else if !w.opts.AllowNonAtomicSetItems && p.XListType != nil && *p.XListType == "set" && p.Items != nil && p.Items.Schema != nil {
 		const detail = "must be atomic as item of a list with x-kubernetes-list-type=set"
@@ -259,44 +289,44 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crd
 		case "array":
 			if is.XListType != nil && *is.XListType != "atomic" {
 				// The value is the pointer, which prints as JSON.
-				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "x-kubernetes-list-type"), is.XListType, detail))
+				w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("items", "x-kubernetes-list-type"), is.XListType, detail))
 			}
 		case "object":
 			if is.XMapType == nil || *is.XMapType != "atomic" {
 				// The API server reports the items' list type here.
-				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "x-kubernetes-map-type"), is.XListType, detail))
+				w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("items", "x-kubernetes-map-type"), is.XListType, detail))
 			}
 		}
 	}
 	if p.XListType != nil && *p.XListType != "atomic" && *p.XListType != "set" && *p.XListType != "map" {
-		w.errs = append(w.errs, crdschema.NotSupported(fldPath.Child("x-kubernetes-list-type"), *p.XListType, []string{"atomic", "set", "map"}))
+		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("x-kubernetes-list-type"), *p.XListType, []string{"atomic", "set", "map"}))
 	}
 
 	if len(p.XListMapKeys) > 0 {
 		const detail = "must be map if x-kubernetes-list-map-keys is non-empty"
 		if p.XListType == nil {
-			w.errs = append(w.errs, crdschema.Required(fldPath.Child("x-kubernetes-list-type"), detail))
+			w.errs = append(w.errs, crdschema.Required(st.Path().Child("x-kubernetes-list-type"), detail))
 		} else if *p.XListType != "map" {
-			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-type"), *p.XListType, detail))
+			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("x-kubernetes-list-type"), *p.XListType, detail))
 		}
 	}
 	if p.XListType == nil || *p.XListType != "map" {
 		return
 	}
 	if len(p.XListMapKeys) == 0 {
-		w.errs = append(w.errs, crdschema.Required(fldPath.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+		w.errs = append(w.errs, crdschema.Required(st.Path().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
 	}
 	if p.Items == nil {
-		w.errs = append(w.errs, crdschema.Required(fldPath.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		w.errs = append(w.errs, crdschema.Required(st.Path().Child("items"), "must have a schema if x-kubernetes-list-type is map"))
 		return
 	}
 	is := p.Items.Schema
 	if is == nil {
-		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items"), apiextensions.Items(&crdschema.JSONSchemaPropsOrArray{JSONSchemas: p.Items.JSONSchemas}), "must only have a single schema if x-kubernetes-list-type is map"))
+		w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("items"), apiextensions.Items(&crdschema.JSONSchemaPropsOrArray{JSONSchemas: p.Items.JSONSchemas}), "must only have a single schema if x-kubernetes-list-type is map"))
 		return
 	}
 	if is.Type != "object" {
-		w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "type"), is.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("items", "type"), is.Type, "must be object if parent array's x-kubernetes-list-type is map"))
 		return
 	}
 	seen := make(map[string]bool, len(p.XListMapKeys))
@@ -304,13 +334,13 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crd
 		if s, ok := is.Properties[k]; ok {
 			if s.Type == "array" || s.Type == "object" {
 				// The API server reports the items' type here.
-				w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("items", "properties").Key(k).Child("type"), is.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+				w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("items", "properties").Key(k).Child("type"), is.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
 			}
 		} else {
-			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
+			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
 		}
 		if seen[k] {
-			w.errs = append(w.errs, crdschema.Invalid(fldPath.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
+			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
 		}
 		seen[k] = true
 	}
@@ -318,7 +348,7 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, fldPath *crd
 
 // checkMapListKeys checks that items of set and map lists are not
 // nullable, and that map keys are not nullable and always present.
-func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, fldPath *crdschema.Path) {
+func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, st *pathstack.Stack) {
 	if p.Items == nil || p.Items.Schema == nil || p.XListType == nil {
 		return
 	}
@@ -328,7 +358,7 @@ func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, fldPath *cr
 	}
 	is := p.Items.Schema
 	if is.Nullable {
-		w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
+		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
 	}
 	if lt != "map" {
 		return
@@ -346,10 +376,10 @@ func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, fldPath *cr
 			}
 		}
 		if !required && (prop.Default == nil || prop.Default.Value == nil) {
-			w.errs = append(w.errs, crdschema.Required(fldPath.Child("items", "properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+			w.errs = append(w.errs, crdschema.Required(st.Path().Child("items", "properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
 		}
 		if prop.Nullable {
-			w.errs = append(w.errs, crdschema.Forbidden(fldPath.Child("items", "properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+			w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("items", "properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
 		}
 	}
 }
