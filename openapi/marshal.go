@@ -349,21 +349,6 @@ var jsonSafe = func() (safe [utf8.RuneSelf]bool) {
 	return safe
 }()
 
-// safeWord reports whether the 8 bytes of w are all jsonSafe, testing
-// them at once: no byte below 0x20 or from 0x80 on, none of " \\ < > &.
-func safeWord(w string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-	// hasZero is non-zero when a byte of v is zero; below, when a byte of
-	// x is below 0x20 (both exact as a yes or no).
-	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	bad := x&highs | (x-0x20*ones)&^x&highs |
-		hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones)) | hasZero(x^('<'*ones)) |
-		hasZero(x^('>'*ones)) | hasZero(x^('&'*ones))
-	return bad == 0
-}
-
 // appendString appends s as a JSON string, escaped as encoding/json
 // escapes it.
 func appendString(b []byte, s string) []byte {
@@ -371,10 +356,6 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && safeWord(s[i:i+8]) {
-			i += 8
-			continue
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {

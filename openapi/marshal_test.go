@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/go-openapi/spec"
 )
@@ -165,33 +164,4 @@ func goldenPaths(t *testing.T, files []string) []map[string]*PathItem {
 		out = append(out, doc.Paths)
 	}
 	return out
-}
-
-// TestSafeWord checks the word-at-a-time test against the table, for
-// every byte value at every position of a word.
-func TestSafeWord(t *testing.T) {
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			want := c < utf8.RuneSelf && jsonSafe[c]
-			if got := safeWord(string(w)); got != want {
-				t.Errorf("byte %#x at %d: safeWord = %t, want %t", c, pos, got, want)
-			}
-		}
-	}
-	// Words mixing several bytes of each kind.
-	kinds := []byte{0, 0x1f, 0x20, '"', '\\', '<', '>', '&', 'a', 0x7f, 0x80, 0xe2, 0xff}
-	w := make([]byte, 8)
-	for n := 0; n < 200000; n++ {
-		want := true
-		x := n * 2654435761
-		for i := range w {
-			w[i] = kinds[(x>>(3*i))%len(kinds)]
-			want = want && w[i] < utf8.RuneSelf && jsonSafe[w[i]]
-		}
-		if got := safeWord(string(w)); got != want {
-			t.Fatalf("%q: safeWord = %t, want %t", w, got, want)
-		}
-	}
 }
