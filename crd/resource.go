@@ -101,7 +101,6 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		return nil, errors.New("crd.New: nil CustomResourceDefinition")
 	}
 	d := Defaulted(def)
-	in := toInternal(d)
 	if d.Version(version) == nil {
 		return nil, fmt.Errorf("crd.New: %s has no version %q", d.Name, version)
 	}
@@ -165,7 +164,9 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	if r.validator, err = validation.New(r.schema, vopt); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
-	if sub := in.spec.subresourcesForVersion(version); sub != nil {
+	// The version's own subresources: the API server's internal form
+	// hoists them when all versions agree, to the same value.
+	if sub := d.Version(version).Subresources; sub != nil {
 		r.hasStatus = sub.Status != nil
 		r.scale = sub.Scale
 	}
