@@ -244,3 +244,46 @@ func TestCacheConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestServedSchemasShared checks that New builds the served schema once
+// for versions whose schemas are deeply equal, and apart for a version
+// that differs (here only in a default's type of number, which serving
+// changes: 1.0 is served as 1, 1.5 stays), with the same objects created
+// either way.
+func TestServedSchemasShared(t *testing.T) {
+	spec := func(def string) string {
+		return `{"type": "object", "properties": {"n": {"type": "number", "default": ` + def + `}}}`
+	}
+	def, _, err := crdschema.UnmarshalCRD([]byte(`{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": {"name": "widgets.example.com"},
+		"spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"},
+			"versions": [
+				{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": ` + spec("1.0") + `}}}},
+				{"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": ` + spec("1.0") + `}}}},
+				{"name": "v3", "served": true, "storage": false, "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": ` + spec("1.5") + `}}}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(def, "v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.schemas["v1"] != res.schemas["v2"] || res.schemas["v1"] == res.schemas["v3"] {
+		t.Errorf("v1 and v2 should share their served schema, v3 have its own")
+	}
+	for version, want := range map[string]any{"v1": int64(1), "v2": int64(1), "v3": 1.5} {
+		res, err := New(def, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := widget(map[string]any{})
+		obj["apiVersion"] = "example.com/" + version
+		r, err := res.Create(context.Background(), obj)
+		if err != nil || len(r.Errors) > 0 {
+			t.Fatalf("%s: %v %v", version, err, r.Errors)
+		}
+		if got := r.Object["spec"].(map[string]any)["n"]; got != want {
+			t.Errorf("%s: default %#v, want %#v", version, got, want)
+		}
+	}
+}

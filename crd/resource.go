@@ -121,23 +121,8 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	} else {
 		r.storageVersion = version
 	}
-	for _, v := range d.Spec.Versions {
-		props, _ := VersionSchema(d, v.Name)
-		if props == nil {
-			continue
-		}
-		s, err := structural.New(props)
-		if err != nil {
-			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
-		}
-		serveDefaults(s)
-		// The API server prunes defaults only when it prunes objects.
-		if !d.Spec.PreserveUnknownFields {
-			if s, err = defaulting.PruneDefaults(s); err != nil {
-				return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
-			}
-		}
-		r.schemas[v.Name] = s
+	if err := servedSchemas(d, r.schemas); err != nil {
+		return nil, err
 	}
 	r.schema = r.schemas[version]
 	dec := prune.DecoderOptions{

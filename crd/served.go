@@ -1,11 +1,54 @@
 package crd
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/structural"
 )
+
+// servedSchemas adds to schemas the structural schema of each version of
+// d (defaulted) as the API server serves it: defaults after a round trip
+// through JSON, pruned unless unknown fields are preserved. Versions with
+// equal schemas (deeply, the usual case of a CRD serving one schema under
+// several versions) share one.
+func servedSchemas(d *crdschema.CustomResourceDefinition, schemas map[string]*structural.Schema) error {
+	type built struct {
+		props *crdschema.JSONSchemaProps
+		s     *structural.Schema
+	}
+	var done []built
+next:
+	for _, v := range d.Spec.Versions {
+		props, _ := VersionSchema(d, v.Name)
+		if props == nil {
+			continue
+		}
+		for _, b := range done {
+			if b.props == props || reflect.DeepEqual(b.props, props) {
+				schemas[v.Name] = b.s
+				continue next
+			}
+		}
+		s, err := structural.New(props)
+		if err != nil {
+			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		serveDefaults(s)
+		// The API server prunes defaults only when it prunes objects.
+		if !d.Spec.PreserveUnknownFields {
+			if s, err = defaulting.PruneDefaults(s); err != nil {
+				return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			}
+		}
+		schemas[v.Name] = s
+		done = append(done, built{props, s})
+	}
+	return nil
+}
 
 // The API server serves a CRD as it reads it back from storage, where it is
 // kept as apiextensions.k8s.io/v1 JSON: a whole-number float in a default
