@@ -316,16 +316,20 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	}
 	names := map[string]string{}
 	ctx := context.Background()
+	// One compile cache for the client: validation and the serving of
+	// each version share the compiled rules, and so do CRDs that repeat
+	// rules over the same types.
+	cache := newCompileCache()
 	for _, sd := range defs {
 		def := sd.def
-		if errs := validateCRD(ctx, def, b.kubernetesVersion); len(errs) > 0 {
+		if errs := validateCRD(ctx, def, b.kubernetesVersion, cache); len(errs) > 0 {
 			return nil, &CRDError{Name: def.Name, Source: sd.source, Errors: errs}
 		}
 		if prev, dup := names[def.Name]; dup {
 			return nil, fmt.Errorf("fakeclient: CRD %q is given twice (%s and %s)", def.Name, orArg(prev), orArg(sd.source))
 		}
 		names[def.Name] = sd.source
-		k, err := newKind(def, append([]crd.ResourceOption{crd.WithKubernetesVersion(b.kubernetesVersion)}, b.resourceOptions...))
+		k, err := newKind(def, append([]crd.ResourceOption{crd.WithKubernetesVersion(b.kubernetesVersion), crd.WithCache(cache)}, b.resourceOptions...))
 		if err != nil {
 			return nil, fmt.Errorf("fakeclient: CRD %q: %w", def.Name, err)
 		}

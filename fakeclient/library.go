@@ -7,14 +7,19 @@ import (
 	"context"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 )
 
 // validateCRD reports what the API server of the Kubernetes release
 // version ("" for the default) would refuse in def, as it creates it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string) crdschema.ErrorList {
-	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version))
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version), crd.WithCache(cache))
 }
+
+// newCompileCache returns a cache of compiled CEL rules to share between
+// the CRDs of a client.
+func newCompileCache() *celrules.Cache { return new(celrules.Cache) }
 
 // aggregate renders errs as Kubernetes' aggregate error does.
 func aggregate(errs crdschema.ErrorList) string {
