@@ -43,6 +43,10 @@ type Resource struct {
 	statusValidator *validation.Validator // nil without a status subresource
 	hasStatus       bool
 	scale           *crdschema.CustomResourceSubresourceScale
+	// hasEmbedded and hasSetsOrMaps tell whether the schema has embedded
+	// resources and lists of type set or map: only then do requests walk
+	// the object for them.
+	hasEmbedded, hasSetsOrMaps bool
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
@@ -140,6 +144,8 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		r.schemas[v.Name] = s
 	}
 	r.schema = r.schemas[version]
+	r.hasEmbedded = structuralHas(r.schema, isEmbedded, 0)
+	r.hasSetsOrMaps = structuralHas(r.schema, isSetOrMap, 0)
 	dec := prune.DecoderOptions{
 		Group:                 r.group,
 		Kind:                  r.kind,
@@ -414,11 +420,11 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 // dropped, a missing generation set to 1), defaulted, converted to this
 // version and decoded again.
 func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
-	o := jsonvalue.CopyMap(obj)
-	if o == nil {
+	if obj == nil {
 		return nil, refuse("the stored object is not an object")
 	}
-	if _, err := r.storage.Decode(o); err != nil {
+	o, _, err := r.storage.DecodeCopy(obj)
+	if err != nil {
 		return nil, refuse("the stored object cannot be decoded: %v", err)
 	}
 	if s := r.schemaOf(o); s != nil {
@@ -440,16 +446,16 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 // embedded resources) and the defaulter run; the apiVersion must be this
 // version's.
 func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
-	o := jsonvalue.CopyMap(obj)
-	if o == nil {
+	if obj == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
 	}
-	kind, _ := o["kind"].(string)
+	kind, _ := obj["kind"].(string)
 	if kind == "" {
 		return nil, nil, refuse("Object 'Kind' is missing in the request body")
 	}
-	av, _ := o["apiVersion"].(string)
-	unknown, err := r.decoder.Decode(o)
+	av, _ := obj["apiVersion"].(string)
+	// the copy, pruned as it is made
+	o, unknown, err := r.decoder.DecodeCopy(obj)
 	if err != nil {
 		_, ver, _ := metavalidation.ParseGroupVersion(av)
 		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)

@@ -13,7 +13,6 @@ import (
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/ratchet"
-	"github.com/crdschema/crdschema/validation"
 )
 
 // validateCreate is rest.ValidateCreate with the custom resource strategy:
@@ -32,8 +31,8 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
+	errs = append(errs, r.embeddedMeta(o)...)
+	errs = append(errs, r.listSetsAndMaps(o)...)
 	errs = r.appendRules(ctx, errs, o, nil)
 	if len(errs) == 0 {
 		if meta, merrs := r.objectMeta(o); merrs == nil {
@@ -57,9 +56,9 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
-		errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
+	errs = append(errs, r.embeddedMeta(o)...)
+	if len(r.listSetsAndMaps(old)) == 0 {
+		errs = append(errs, r.listSetsAndMaps(o)...)
 	}
 	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
@@ -79,8 +78,8 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	if n := validation.ValidateListSetsAndMaps(nil, o, r.schema); len(n) > 0 {
-		if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
+	if n := r.listSetsAndMaps(o); len(n) > 0 {
+		if len(r.listSetsAndMaps(old)) == 0 {
 			errs = append(errs, n...)
 		}
 	}
