@@ -20,8 +20,10 @@ import (
 // with path-segment names.
 func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdschema.ErrorList {
 	errs := r.validateTypeMeta(o)
+	var meta *crdschema.ObjectMeta
 	if len(errs) == 0 {
-		meta, merrs := r.objectMeta(o)
+		var merrs crdschema.ErrorList
+		meta, merrs = r.objectMeta(o)
 		if merrs != nil {
 			errs = append(errs, merrs...)
 		} else {
@@ -34,10 +36,11 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 	errs = append(errs, r.embeddedMeta(o)...)
 	errs = append(errs, r.listSetsAndMaps(o)...)
 	errs = r.appendRules(ctx, errs, o, nil)
-	if len(errs) == 0 {
-		if meta, merrs := r.objectMeta(o); merrs == nil {
-			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
-		}
+	if len(errs) == 0 && meta != nil {
+		// The metadata passed ValidateObjectMeta above (nothing since has
+		// changed it): only the checks of the names can fail with
+		// path-segment names.
+		errs = append(errs, metavalidation.ValidateObjectMetaNames(meta, metavalidation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
 	}
 	return errs
 }
