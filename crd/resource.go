@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -47,6 +48,10 @@ type Resource struct {
 	// resources and lists of type set or map: only then do requests walk
 	// the object for them.
 	hasEmbedded, hasSetsOrMaps bool
+	// defaultSchemas are the schemas cut down to what defaulting uses
+	// (defaultsOnly), made on first use.
+	defaultsOnce   sync.Once
+	defaultSchemas map[*structural.Schema]*structural.Schema
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
@@ -427,9 +432,7 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, refuse("the stored object cannot be decoded: %v", err)
 	}
-	if s := r.schemaOf(o); s != nil {
-		defaulting.Default(o, s)
-	}
+	r.defaultObject(o)
 	// Conversion between versions with strategy None changes only the
 	// apiVersion.
 	if av, _ := o["apiVersion"].(string); av != r.group+"/"+r.version {
@@ -460,9 +463,7 @@ func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, 
 		_, ver, _ := metavalidation.ParseGroupVersion(av)
 		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)
 	}
-	if s := r.schemaOf(o); s != nil {
-		defaulting.Default(o, s)
-	}
+	r.defaultObject(o)
 	if av != r.group+"/"+r.version {
 		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
 	}
