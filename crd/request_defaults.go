@@ -13,12 +13,7 @@ func (r *Resource) defaultObject(obj map[string]any) {
 	if s == nil {
 		return
 	}
-	r.defaultsOnce.Do(func() {
-		r.defaultSchemas = make(map[*structural.Schema]*structural.Schema, len(r.schemas))
-		for _, vs := range r.schemas {
-			r.defaultSchemas[vs] = defaultsOnly(vs, 0)
-		}
-	})
+	r.prepareWalks()
 	d, ok := r.defaultSchemas[s]
 	if !ok {
 		d = s
@@ -26,6 +21,17 @@ func (r *Resource) defaultObject(obj map[string]any) {
 	if d != nil {
 		defaulting.Default(obj, d)
 	}
+}
+
+// prepareWalks cuts the schemas down for the walks of requests, once.
+func (r *Resource) prepareWalks() {
+	r.walksOnce.Do(func() {
+		r.defaultSchemas = make(map[*structural.Schema]*structural.Schema, len(r.schemas))
+		for _, vs := range r.schemas {
+			r.defaultSchemas[vs] = defaultsOnly(vs, 0)
+		}
+		r.listSchema = listTypesOnly(r.schema, 0)
+	})
 }
 
 // defaultsOnly returns the part of s that defaulting.Default uses: the

@@ -43,11 +43,52 @@ func (r *Resource) embeddedMeta(o map[string]any) crdschema.ErrorList {
 }
 
 // listSetsAndMaps is validation.ValidateListSetsAndMaps of an object,
-// skipped when the schema has no list of type set or map: it would find
-// nothing.
+// with the schema cut down to the nodes at or above a list of type set or
+// map (listTypesOnly): the walk skips the parts of the object where it
+// would find nothing.
 func (r *Resource) listSetsAndMaps(o map[string]any) crdschema.ErrorList {
-	if !r.hasSetsOrMaps {
+	r.prepareWalks()
+	if r.listSchema == nil {
 		return nil
 	}
-	return validation.ValidateListSetsAndMaps(nil, o, r.schema)
+	return validation.ValidateListSetsAndMaps(nil, o, r.listSchema)
+}
+
+// listTypesOnly returns the part of s that
+// validation.ValidateListSetsAndMaps uses: the nodes at or above a list of
+// type set or map. The walk visits properties and additional properties
+// alike and reports only at such lists, so that it reports with the
+// result exactly what it reports with s. nil means s has no such list.
+func listTypesOnly(s *structural.Schema, depth int) *structural.Schema {
+	if s == nil {
+		return nil
+	}
+	if depth > 1000 {
+		return s // too deep to trim: all of it
+	}
+	items := listTypesOnly(s.Items, depth+1)
+	var ap *structural.Schema
+	if s.AdditionalProperties != nil {
+		ap = listTypesOnly(s.AdditionalProperties.Schema, depth+1)
+	}
+	var props map[string]*structural.Schema
+	for k, p := range s.Properties {
+		if d := listTypesOnly(p, depth+1); d != nil {
+			if props == nil {
+				props = make(map[string]*structural.Schema)
+			}
+			props[k] = d
+		}
+	}
+	if !isSetOrMap(s) && items == nil && ap == nil && props == nil {
+		return nil
+	}
+	out := *s
+	out.Items = items
+	out.Properties = props
+	out.AdditionalProperties = nil
+	if ap != nil {
+		out.AdditionalProperties = &structural.SchemaOrBool{Bool: s.AdditionalProperties.Bool, Schema: ap}
+	}
+	return &out
 }

@@ -47,11 +47,13 @@ type Resource struct {
 	// hasEmbedded and hasSetsOrMaps tell whether the schema has embedded
 	// resources and lists of type set or map: only then do requests walk
 	// the object for them.
-	hasEmbedded, hasSetsOrMaps bool
+	hasEmbedded bool
 	// defaultSchemas are the schemas cut down to what defaulting uses
-	// (defaultsOnly), made on first use.
-	defaultsOnce   sync.Once
+	// (defaultsOnly), listSchema this version's cut down to its lists of
+	// type set or map (listTypesOnly); made on first use.
+	walksOnce      sync.Once
 	defaultSchemas map[*structural.Schema]*structural.Schema
+	listSchema     *structural.Schema
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
@@ -150,7 +152,6 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	}
 	r.schema = r.schemas[version]
 	r.hasEmbedded = structuralHas(r.schema, isEmbedded, 0)
-	r.hasSetsOrMaps = structuralHas(r.schema, isSetOrMap, 0)
 	dec := prune.DecoderOptions{
 		Group:                 r.group,
 		Kind:                  r.kind,
