@@ -188,6 +188,9 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		if x == nil {
+			return x // a nil map stays one, as jsonvalue.Copy keeps it
+		}
 		if s == nil {
 			for k := range x {
 				p.record(k)
@@ -208,6 +211,9 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 		}
 		return out
 	case []any:
+		if x == nil {
+			return x
+		}
 		var is *structural.Schema
 		if s != nil {
 			is = s.Items
@@ -234,7 +240,7 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns *structural.Schema) any {
 	switch x := x.(type) {
 	case map[string]any:
-		if s.Properties == nil && s.AdditionalProperties == nil {
+		if x == nil || s.Properties == nil && s.AdditionalProperties == nil {
 			return nullsCopy(x, ns)
 		}
 		out := make(map[string]any, len(x))
@@ -252,7 +258,7 @@ func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns 
 		return out
 	case []any:
 		is := s.Items
-		if is == nil {
+		if x == nil || is == nil {
 			return nullsCopy(x, ns)
 		}
 		var nis *structural.Schema
@@ -304,6 +310,9 @@ func nullsCopy(x any, s *structural.Schema) any {
 	}
 	switch x := x.(type) {
 	case map[string]any:
+		if x == nil {
+			return x
+		}
 		out := make(map[string]any, len(x))
 		for k, v := range x {
 			if c, keep := nullsField(k, v, s); keep {
@@ -312,7 +321,7 @@ func nullsCopy(x any, s *structural.Schema) any {
 		}
 		return out
 	case []any:
-		if s.Items == nil {
+		if x == nil || s.Items == nil {
 			return jsonvalue.Copy(x)
 		}
 		out := make([]any, len(x))

@@ -72,6 +72,23 @@ func TestDecodeCopy(t *testing.T) {
 	}
 }
 
+// TestDecodeCopyNilContainers: nil maps and lists, which Go callers can
+// pass though JSON has none, come out as Decode leaves them on a copy.
+func TestDecodeCopyNilContainers(t *testing.T) {
+	for i, sj := range copySchemas {
+		s, _, ok := fuzzInputs(t, []byte(sj), []byte(`{}`))
+		if !ok {
+			t.Fatal("bad schema")
+		}
+		d := prune.NewDecoder(prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}})
+		var nilMap map[string]any
+		var nilList []any
+		o := map[string]any{"apiVersion": "g/v1", "kind": "K", "spec": nilMap, "l": nilList, "m": nilMap, "tmpl": nilMap,
+			"x": map[string]any{"y": nilMap, "z": nilList}, "metadata": map[string]any{"name": "n", "labels": nilMap}}
+		t.Run(fmt.Sprint("schema", i), func(t *testing.T) { checkDecodeCopy(t, d, o) })
+	}
+}
+
 // FuzzDecodeCopy checks that DecodeCopy is Decode on a copy, in one walk,
 // and never modifies its argument.
 func FuzzDecodeCopy(f *testing.F) {
