@@ -82,12 +82,14 @@ func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.
 }
 
 // crdschemaCreate is a create request with crdschema from the JSON body.
+// The body is decoded for the request alone, as the API server decodes it:
+// CreateOwned takes it over instead of copying it.
 func crdschemaCreate(res *crd.Resource, body []byte) (*crd.Result, error) {
 	obj, err := decodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return res.Create(context.Background(), obj)
+	return res.CreateOwned(context.Background(), obj)
 }
 
 // crdschemaUpdate is an update request with crdschema from the JSON body;

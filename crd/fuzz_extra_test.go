@@ -1,6 +1,7 @@
 package crd_test
 
 import (
+	"fmt"
 	"encoding/json"
 	"reflect"
 	"sync"
@@ -71,6 +72,14 @@ func FuzzCreate(f *testing.F) {
 		}
 		if again := outcome(r.Create(ctx, obj)); again != outcome(res, err) {
 			t.Fatalf("Create is not deterministic:\n%s\n%s", outcome(res, err), again)
+		}
+		// CreateOwned, on a body of its own, has Create's outcome.
+		ores, oerr := r.CreateOwned(ctx, hostile.Clone(obj))
+		if owned := outcome(ores, oerr); owned != outcome(res, err) {
+			t.Fatalf("CreateOwned:\n%s\nCreate:\n%s", owned, outcome(res, err))
+		}
+		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
+			t.Fatalf("CreateOwned warns %q, Create %q", ores.Warnings, res.Warnings)
 		}
 		if err != nil {
 			if _, ok := err.(*crd.RequestError); !ok {

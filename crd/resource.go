@@ -301,7 +301,20 @@ func refuseAs(reason StatusReason, format string, args ...any) *RequestError {
 // A non-nil error is a *RequestError. ctx bounds the evaluation of the CEL
 // rules, besides their cost limits.
 func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, error) {
-	o, unknown, err := r.decodeRequest(obj)
+	return r.create(ctx, obj, false)
+}
+
+// CreateOwned is Create for a body that belongs to the call: obj, just
+// decoded for this request (by crdschema.DecodeJSON or UnmarshalObject)
+// and not used by the caller afterwards. CreateOwned may modify obj, and
+// the Object of the result may share obj's maps and lists; in return it
+// saves Create's copy of the body. The outcome is Create's.
+func (r *Resource) CreateOwned(ctx context.Context, obj map[string]any) (*Result, error) {
+	return r.create(ctx, obj, true)
+}
+
+func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (*Result, error) {
+	o, unknown, err := r.decodeBody(obj, owned)
 	if err != nil {
 		return nil, err
 	}
@@ -450,6 +463,12 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 // embedded resources) and the defaulter run; the apiVersion must be this
 // version's.
 func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
+	return r.decodeBody(obj, false)
+}
+
+// decodeBody is decodeRequest; with owned, it decodes obj itself instead
+// of a copy.
+func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, []string, error) {
 	if obj == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
 	}
@@ -458,8 +477,16 @@ func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, 
 		return nil, nil, refuse("Object 'Kind' is missing in the request body")
 	}
 	av, _ := obj["apiVersion"].(string)
-	// the copy, pruned as it is made
-	o, unknown, err := r.decoder.DecodeCopy(obj)
+	var o map[string]any
+	var unknown []string
+	var err error
+	if owned {
+		o = obj
+		unknown, err = r.decoder.Decode(o)
+	} else {
+		// the copy, pruned as it is made
+		o, unknown, err = r.decoder.DecodeCopy(obj)
+	}
 	if err != nil {
 		_, ver, _ := metavalidation.ParseGroupVersion(av)
 		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)
