@@ -1,8 +1,8 @@
 package crd_test
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
