@@ -203,10 +203,13 @@ func (e *boundSizes) EstimateCallCost(string, string, *checker.AstNode, []checke
 	return nil
 }
 
-// nodeBounds are a node's summed bound, made on first use.
+// nodeBounds are a node's summed bound, made on first use, and whether
+// the types of all nodes below it are parts of its type (chained): then a
+// value that fits the node's type fits theirs.
 type nodeBounds struct {
-	once sync.Once
-	cost uint64
+	once    sync.Once
+	cost    uint64
+	chained bool
 }
 
 // boundOf returns the bound of one evaluation of all of n's rules, or
@@ -227,8 +230,42 @@ func (n *node) boundOf() uint64 {
 			sum += rb.cost
 		}
 		b.cost = sum
+		b.chained = n.chainedBelow()
 	})
 	return b.cost
+}
+
+// chainedBelow reports whether the type of every node below n is the type
+// of the value it validates within n's type. n is ready.
+func (n *node) chainedBelow() bool {
+	if n.dt == nil {
+		return false
+	}
+	below := func(c *node, t *declType) bool {
+		if c == nil {
+			return true
+		}
+		c.ready()
+		if c.dt != t {
+			return false
+		}
+		c.boundOf()
+		return c.bounds.chained
+	}
+	for _, a := range n.allOf {
+		if !below(a, n.dt) {
+			return false
+		}
+	}
+	if !below(n.items, n.dt.elem) || !below(n.additional, n.dt.elem) {
+		return false
+	}
+	for k, sub := range n.props {
+		if !below(sub, fieldType(n.dt, k)) {
+			return false
+		}
+	}
+	return true
 }
 
 // boundWalk adds up the bounds of the evaluations a run over an object
@@ -265,6 +302,13 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		old = nil
 	}
 	n.ready()
+	n.boundOf()
+	if covered && n.bounds.chained {
+		// obj and old fit, and so do the values of every node below:
+		// the old values matter no more (what is counted depends on obj
+		// alone).
+		old = nil
+	}
 	if n.compileErr == nil && len(n.rules) > 0 {
 		c := n.boundOf()
 		if c >= w.budget-w.total {
@@ -289,10 +333,11 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		if n.items == nil {
 			return true
 		}
+		c := covered && n.dt != nil && n.items.dt == n.dt.elem
 		oldList, _ := old.([]any)
 		olds := newOldItems(n.schema, oldList)
 		for _, item := range x {
-			if !w.node(n.items, item, olds.get(item), covered && n.dt != nil && n.items.dt == n.dt.elem, depth+1) {
+			if !w.node(n.items, item, olds.get(item), c, depth+1) {
 				return false
 			}
 		}

@@ -280,3 +280,23 @@ func TestBoundedMessageExpression(t *testing.T) {
 		t.Errorf("errors: %v", errs)
 	}
 }
+
+// TestBoundedOldUnderUnescapedName: the old value of a node whose type is
+// not part of its parent's (a property CEL cannot name) is checked against
+// the sizes too, even below a node whose rules were already bounded.
+func TestBoundedOldUnderUnescapedName(t *testing.T) {
+	c := compileJSON(t, `{"type":"object","x-kubernetes-validations":[{"rule":"has(self.a)"}],"properties":{"a":{"type":"object","properties":{
+		"1x":{"type":"array","maxItems":2,"items":{"type":"string","maxLength":5},"x-kubernetes-validations":[{"rule":"oldSelf.all(s, s.matches('^(a|b)*c$'))"}]}}}}}`)
+	obj := map[string]any{"a": map[string]any{"1x": []any{"abc"}}}
+	old := map[string]any{"a": map[string]any{"1x": strings1(2000, strings.Repeat("ab", 50)+"c")}}
+	if checkBounded(t, "small old list", c, obj, map[string]any{"a": map[string]any{"1x": []any{"abc"}}}, RuntimeBudget) != true {
+		t.Error("an old value within the sizes: ran with tracking")
+	}
+	if checkBounded(t, "oversized old list", c, obj, old, 20000) {
+		t.Error("an old value beyond the sizes: ran without tracking")
+	}
+	errs, _ := c.Validate(context.Background(), nil, obj, old, 20000, withBoundedCost)
+	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "running out of cost budget") {
+		t.Errorf("errors %v, want the budget error", errs)
+	}
+}
