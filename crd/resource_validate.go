@@ -48,12 +48,13 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 // validateUpdate is rest.ValidateUpdate with the custom resource strategy.
 func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
-	errs := r.validateCommon(o, old)
+	m := r.decodeMetas(o, old)
+	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
 		errs = append(errs, tm...)
 	} else {
-		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		errs = append(errs, r.validateMetaUpdate(m)...)
 		verrs, _ := r.validator.ValidateUpdate(nil, o, corr)
 		errs = append(errs, verrs...)
 		errs = append(errs, r.validateScaleSpec(o)...)
@@ -69,12 +70,13 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
 func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
-	errs := r.validateCommon(o, old)
+	m := r.decodeMetas(o, old)
+	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
 		errs = append(errs, tm...)
 	} else {
-		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
 			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, ratchet.StatusCorrelation(corr, r.schema))
 			errs = append(errs, serrs...)
@@ -89,32 +91,49 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
 
-// validateCommon is the generic part of an update's validation: the new
-// metadata, and what an update may not change in it.
-func (r *Resource) validateCommon(o, old map[string]any) crdschema.ErrorList {
-	meta, merrs := r.objectMeta(o)
-	if merrs != nil {
-		return merrs
-	}
-	oldMeta, merrs := r.objectMeta(old)
-	if merrs != nil {
-		return merrs
-	}
-	p := crdschema.NewPath("metadata")
-	errs := metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, p)
-	return append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, p)...)
+// metas are the decoded metadata of an update's new and old objects, or
+// the errors of decoding them.
+type metas struct {
+	meta, old *crdschema.ObjectMeta
+	errs      crdschema.ErrorList
 }
 
-func (r *Resource) validateMetaUpdate(o, old map[string]any) crdschema.ErrorList {
+// decodeMetas decodes the metadata of o and old once for the checks of an
+// update.
+func (r *Resource) decodeMetas(o, old map[string]any) metas {
 	meta, merrs := r.objectMeta(o)
 	if merrs != nil {
-		return merrs
+		return metas{errs: merrs}
 	}
 	oldMeta, merrs := r.objectMeta(old)
 	if merrs != nil {
-		return merrs
+		return metas{errs: merrs}
 	}
-	return metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, crdschema.NewPath("metadata"))
+	return metas{meta: meta, old: oldMeta}
+}
+
+// validateCommon is the generic part of an update's validation: the new
+// metadata, and what an update may not change in it.
+func (r *Resource) validateCommon(m metas) crdschema.ErrorList {
+	if m.errs != nil {
+		return m.errs
+	}
+	p := crdschema.NewPath("metadata")
+	errs := metavalidation.ValidateObjectMeta(m.meta, r.namespaced, metavalidation.NameIsPathSegment, p)
+	return append(errs, metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, p)...)
+}
+
+func (r *Resource) validateMetaUpdate(m metas) crdschema.ErrorList {
+	if m.errs != nil {
+		// the decoding errors once more, as errors of their own
+		errs := make(crdschema.ErrorList, len(m.errs))
+		for i, e := range m.errs {
+			c := *e
+			errs[i] = &c
+		}
+		return errs
+	}
+	return metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, crdschema.NewPath("metadata"))
 }
 
 func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {
