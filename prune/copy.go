@@ -102,8 +102,20 @@ func pruneRootNulls(root map[string]any, k string, s *structural.Schema) {
 // of a copy of the object root x, and the paths Prune reports. The root's
 // apiVersion, kind and metadata are copied as they are.
 func pruneCopy(x map[string]any, s *structural.Schema) (map[string]any, []string) {
+	return pruneRoot(x, s, false)
+}
+
+// pruneInPlace is pruneCopy on x itself: Prune(x, s, true) and then
+// PruneNulls(x, s), but for the root's apiVersion, kind and metadata, in
+// one walk.
+func pruneInPlace(x map[string]any, s *structural.Schema) []string {
+	_, paths := pruneRoot(x, s, true)
+	return paths
+}
+
+func pruneRoot(x map[string]any, s *structural.Schema, inPlace bool) (map[string]any, []string) {
 	buf := pathBuffers.Get().(*[]byte)
-	p := pruner{path: (*buf)[:0]}
+	p := pruner{path: (*buf)[:0], inPlace: inPlace}
 	defer func() {
 		if cap(p.path) <= 64<<10 {
 			*buf = p.path[:0]
@@ -114,24 +126,57 @@ func pruneCopy(x map[string]any, s *structural.Schema) (map[string]any, []string
 	if ps == nil {
 		ps = &emptySchema
 	}
-	out := make(map[string]any, len(x))
+	out := p.newMap(x)
 	for k, v := range x {
 		if isMetaField(k) {
-			out[k] = jsonvalue.Copy(v)
+			out[k] = p.copyOf(v)
 			continue
 		}
+		var c any
+		var keep bool
 		if ps.XPreserveUnknownFields {
-			if c, keep := p.keepField(k, v, ps, s); keep {
-				out[k] = c
-			}
-			continue
+			c, keep = p.keepField(k, v, ps, s)
+		} else {
+			c, keep = p.field(k, v, ps, s)
 		}
-		if c, keep := p.field(k, v, ps, s); keep {
-			out[k] = c
-		}
+		p.put(out, k, c, keep)
 	}
 	sort.Strings(p.paths)
 	return out, p.paths
+}
+
+// newMap returns the map an object's entries are kept in: a new one, or
+// the object itself in place.
+func (p *pruner) newMap(x map[string]any) map[string]any {
+	if p.inPlace {
+		return x
+	}
+	return make(map[string]any, len(x))
+}
+
+// newList is newMap for a list.
+func (p *pruner) newList(x []any) []any {
+	if p.inPlace {
+		return x
+	}
+	return make([]any, len(x))
+}
+
+// copyOf returns a value kept as it is.
+func (p *pruner) copyOf(v any) any {
+	if p.inPlace {
+		return v
+	}
+	return jsonvalue.Copy(v)
+}
+
+// put keeps the entry k: c in out, or drops it.
+func (p *pruner) put(out map[string]any, k string, c any, keep bool) {
+	if keep {
+		out[k] = c
+	} else if p.inPlace {
+		delete(out, k)
+	}
 }
 
 // field copies the entry k: v of an object whose schema is s for Prune and
@@ -157,7 +202,7 @@ func (p *pruner) keepField(k string, v any, s, ns *structural.Schema) (any, bool
 	if _, ok := s.Properties[k]; ok || s.AdditionalProperties != nil {
 		return p.field(k, v, s, ns)
 	}
-	return nullsCopy(v, fieldSchemaOrNil(k, ns)), true
+	return p.nullsCopy(v, fieldSchemaOrNil(k, ns)), true
 }
 
 // known copies the entry k: v whose schema is fs: a null is dropped as
@@ -194,20 +239,24 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 		if s == nil {
 			for k := range x {
 				p.record(k)
+				if p.inPlace {
+					delete(x, k)
+				}
+			}
+			if p.inPlace {
+				return x
 			}
 			return make(map[string]any)
 		}
-		out := make(map[string]any, len(x))
+		out := p.newMap(x)
 		for k, v := range x {
 			if embedded && isMetaField(k) {
-				if c, keep := nullsField(k, v, ns); keep {
-					out[k] = c
-				}
+				c, keep := p.nullsField(k, v, ns)
+				p.put(out, k, c, keep)
 				continue
 			}
-			if c, keep := p.field(k, v, s, ns); keep {
-				out[k] = c
-			}
+			c, keep := p.field(k, v, s, ns)
+			p.put(out, k, c, keep)
 		}
 		return out
 	case []any:
@@ -218,12 +267,12 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 		if s != nil {
 			is = s.Items
 		}
-		out := make([]any, len(x))
+		out := p.newList(x)
 		for i, v := range x {
 			switch v.(type) {
 			case map[string]any, []any:
 			default:
-				out[i] = jsonvalue.Copy(v)
+				out[i] = p.copyOf(v)
 				continue
 			}
 			n := p.pushIndex(i)
@@ -232,7 +281,7 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 		}
 		return out
 	}
-	return jsonvalue.Copy(x)
+	return p.copyOf(x)
 }
 
 // keepUnknownCopy is copyValue for a node with
@@ -241,31 +290,30 @@ func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns 
 	switch x := x.(type) {
 	case map[string]any:
 		if x == nil || s.Properties == nil && s.AdditionalProperties == nil {
-			return nullsCopy(x, ns)
+			return p.nullsCopy(x, ns)
 		}
-		out := make(map[string]any, len(x))
+		out := p.newMap(x)
 		for k, v := range x {
+			var c any
+			var keep bool
 			if embedded && isMetaField(k) {
-				if c, keep := nullsField(k, v, ns); keep {
-					out[k] = c
-				}
-				continue
+				c, keep = p.nullsField(k, v, ns)
+			} else {
+				c, keep = p.keepField(k, v, s, ns)
 			}
-			if c, keep := p.keepField(k, v, s, ns); keep {
-				out[k] = c
-			}
+			p.put(out, k, c, keep)
 		}
 		return out
 	case []any:
 		is := s.Items
 		if x == nil || is == nil {
-			return nullsCopy(x, ns)
+			return p.nullsCopy(x, ns)
 		}
 		var nis *structural.Schema
 		if ns != nil {
 			nis = ns.Items
 		}
-		out := make([]any, len(x))
+		out := p.newList(x)
 		for i, v := range x {
 			n := p.pushIndex(i)
 			if nis == nil {
@@ -277,7 +325,7 @@ func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns 
 		}
 		return out
 	}
-	return jsonvalue.Copy(x)
+	return p.copyOf(x)
 }
 
 func fieldSchemaOrNil(k string, s *structural.Schema) *structural.Schema {
@@ -289,10 +337,10 @@ func fieldSchemaOrNil(k string, s *structural.Schema) *structural.Schema {
 
 // nullsField copies the entry k: v of an object whose schema is s as
 // PruneNulls leaves it (s nil: as it is).
-func nullsField(k string, v any, s *structural.Schema) (any, bool) {
+func (p *pruner) nullsField(k string, v any, s *structural.Schema) (any, bool) {
 	fs := fieldSchemaOrNil(k, s)
 	if fs == nil {
-		return jsonvalue.Copy(v), true
+		return p.copyOf(v), true
 	}
 	if v == nil {
 		if !fs.Nullable && !hasDefault(fs) {
@@ -300,35 +348,34 @@ func nullsField(k string, v any, s *structural.Schema) (any, bool) {
 		}
 		return nil, true
 	}
-	return nullsCopy(v, fs), true
+	return p.nullsCopy(v, fs), true
 }
 
 // nullsCopy copies x as PruneNulls(x, s) leaves it.
-func nullsCopy(x any, s *structural.Schema) any {
+func (p *pruner) nullsCopy(x any, s *structural.Schema) any {
 	if s == nil {
-		return jsonvalue.Copy(x)
+		return p.copyOf(x)
 	}
 	switch x := x.(type) {
 	case map[string]any:
 		if x == nil {
 			return x
 		}
-		out := make(map[string]any, len(x))
+		out := p.newMap(x)
 		for k, v := range x {
-			if c, keep := nullsField(k, v, s); keep {
-				out[k] = c
-			}
+			c, keep := p.nullsField(k, v, s)
+			p.put(out, k, c, keep)
 		}
 		return out
 	case []any:
 		if x == nil || s.Items == nil {
-			return jsonvalue.Copy(x)
+			return p.copyOf(x)
 		}
-		out := make([]any, len(x))
+		out := p.newList(x)
 		for i, v := range x {
-			out[i] = nullsCopy(v, s.Items)
+			out[i] = p.nullsCopy(v, s.Items)
 		}
 		return out
 	}
-	return jsonvalue.Copy(x)
+	return p.copyOf(x)
 }

@@ -10,13 +10,23 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// checkDecodeCopy checks that DecodeCopy gives what Decode gives on a
-// copy, and leaves its argument alone.
-func checkDecodeCopy(t *testing.T, d *prune.Decoder, o map[string]any) {
+// checkDecodeCopy checks that DecodeCopy, and Decode on a copy, give what
+// the plain Prune-then-PruneNulls decoding (referenceDecode) gives on a
+// copy, and that DecodeCopy leaves its argument alone.
+func checkDecodeCopy(t *testing.T, opts prune.DecoderOptions, o map[string]any) {
 	t.Helper()
+	d := prune.NewDecoder(opts)
 	before := jsonvalue.CopyMap(o)
 	want := jsonvalue.CopyMap(o)
-	wantUnknown, wantErr := d.Decode(want)
+	wantUnknown, wantErr := referenceDecode(opts, want)
+	inPlace := jsonvalue.CopyMap(o)
+	inPlaceUnknown, inPlaceErr := d.Decode(inPlace)
+	if fmt.Sprint(inPlaceErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("Decode error %v, reference error %v", inPlaceErr, wantErr)
+	}
+	if wantErr == nil && (!reflect.DeepEqual(inPlace, want) || fmt.Sprint(inPlaceUnknown) != fmt.Sprint(wantUnknown)) {
+		t.Fatalf("Decode gives\n%v %q\nthe reference\n%v %q", inPlace, inPlaceUnknown, want, wantUnknown)
+	}
 	got, gotUnknown, gotErr := d.DecodeCopy(o)
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Fatalf("DecodeCopy error %v, Decode error %v", gotErr, wantErr)
@@ -63,8 +73,7 @@ func TestDecodeCopy(t *testing.T) {
 						if !ok {
 							t.Fatal("bad input")
 						}
-						d := prune.NewDecoder(prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}, Storage: storage, PreserveUnknownFields: preserve})
-						checkDecodeCopy(t, d, o)
+						checkDecodeCopy(t, prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}, Storage: storage, PreserveUnknownFields: preserve}, o)
 					})
 				}
 			}
@@ -80,12 +89,12 @@ func TestDecodeCopyNilContainers(t *testing.T) {
 		if !ok {
 			t.Fatal("bad schema")
 		}
-		d := prune.NewDecoder(prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}})
+		opts := prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}}
 		var nilMap map[string]any
 		var nilList []any
 		o := map[string]any{"apiVersion": "g/v1", "kind": "K", "spec": nilMap, "l": nilList, "m": nilMap, "tmpl": nilMap,
 			"x": map[string]any{"y": nilMap, "z": nilList}, "metadata": map[string]any{"name": "n", "labels": nilMap}}
-		t.Run(fmt.Sprint("schema", i), func(t *testing.T) { checkDecodeCopy(t, d, o) })
+		t.Run(fmt.Sprint("schema", i), func(t *testing.T) { checkDecodeCopy(t, opts, o) })
 	}
 }
 
@@ -102,7 +111,6 @@ func FuzzDecodeCopy(f *testing.F) {
 		if !ok {
 			return
 		}
-		d := prune.NewDecoder(prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}, Storage: storage, PreserveUnknownFields: preserve})
-		checkDecodeCopy(t, d, o)
+		checkDecodeCopy(t, prune.DecoderOptions{Group: "g", Kind: "K", Schemas: map[string]*structural.Schema{"v1": s}, Storage: storage, PreserveUnknownFields: preserve}, o)
 	})
 }
