@@ -72,4 +72,3 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 	}
 	return unknownFields, nil
 }
-
