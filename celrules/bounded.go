@@ -20,12 +20,15 @@ import (
 // object. Before validating an object, a bounded run walks the object along
 // the rules and adds up, for every evaluation the run could make, a static
 // upper bound of its cost (the rule's and its messageExpression's). The
-// bounds are cel-go's cost estimates, computed with the runtime cost
-// functions (cellib.CostEstimator) for value sizes the walk then checks the
-// object against: every string, list and map a rule can see must be within
-// the size its type declaration gives it (maxLength, maxItems,
-// maxProperties, or the request-size worst case), and map keys within
-// maxKeyBytes. When every single bound is within the per-call limit and
+// bounds are twice cel-go's cost estimates (costMargin), computed with the
+// runtime cost functions (cellib.CostEstimator) for value sizes the walk
+// then checks the object against: every string, list, map and object a
+// rule can see must be within the size its type declaration gives it
+// (maxLength, maxItems, maxProperties, or the request-size worst case;
+// sizeBound), and map keys within maxKeyBytes. The tests check the bounds
+// against the cost tracked runs spend (bounded_test.go, and the fuzz
+// targets with random rules and objects). When every single bound is
+// within the per-call limit and
 // their sum stays below the budget, no limit can be reached, and the rules
 // run on programs without cost tracking: the errors are those of a tracked
 // run. Otherwise, or when the object does not fit the sizes, every rule
@@ -275,9 +278,9 @@ type boundWalk struct {
 	total, budget uint64
 }
 
-// within reports whether a run of the rules below n over obj (and old)
-// stays within budget, with every evaluation within the per-call limit.
-// It returns the bound of the run's cost.
+// boundedRun reports whether a run of the rules below n over obj (and old)
+// stays below budget, with every evaluation within the per-call limit, and
+// returns the bound of the run's cost.
 func boundedRun(n *node, obj, old any, budget int64) (uint64, bool) {
 	if budget <= 0 {
 		return 0, false
