@@ -93,13 +93,14 @@ func crdschemaCreate(res *crd.Resource, body []byte) (*crd.Result, error) {
 }
 
 // crdschemaUpdate is an update request with crdschema from the JSON body;
-// old is the stored object, decoded once.
+// old is the stored object, decoded once. UpdateOwned takes the body over,
+// as crdschemaCreate's CreateOwned does.
 func crdschemaUpdate(res *crd.Resource, body []byte, old map[string]any) (*crd.Result, error) {
 	obj, err := decodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return res.Update(context.Background(), obj, old)
+	return res.UpdateOwned(context.Background(), obj, old)
 }
 
 // crdschemaValidateCRD is a CRD create request with crdschema from the JSON

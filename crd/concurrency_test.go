@@ -160,8 +160,9 @@ func TestConcurrentValidate(t *testing.T) {
 	wg.Wait()
 }
 
-// TestCreateOwned: CreateOwned gives Create's outcome, on bodies that
-// need pruning, null dropping, defaulting and metadata cleaning.
+// TestCreateOwned: CreateOwned and UpdateOwned give Create's and Update's
+// outcomes, on bodies that need pruning, null dropping, defaulting and
+// metadata cleaning.
 func TestCreateOwned(t *testing.T) {
 	r := newHostileResource(t)
 	bodies := []map[string]any{
@@ -185,6 +186,27 @@ func TestCreateOwned(t *testing.T) {
 		}
 		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
 			t.Errorf("body %d: CreateOwned warns %q, Create %q", i, ores.Warnings, res.Warnings)
+		}
+		if err != nil {
+			continue
+		}
+		// The created object, stored, and the body sent again as an
+		// update: UpdateOwned has Update's outcome and leaves the stored
+		// object alone.
+		stored := res.Object
+		stored["metadata"].(map[string]any)["resourceVersion"] = "1"
+		storedBefore := hostile.Clone(stored)
+		update := hostile.Clone(body)
+		if m, ok := update["metadata"].(map[string]any); ok {
+			m["resourceVersion"] = "1"
+		}
+		ures, uerr := r.Update(ctx, update, stored)
+		ores, oerr = r.UpdateOwned(ctx, hostile.Clone(update), stored)
+		if got, want := outcome(ores, oerr), outcome(ures, uerr); got != want {
+			t.Errorf("body %d: UpdateOwned:\n%s\nUpdate:\n%s", i, got, want)
+		}
+		if !reflect.DeepEqual(stored, storedBefore) {
+			t.Errorf("body %d: UpdateOwned modified the stored object", i)
 		}
 	}
 }

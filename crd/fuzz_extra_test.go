@@ -129,6 +129,18 @@ func FuzzUpdate(f *testing.F) {
 		if again := outcome(r.Update(ctx, obj, old)); again != outcome(res, err) {
 			t.Fatalf("Update is not deterministic:\n%s\n%s", outcome(res, err), again)
 		}
+		// UpdateOwned, on a body of its own, has Update's outcome and
+		// leaves the stored object alone.
+		ores, oerr := r.UpdateOwned(ctx, hostile.Clone(obj), old)
+		if owned := outcome(ores, oerr); owned != outcome(res, err) {
+			t.Fatalf("UpdateOwned:\n%s\nUpdate:\n%s", owned, outcome(res, err))
+		}
+		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
+			t.Fatalf("UpdateOwned warns %q, Update %q", ores.Warnings, res.Warnings)
+		}
+		if !reflect.DeepEqual(old, oldBefore) {
+			t.Fatal("UpdateOwned modified the stored object")
+		}
 		if again := outcome(r.UpdateStatus(ctx, obj, old)); again != outcome(sres, serr) {
 			t.Fatalf("UpdateStatus is not deterministic:\n%s\n%s", outcome(sres, serr), again)
 		}

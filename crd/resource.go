@@ -360,6 +360,18 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 	return r.update(ctx, o, unknown, old, false)
 }
 
+// UpdateOwned is Update for a body that belongs to the call, as
+// CreateOwned is Create for one: it may modify obj, and the Object of the
+// result may share obj's maps and lists. old, the stored object, is not
+// modified. The outcome is Update's.
+func (r *Resource) UpdateOwned(ctx context.Context, obj, old map[string]any) (*Result, error) {
+	o, unknown, err := r.decodeBody(obj, true)
+	if err != nil {
+		return nil, err
+	}
+	return r.update(ctx, o, unknown, old, false)
+}
+
 // UpdateStatus runs an update of the status subresource: only the status
 // of obj is taken, everything else is kept from old.
 func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*Result, error) {
