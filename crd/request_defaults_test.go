@@ -16,6 +16,7 @@ var defaultsSchemas = []string{
 	`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","nullable":true,"default":{"z":1},"properties":{"z":{"type":"integer"}}}},"n":{"type":"array","items":{"type":"string","default":"q"}},"o":{"type":"object","additionalProperties":{"type":"string"}}}}`,
 	`{"type":"object","properties":{"p":{"type":"object","properties":{"q":{"type":"integer","default":1}},"additionalProperties":{"type":"object","properties":{"r":{"type":"integer","default":2}}}},"t":{"type":"object","properties":{"u":{"type":"integer"}},"additionalProperties":{"type":"integer"}}}}`,
 	`{"type":"object","properties":{"x":{"type":"string"}}}`,
+	`{"type":"object","properties":{"a":{"type":"object","default":{},"properties":{"b":{"type":"integer","default":2},"c":{"type":"array","default":[null],"items":{"type":"object","default":{"d":1},"properties":{"d":{"type":"integer"},"e":{"type":"integer","default":5}}}}}}}}`,
 }
 
 var defaultsObjects = []string{
@@ -36,6 +37,13 @@ func checkDefaultsOnly(t *testing.T, s *structural.Schema, obj map[string]any) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("defaults of the cut-down schema:\n%v\nof the schema:\n%v", got, want)
+	}
+	compiled := jsonvalue.CopyMap(obj)
+	if d := compileDefaulter(defaultsOnly(s, 0), 0); d != nil {
+		d.apply(compiled)
+	}
+	if !reflect.DeepEqual(compiled, want) {
+		t.Fatalf("defaults of the compiled defaulter:\n%v\nof the schema:\n%v", compiled, want)
 	}
 }
 

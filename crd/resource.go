@@ -48,12 +48,13 @@ type Resource struct {
 	// resources and lists of type set or map: only then do requests walk
 	// the object for them.
 	hasEmbedded bool
-	// defaultSchemas are the schemas cut down to what defaulting uses
-	// (defaultsOnly), listSchema this version's cut down to its lists of
-	// type set or map (listTypesOnly); made on first use.
-	walksOnce      sync.Once
-	defaultSchemas map[*structural.Schema]*structural.Schema
-	listSchema     *structural.Schema
+	// defaulters apply the defaults of each version's schema (cut down to
+	// what defaulting uses, defaultsOnly), listSchema is this version's
+	// cut down to its lists of type set or map (listTypesOnly); made on
+	// first use.
+	walksOnce  sync.Once
+	defaulters map[*structural.Schema]*defaulter
+	listSchema *structural.Schema
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
