@@ -403,16 +403,17 @@ func fits(v any, t *declType, depth int) bool {
 	}
 	switch t.kind {
 	case kindScalar:
+		// Strings count by their bytes, at least their number of
+		// characters, as CEL sizes them. Durations and timestamps are
+		// checked too, within their serialized size: releases before 1.37
+		// give a rule the optional oldSelf as plain JSON, where they are
+		// strings. A string where the type is not one (an integer, a
+		// boolean) does not fit.
 		s, ok := v.(string)
 		if !ok {
 			return true
 		}
-		switch {
-		case t.intOrString, t.name == "string", t.name == "bytes":
-			return int64(len(s)) <= t.maxElements
-		}
-		// durations and timestamps: CEL sees a fixed-size value
-		return true
+		return int64(len(s)) <= t.maxElements
 	case kindList:
 		l, ok := v.([]any)
 		if !ok {

@@ -300,3 +300,33 @@ func TestBoundedOldUnderUnescapedName(t *testing.T) {
 		t.Errorf("errors %v, want the budget error", errs)
 	}
 }
+
+// TestBoundedPlainOptionalOldSelf: before 1.37 an optional oldSelf holds
+// plain JSON, where a date-time is a string of any length; comparing two
+// such strings costs by their length. A string beyond the serialized size
+// of a date-time makes the run track its cost.
+func TestBoundedPlainOptionalOldSelf(t *testing.T) {
+	var p crdschema.JSONSchemaProps
+	if err := json.Unmarshal([]byte(`{"type":"object","properties":{"t":{"type":"string","format":"date-time"}},
+		"x-kubernetes-validations":[{"rule":"!oldSelf.hasValue() || oldSelf.value().t == oldSelf.value().t","optionalOldSelf":true}]}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []string{"1.36", "1.37"} {
+		c, err := Compile(s, false, WithKubernetesVersion(version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := map[string]any{"t": "2006-01-02T15:04:05Z"}
+		if !checkBounded(t, version+" date-time", c, obj, obj, RuntimeBudget) {
+			t.Errorf("%s: a date-time: ran with tracking", version)
+		}
+		long := map[string]any{"t": strings.Repeat("x", 100000)}
+		if checkBounded(t, version+" long string", c, obj, long, 1000) {
+			t.Errorf("%s: a long string: ran without tracking", version)
+		}
+	}
+}
