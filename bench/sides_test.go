@@ -82,22 +82,25 @@ func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.
 }
 
 // crdschemaCreate is a create request with crdschema from the JSON body.
+// The body is decoded for the request alone, as the API server decodes it:
+// CreateOwned takes it over instead of copying it.
 func crdschemaCreate(res *crd.Resource, body []byte) (*crd.Result, error) {
 	obj, err := decodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return res.Create(context.Background(), obj)
+	return res.CreateOwned(context.Background(), obj)
 }
 
 // crdschemaUpdate is an update request with crdschema from the JSON body;
-// old is the stored object, decoded once.
+// old is the stored object, decoded once. UpdateOwned takes the body over,
+// as crdschemaCreate's CreateOwned does.
 func crdschemaUpdate(res *crd.Resource, body []byte, old map[string]any) (*crd.Result, error) {
 	obj, err := decodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return res.Update(context.Background(), obj, old)
+	return res.UpdateOwned(context.Background(), obj, old)
 }
 
 // crdschemaValidateCRD is a CRD create request with crdschema from the JSON

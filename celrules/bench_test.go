@@ -73,12 +73,18 @@ func BenchmarkValidate(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, o := range objs {
-			c.Validate(ctx, nil, o, nil, RuntimeBudget)
-		}
+	for _, bc := range []struct {
+		name string
+		opts []ValidateOption
+	}{{"tracked", nil}, {"bounded", []ValidateOption{withBoundedCost}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, o := range objs {
+					c.Validate(ctx, nil, o, nil, RuntimeBudget, bc.opts...)
+				}
+			}
+			b.ReportMetric(float64(len(objs)), "objects/op")
+		})
 	}
-	b.ReportMetric(float64(len(objs)), "objects/op")
 }

@@ -61,6 +61,14 @@ type compiledRule struct {
 	// fieldPath is the rule's fieldPath normalised ("a.b"), or "".
 	fieldPath string
 
+	// env, ast, messageEnv and messageAST are what the untracked programs
+	// and the evaluation bounds are made from, on first use (bounded.go);
+	// dt is the node's type.
+	env, messageEnv *cel.Env
+	ast, messageAST *cel.Ast
+	dt              *declType
+	bounds          lazyBounds
+
 	// unbounded and messageUnbounded are the schema paths, relative to
 	// the node, of the lists, maps and strings without a declared limit
 	// that the cost estimates of the rule and the messageExpression
@@ -343,11 +351,11 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 }
 
 func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {
-	return env.Program(ast,
-		cel.CostLimit(PerCallLimit),
+	opts := append(trackingOptions[:len(trackingOptions):len(trackingOptions)],
 		cel.CostTracking(nc.estimator),
 		cel.InterruptCheckFrequency(checkFrequency),
 	)
+	return env.Program(ast, opts...)
 }
 
 // programFor creates the program of the checked expression a, except when
@@ -406,6 +414,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr.maxCardinality = card
 	cr.program = prog
 	cr.compiled = true
+	cr.env, cr.ast, cr.dt = env, ast, nc.dt
 	if r.MessageExpression != "" {
 		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
 		mast, iss := nc.compileExpr(menv, nc.cfg.storedFor(r.MessageExpression, true), r.MessageExpression)
@@ -430,6 +439,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		}
 		cr.message = mprog
 		cr.messageCompiled = true
+		cr.messageEnv, cr.messageAST = menv, mast
 		cr.messageMaxCost = mest.Max
 		cr.messageUnbounded = sortedKeys(mrec.used)
 	}

@@ -21,6 +21,9 @@ type node struct {
 	// resource roots.
 	schema *structural.Schema
 	vs     *valueSchema
+	// dt is the node's CEL type; bounds the cost bound of its rules.
+	dt     *declType
+	bounds nodeBounds
 	// With LazyCompile, build compiles the node's rules on first use:
 	// rules, compileErr and usesOldSelf are valid once ready returned.
 	once  sync.Once
@@ -115,7 +118,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 	}
 	compilation := *nodeSchema
 	compilation.XValidations = validation.XValidations
-	n := &node{schema: vs.s, vs: vs}
+	n := &node{schema: vs.s, vs: vs, dt: dt}
 	if cfg.lazy && len(validation.XValidations) > 0 {
 		n.build = func() { n.setRules(compileRules(&compilation, compilation.XValidations, dt, cfg)) }
 	} else {

@@ -66,9 +66,10 @@ var baseTable = []versionedOptions{
 			cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
 		}
 	}, program: []cel.ProgramOption{
-		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
-		cel.CostLimit(PerCallLimit),
-		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
+		// The cost tracking options are not the environment's: programs
+		// add them (trackingOptions), so that the same environment also
+		// makes untracked programs (see bounded.go).
+		cel.EvalOptions(cel.OptOptimize),
 	}},
 	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(0)} }},
 	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Authz()} }},
@@ -93,7 +94,15 @@ var baseTable = []versionedOptions{
 	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Semver(1)} }},
 	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
 	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(1)} }},
-	{introduced: 0, program: []cel.ProgramOption{cel.CostTracking(&cellib.CostEstimator{})}},
+}
+
+// trackingOptions are the API server's cost tracking options of every
+// program: the per-call limit, presence tests at no cost. The program adds
+// the runtime cost estimator (cellib.CostEstimator) itself.
+var trackingOptions = []cel.ProgramOption{
+	cel.EvalOptions(cel.OptTrackCost),
+	cel.CostLimit(PerCallLimit),
+	cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
 }
 
 // envLib carries a set of compile and program options as one cel.Lib.

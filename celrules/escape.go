@@ -1,7 +1,6 @@
 package celrules
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -66,36 +65,66 @@ func Escape(name string) (string, bool) {
 	return b.String(), true
 }
 
-var escapeSequence = regexp.MustCompile(`__[^_]+__`)
-
 // Unescape reverses Escape. It reports false for a string that contains an
 // unknown escape sequence, or a reserved-word sequence that is not the whole
 // string.
+//
+// An escape sequence is "__", one or more characters other than '_', and
+// "__"; sequences are found left to right, without overlapping.
 func Unescape(escaped string) (string, bool) {
 	if !strings.Contains(escaped, "__") {
 		return escaped, true
 	}
-	ok := true
-	out := escapeSequence.ReplaceAllStringFunc(escaped, func(seq string) string {
-		word := seq[2 : len(seq)-2]
-		switch word {
+	var b strings.Builder
+	last := 0 // end of the text already written
+	for i := 0; i+1 < len(escaped); {
+		end := sequenceAt(escaped, i)
+		if end < 0 {
+			i++
+			continue
+		}
+		var repl string
+		switch word := escaped[i+2 : end-2]; word {
 		case "underscores":
-			return "__"
+			repl = "__"
 		case "dot":
-			return "."
+			repl = "."
 		case "dash":
-			return "-"
+			repl = "-"
 		case "slash":
-			return "/"
+			repl = "/"
+		default:
+			if !reservedWords[word] || end-i != len(escaped) {
+				return "", false
+			}
+			repl = word
 		}
-		if reservedWords[word] && len(seq) == len(escaped) {
-			return word
+		if b.Cap() == 0 {
+			b.Grow(len(escaped))
 		}
-		ok = false
-		return ""
-	})
-	if !ok {
-		return "", false
+		b.WriteString(escaped[last:i])
+		b.WriteString(repl)
+		last, i = end, end
 	}
-	return out, true
+	if last == 0 {
+		return escaped, true
+	}
+	b.WriteString(escaped[last:])
+	return b.String(), true
+}
+
+// sequenceAt returns the end of the escape sequence that starts at i in s,
+// or -1.
+func sequenceAt(s string, i int) int {
+	if s[i] != '_' || s[i+1] != '_' {
+		return -1
+	}
+	j := i + 2
+	for j < len(s) && s[j] != '_' {
+		j++
+	}
+	if j == i+2 || j+1 >= len(s) || s[j+1] != '_' {
+		return -1
+	}
+	return j + 2
 }

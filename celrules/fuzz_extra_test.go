@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -82,6 +86,18 @@ func FuzzSchemaRules(f *testing.F) {
 				for _, e := range errs {
 					_ = e.Error()
 				}
+				// Without cost tracking where the bounds allow it: the
+				// same errors, and a bound not below the cost spent.
+				for _, budget := range []int64{celrules.RuntimeBudget, 40} {
+					want, left := c.Validate(ctx, nil, obj, o, budget)
+					got, boundedLeft := c.Validate(ctx, nil, obj, o, budget, boundedCost)
+					if w, g := sortedText(want), sortedText(got); w != g {
+						t.Fatalf("budget %d: tracked:\n%s\nbounded:\n%s", budget, w, g)
+					}
+					if boundedLeft > left {
+						t.Fatalf("budget %d: the bounded run left %d, more than the %d the tracked run left", budget, boundedLeft, left)
+					}
+				}
 			}
 		}
 		if !deepEqual(s, sBefore) || !deepEqual(obj, objBefore) || !deepEqual(old, oldBefore) {
@@ -89,6 +105,21 @@ func FuzzSchemaRules(f *testing.F) {
 		}
 	})
 }
+
+// boundedCost is the option of runs without cost tracking (celrules/bounded.go).
+var boundedCost = celbound.Option.(celrules.ValidateOption)
+
+// sortedText renders errs in an order independent of map iteration.
+func sortedText(errs crdschema.ErrorList) string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = selfTypeNames.ReplaceAllString(e.Error(), "selfType")
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+var selfTypeNames = regexp.MustCompile(`selfType\d+`)
 
 // deepEqual compares with reflect.DeepEqual, falling back to the printed
 // form, where NaN equals NaN.

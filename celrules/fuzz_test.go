@@ -38,6 +38,15 @@ var fuzzRules = []string{
 	"self.s.matches('^[a-z]+$')",
 	"isURL(self.s) && url(self.s).getHost() == ''",
 	"self.lb.map(x, x + x).size() >= 0",
+	"(self.ls + self.lb)[0].size() > 0",
+	"self.m.all(k, k.startsWith('k') && k.contains('k'))",
+	"'a=' + string(self.a) + self.s == 'a=1x'",
+	"self.ml.filter(x, x.k == 'a').map(x, x.v).all(v, v == 1)",
+	"cel.bind(x, self.s + self.s, x.size() == 2 && x == 'xx')",
+	"self.ls.exists(x, x in self.lb)",
+	"self.ls.sort() == self.ls && self.ls.indexOf('a') == 0",
+	"self.emb == oldSelf.emb",
+	"self.ml[0] == oldSelf.ml[0]",
 }
 
 func FuzzCompile(f *testing.F) {
@@ -61,6 +70,11 @@ func FuzzCompile(f *testing.F) {
 		for _, e := range errs {
 			_ = e.Error()
 		}
+		// Without cost tracking where the bounds allow it: the same
+		// errors, and bounds not below the cost spent (random rules probe
+		// the cost estimates the bounds rest on).
+		checkBounded(t, "bounded", c, o, o, RuntimeBudget)
+		checkBounded(t, "bounded, create", c, o, nil, RuntimeBudget)
 		lazy, err := Compile(s, true, LazyCompile())
 		if err != nil {
 			t.Fatal(err)
@@ -121,6 +135,10 @@ func FuzzValidate(f *testing.F) {
 		for _, e := range errs {
 			_ = e.Error()
 		}
+		// Without cost tracking where the bounds allow it: the same errors,
+		// and bounds not below the cost spent.
+		checkBounded(t, "bounded", c, o, prev, RuntimeBudget)
+		checkBounded(t, "bounded, small budget", c, o, prev, 50)
 	})
 }
 

@@ -25,6 +25,8 @@ type validateConfig struct {
 	ratchet ratchet
 	// warn receives the errors ratcheting drops.
 	warn func(*crdschema.Error)
+	// bounded allows a run without cost tracking (bounded.go).
+	bounded bool
 }
 
 // WithRatcheting turns validation ratcheting on: the failure of a rule
@@ -99,6 +101,13 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 		}
 	}
 	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
+	if vc.bounded {
+		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
+			v.untracked = true
+			errs, _ := v.node(c.root, obj, oldObj, vc.ratchet, budget)
+			return errs, budget - int64(bound)
+		}
+	}
 	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
 }
 
@@ -116,6 +125,9 @@ type run struct {
 	// before 1.37 do: cel-go before v0.29 read an optional variable
 	// through its native value.
 	plainOptional bool
+	// untracked runs the programs without cost tracking: the bounds proved
+	// that no limit can be reached (bounded.go).
+	untracked bool
 }
 
 // path returns the path of the value being validated.
@@ -302,21 +314,16 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 		if optional {
 			ruleAct = optAct
 		}
-		result, details, err := evalProgram(v.ctx, cr.program, ruleAct)
-		if details == nil {
-			errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-			return errs, -1
+		var result ref.Val
+		var err error
+		if v.untracked {
+			result, _, err = evalProgram(v.ctx, cr.boundsOf().program, ruleAct)
+		} else {
+			result, budget, errs, err = v.evalTracked(cr, ruleAct, typ, errs, budget)
+			if budget < 0 {
+				return errs, budget
+			}
 		}
-		cost := details.ActualCost()
-		if cost == nil {
-			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-			return errs, -1
-		}
-		if *cost > math.MaxInt64 || int64(*cost) > budget {
-			errs = append(errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
-			return errs, -1
-		}
-		budget -= int64(*cost)
 		if err != nil {
 			msg := err.Error()
 			switch {
@@ -348,7 +355,11 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 		}
 		detail, ok := "", false
 		if cr.message != nil {
-			msg, left, merr := v.message(cr.message, rule.MessageExpression, act, budget)
+			prog := cr.message
+			if v.untracked {
+				prog = cr.boundsOf().message
+			}
+			msg, left, merr := v.message(prog, rule.MessageExpression, act, budget)
 			switch {
 			case merr == nil:
 				detail, ok, budget = msg, true, left
@@ -379,6 +390,27 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 		add(errorForReason(at, value, detail, rule.Reason))
 	}
 	return errs, budget
+}
+
+// evalTracked evaluates a rule with cost tracking and charges its cost to
+// budget. A negative budget means validation stops, with errs.
+func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, errs crdschema.ErrorList, budget int64) (ref.Val, int64, crdschema.ErrorList, error) {
+	rule := cr.src
+	result, details, err := evalProgram(v.ctx, cr.program, act)
+	if details == nil {
+		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+		return nil, -1, errs, nil
+	}
+	cost := details.ActualCost()
+	if cost == nil {
+		errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
+		return nil, -1, errs, nil
+	}
+	if *cost > math.MaxInt64 || int64(*cost) > budget {
+		errs = append(errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
+		return nil, -1, errs, nil
+	}
+	return result, budget - int64(*cost), errs, err
 }
 
 // evalProgram evaluates prog, turning a panic inside CEL into an error.
@@ -430,14 +462,17 @@ func (e *messageError) Error() string { return e.detail }
 // rule's message (or the default) is used instead.
 func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
 	result, details, err := evalProgram(v.ctx, prog, act)
-	if details == nil || details.ActualCost() == nil {
-		return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+	left := budget
+	if !v.untracked {
+		if details == nil || details.ActualCost() == nil {
+			return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+		}
+		cost := *details.ActualCost()
+		if cost > math.MaxInt64 || int64(cost) > budget {
+			return "", -1, &messageError{kind: msgInvalid, detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
+		}
+		left = budget - int64(cost)
 	}
-	cost := *details.ActualCost()
-	if cost > math.MaxInt64 || int64(cost) > budget {
-		return "", -1, &messageError{kind: msgInvalid, detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
-	}
-	left := budget - int64(cost)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
 			return "", -1, &messageError{kind: msgInvalid, detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}

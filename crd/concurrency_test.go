@@ -160,6 +160,57 @@ func TestConcurrentValidate(t *testing.T) {
 	wg.Wait()
 }
 
+// TestCreateOwned: CreateOwned and UpdateOwned give Create's and Update's
+// outcomes, on bodies that need pruning, null dropping, defaulting and
+// metadata cleaning.
+func TestCreateOwned(t *testing.T) {
+	r := newHostileResource(t)
+	bodies := []map[string]any{
+		widget("w", map[string]any{
+			"unknown": 1, "s": nil, "n": int64(-1),
+			"mlist": []any{map[string]any{"k": "a"}, map[string]any{"k": "b", "v": nil}},
+			"any":   map[string]any{"x": []any{nil, map[string]any{"y": nil}}},
+			"emb":   map[string]any{"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": "e", "bogus": 1}},
+		}),
+		widget("", nil),
+		{"kind": "Widget"},
+		{"apiVersion": 5, "kind": "Widget"},
+	}
+	m := bodies[0]["metadata"].(map[string]any)
+	m["finalizers"], m["bogus"] = []any{"example.com/x", "nodomain"}, true
+	for i, body := range bodies {
+		res, err := r.Create(ctx, body)
+		ores, oerr := r.CreateOwned(ctx, hostile.Clone(body))
+		if got, want := outcome(ores, oerr), outcome(res, err); got != want {
+			t.Errorf("body %d: CreateOwned:\n%s\nCreate:\n%s", i, got, want)
+		}
+		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
+			t.Errorf("body %d: CreateOwned warns %q, Create %q", i, ores.Warnings, res.Warnings)
+		}
+		if err != nil {
+			continue
+		}
+		// The created object, stored, and the body sent again as an
+		// update: UpdateOwned has Update's outcome and leaves the stored
+		// object alone.
+		stored := res.Object
+		stored["metadata"].(map[string]any)["resourceVersion"] = "1"
+		storedBefore := hostile.Clone(stored)
+		update := hostile.Clone(body)
+		if m, ok := update["metadata"].(map[string]any); ok {
+			m["resourceVersion"] = "1"
+		}
+		ures, uerr := r.Update(ctx, update, stored)
+		ores, oerr = r.UpdateOwned(ctx, hostile.Clone(update), stored)
+		if got, want := outcome(ores, oerr), outcome(ures, uerr); got != want {
+			t.Errorf("body %d: UpdateOwned:\n%s\nUpdate:\n%s", i, got, want)
+		}
+		if !reflect.DeepEqual(stored, storedBefore) {
+			t.Errorf("body %d: UpdateOwned modified the stored object", i)
+		}
+	}
+}
+
 // TestRequestsDoNotModifyInputs: Create, Update and UpdateStatus leave the
 // request body and the stored object alone, even where the pipeline
 // prunes, defaults, drops nulls and sets system fields.

@@ -2,6 +2,7 @@ package crd_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -72,6 +73,14 @@ func FuzzCreate(f *testing.F) {
 		if again := outcome(r.Create(ctx, obj)); again != outcome(res, err) {
 			t.Fatalf("Create is not deterministic:\n%s\n%s", outcome(res, err), again)
 		}
+		// CreateOwned, on a body of its own, has Create's outcome.
+		ores, oerr := r.CreateOwned(ctx, hostile.Clone(obj))
+		if owned := outcome(ores, oerr); owned != outcome(res, err) {
+			t.Fatalf("CreateOwned:\n%s\nCreate:\n%s", owned, outcome(res, err))
+		}
+		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
+			t.Fatalf("CreateOwned warns %q, Create %q", ores.Warnings, res.Warnings)
+		}
 		if err != nil {
 			if _, ok := err.(*crd.RequestError); !ok {
 				t.Fatalf("error of type %T", err)
@@ -119,6 +128,18 @@ func FuzzUpdate(f *testing.F) {
 		}
 		if again := outcome(r.Update(ctx, obj, old)); again != outcome(res, err) {
 			t.Fatalf("Update is not deterministic:\n%s\n%s", outcome(res, err), again)
+		}
+		// UpdateOwned, on a body of its own, has Update's outcome and
+		// leaves the stored object alone.
+		ores, oerr := r.UpdateOwned(ctx, hostile.Clone(obj), old)
+		if owned := outcome(ores, oerr); owned != outcome(res, err) {
+			t.Fatalf("UpdateOwned:\n%s\nUpdate:\n%s", owned, outcome(res, err))
+		}
+		if err == nil && fmt.Sprint(ores.Warnings) != fmt.Sprint(res.Warnings) {
+			t.Fatalf("UpdateOwned warns %q, Update %q", ores.Warnings, res.Warnings)
+		}
+		if !reflect.DeepEqual(old, oldBefore) {
+			t.Fatal("UpdateOwned modified the stored object")
 		}
 		if again := outcome(r.UpdateStatus(ctx, obj, old)); again != outcome(sres, serr) {
 			t.Fatalf("UpdateStatus is not deterministic:\n%s\n%s", outcome(sres, serr), again)

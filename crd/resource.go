@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -43,6 +44,17 @@ type Resource struct {
 	statusValidator *validation.Validator // nil without a status subresource
 	hasStatus       bool
 	scale           *crdschema.CustomResourceSubresourceScale
+	// hasEmbedded and hasSetsOrMaps tell whether the schema has embedded
+	// resources and lists of type set or map: only then do requests walk
+	// the object for them.
+	hasEmbedded bool
+	// defaulters apply the defaults of each version's schema (cut down to
+	// what defaulting uses, defaultsOnly), listSchema is this version's
+	// cut down to its lists of type set or map (listTypesOnly); made on
+	// first use.
+	walksOnce  sync.Once
+	defaulters map[*structural.Schema]*defaulter
+	listSchema *structural.Schema
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
@@ -125,6 +137,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		return nil, err
 	}
 	r.schema = r.schemas[version]
+	r.hasEmbedded = structuralHas(r.schema, isEmbedded, 0)
 	dec := prune.DecoderOptions{
 		Group:                 r.group,
 		Kind:                  r.kind,
@@ -276,7 +289,20 @@ func refuseAs(reason StatusReason, format string, args ...any) *RequestError {
 // A non-nil error is a *RequestError. ctx bounds the evaluation of the CEL
 // rules, besides their cost limits.
 func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, error) {
-	o, unknown, err := r.decodeRequest(obj)
+	return r.create(ctx, obj, false)
+}
+
+// CreateOwned is Create for a body that belongs to the call: obj, just
+// decoded for this request (by crdschema.DecodeJSON or UnmarshalObject)
+// and not used by the caller afterwards. CreateOwned may modify obj, and
+// the Object of the result may share obj's maps and lists; in return it
+// saves Create's copy of the body. The outcome is Create's.
+func (r *Resource) CreateOwned(ctx context.Context, obj map[string]any) (*Result, error) {
+	return r.create(ctx, obj, true)
+}
+
+func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (*Result, error) {
+	o, unknown, err := r.decodeBody(obj, owned)
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +342,18 @@ func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, err
 // *RequestError.
 func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result, error) {
 	o, unknown, err := r.decodeRequest(obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.update(ctx, o, unknown, old, false)
+}
+
+// UpdateOwned is Update for a body that belongs to the call, as
+// CreateOwned is Create for one: it may modify obj, and the Object of the
+// result may share obj's maps and lists. old, the stored object, is not
+// modified. The outcome is Update's.
+func (r *Resource) UpdateOwned(ctx context.Context, obj, old map[string]any) (*Result, error) {
+	o, unknown, err := r.decodeBody(obj, true)
 	if err != nil {
 		return nil, err
 	}
@@ -401,16 +439,14 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 // dropped, a missing generation set to 1), defaulted, converted to this
 // version and decoded again.
 func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
-	o := jsonvalue.CopyMap(obj)
-	if o == nil {
+	if obj == nil {
 		return nil, refuse("the stored object is not an object")
 	}
-	if _, err := r.storage.Decode(o); err != nil {
+	o, _, err := r.storage.DecodeCopy(obj)
+	if err != nil {
 		return nil, refuse("the stored object cannot be decoded: %v", err)
 	}
-	if s := r.schemaOf(o); s != nil {
-		defaulting.Default(o, s)
-	}
+	r.defaultObject(o)
 	// Conversion between versions with strategy None changes only the
 	// apiVersion.
 	if av, _ := o["apiVersion"].(string); av != r.group+"/"+r.version {
@@ -427,23 +463,35 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 // embedded resources) and the defaulter run; the apiVersion must be this
 // version's.
 func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
-	o := jsonvalue.CopyMap(obj)
-	if o == nil {
+	return r.decodeBody(obj, false)
+}
+
+// decodeBody is decodeRequest; with owned, it decodes obj itself instead
+// of a copy.
+func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, []string, error) {
+	if obj == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
 	}
-	kind, _ := o["kind"].(string)
+	kind, _ := obj["kind"].(string)
 	if kind == "" {
 		return nil, nil, refuse("Object 'Kind' is missing in the request body")
 	}
-	av, _ := o["apiVersion"].(string)
-	unknown, err := r.decoder.Decode(o)
+	av, _ := obj["apiVersion"].(string)
+	var o map[string]any
+	var unknown []string
+	var err error
+	if owned {
+		o = obj
+		unknown, err = r.decoder.Decode(o)
+	} else {
+		// the copy, pruned as it is made
+		o, unknown, err = r.decoder.DecodeCopy(obj)
+	}
 	if err != nil {
 		_, ver, _ := metavalidation.ParseGroupVersion(av)
 		return nil, nil, refuse("%s in version %q cannot be handled as a %s: %v", kind, ver, r.kind, err)
 	}
-	if s := r.schemaOf(o); s != nil {
-		defaulting.Default(o, s)
-	}
+	r.defaultObject(o)
 	if av != r.group+"/"+r.version {
 		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
 	}

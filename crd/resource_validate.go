@@ -9,10 +9,10 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/ratchet"
-	"github.com/crdschema/crdschema/validation"
 )
 
 // validateCreate is rest.ValidateCreate with the custom resource strategy:
@@ -20,8 +20,10 @@ import (
 // with path-segment names.
 func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdschema.ErrorList {
 	errs := r.validateTypeMeta(o)
+	var meta *crdschema.ObjectMeta
 	if len(errs) == 0 {
-		meta, merrs := r.objectMeta(o)
+		var merrs crdschema.ErrorList
+		meta, merrs = r.objectMeta(o)
 		if merrs != nil {
 			errs = append(errs, merrs...)
 		} else {
@@ -31,13 +33,14 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
+	errs = append(errs, r.embeddedMeta(o)...)
+	errs = append(errs, r.listSetsAndMaps(o)...)
 	errs = r.appendRules(ctx, errs, o, nil)
-	if len(errs) == 0 {
-		if meta, merrs := r.objectMeta(o); merrs == nil {
-			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
-		}
+	if len(errs) == 0 && meta != nil {
+		// The metadata passed ValidateObjectMeta above (nothing since has
+		// changed it): only the checks of the names can fail with
+		// path-segment names.
+		errs = append(errs, metavalidation.ValidateObjectMetaNames(meta, metavalidation.NameIsPathSegment, crdschema.NewPath("metadata"))...)
 	}
 	return errs
 }
@@ -45,20 +48,21 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 // validateUpdate is rest.ValidateUpdate with the custom resource strategy.
 func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
-	errs := r.validateCommon(o, old)
+	m := r.decodeMetas(o, old)
+	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
 		errs = append(errs, tm...)
 	} else {
-		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		errs = append(errs, r.validateMetaUpdate(m)...)
 		verrs, _ := r.validator.ValidateUpdate(nil, o, corr)
 		errs = append(errs, verrs...)
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	errs = append(errs, validation.ValidateEmbeddedMeta(nil, o, r.schema, false)...)
-	if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
-		errs = append(errs, validation.ValidateListSetsAndMaps(nil, o, r.schema)...)
+	errs = append(errs, r.embeddedMeta(o)...)
+	if len(r.listSetsAndMaps(old)) == 0 {
+		errs = append(errs, r.listSetsAndMaps(o)...)
 	}
 	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
@@ -66,52 +70,70 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
 func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
 	corr := ratchet.Correlate(o, old, r.schema)
-	errs := r.validateCommon(o, old)
+	m := r.decodeMetas(o, old)
+	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
 	if len(tm) > 0 {
 		errs = append(errs, tm...)
 	} else {
-		errs = append(errs, r.validateMetaUpdate(o, old)...)
+		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
 			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, ratchet.StatusCorrelation(corr, r.schema))
 			errs = append(errs, serrs...)
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
-	if n := validation.ValidateListSetsAndMaps(nil, o, r.schema); len(n) > 0 {
-		if len(validation.ValidateListSetsAndMaps(nil, old, r.schema)) == 0 {
+	if n := r.listSetsAndMaps(o); len(n) > 0 {
+		if len(r.listSetsAndMaps(old)) == 0 {
 			errs = append(errs, n...)
 		}
 	}
 	return r.appendRules(ctx, errs, o, old, celrules.WithRatcheting(corr))
 }
 
-// validateCommon is the generic part of an update's validation: the new
-// metadata, and what an update may not change in it.
-func (r *Resource) validateCommon(o, old map[string]any) crdschema.ErrorList {
-	meta, merrs := r.objectMeta(o)
-	if merrs != nil {
-		return merrs
-	}
-	oldMeta, merrs := r.objectMeta(old)
-	if merrs != nil {
-		return merrs
-	}
-	p := crdschema.NewPath("metadata")
-	errs := metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsPathSegment, p)
-	return append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, p)...)
+// metas are the decoded metadata of an update's new and old objects, or
+// the errors of decoding them.
+type metas struct {
+	meta, old *crdschema.ObjectMeta
+	errs      crdschema.ErrorList
 }
 
-func (r *Resource) validateMetaUpdate(o, old map[string]any) crdschema.ErrorList {
+// decodeMetas decodes the metadata of o and old once for the checks of an
+// update.
+func (r *Resource) decodeMetas(o, old map[string]any) metas {
 	meta, merrs := r.objectMeta(o)
 	if merrs != nil {
-		return merrs
+		return metas{errs: merrs}
 	}
 	oldMeta, merrs := r.objectMeta(old)
 	if merrs != nil {
-		return merrs
+		return metas{errs: merrs}
 	}
-	return metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, crdschema.NewPath("metadata"))
+	return metas{meta: meta, old: oldMeta}
+}
+
+// validateCommon is the generic part of an update's validation: the new
+// metadata, and what an update may not change in it.
+func (r *Resource) validateCommon(m metas) crdschema.ErrorList {
+	if m.errs != nil {
+		return m.errs
+	}
+	p := crdschema.NewPath("metadata")
+	errs := metavalidation.ValidateObjectMeta(m.meta, r.namespaced, metavalidation.NameIsPathSegment, p)
+	return append(errs, metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, p)...)
+}
+
+func (r *Resource) validateMetaUpdate(m metas) crdschema.ErrorList {
+	if m.errs != nil {
+		// the decoding errors once more, as errors of their own
+		errs := make(crdschema.ErrorList, len(m.errs))
+		for i, e := range m.errs {
+			c := *e
+			errs[i] = &c
+		}
+		return errs
+	}
+	return metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, crdschema.NewPath("metadata"))
 }
 
 func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {
@@ -248,8 +270,15 @@ func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o,
 	if old != nil {
 		oldObj = old
 	}
+	// The remaining budget is not used: the rules may run without cost
+	// tracking where that cannot change their outcome.
+	opts = append(opts, boundedCost)
 	rerrs, _ := r.rules.Validate(ctx, nil, o, oldObj, celrules.RuntimeBudget, opts...)
 	return append(errs, rerrs...)
 }
+
+// boundedCost lets celrules evaluate rules without runtime cost tracking
+// where static bounds prove that no cost limit can be reached.
+var boundedCost, _ = celbound.Option.(celrules.ValidateOption)
 
 func sortStrings(s []string) { sort.Strings(s) }

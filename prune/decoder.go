@@ -95,8 +95,13 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 	if group == d.opts.Group && kind == d.opts.Kind {
 		s := d.opts.Schemas[version]
 		if !d.opts.PreserveUnknownFields {
-			unknownFields = append(unknownFields, Prune(obj, s, true)...)
-			PruneNulls(obj, s)
+			// Prune(obj, s, true) and PruneNulls(obj, s) in one walk; the
+			// nulls of the root's metadata matter only where it is not
+			// replaced below.
+			unknownFields = append(unknownFields, pruneInPlace(obj, s)...)
+			if !foundMeta && s != nil {
+				pruneRootNulls(obj, "metadata", s)
+			}
 		}
 		if embeds := d.embeds[version]; s != nil && embeds[s] {
 			c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)

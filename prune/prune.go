@@ -66,6 +66,8 @@ var emptySchema structural.Schema
 type pruner struct {
 	path  []byte
 	paths []string
+	// inPlace makes the copying walks of copy.go prune in place.
+	inPlace bool
 }
 
 // isMetaField reports whether k is one of the fields every Kubernetes

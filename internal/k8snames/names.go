@@ -2,7 +2,6 @@ package k8snames
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -36,13 +35,70 @@ const (
 	LabelValueMaxLength       = 63
 )
 
+// The formats above, matched by hand (names_test.go checks them against
+// the regular expressions): the checks run for every name, label and
+// annotation of every request.
 var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
+	dns1123LabelRE     = matcher(isDNS1123Label)
+	dns1123SubdomainRE = matcher(isDNS1123Subdomain)
+	dns1035LabelRE     = matcher(isDNS1035Label)
+	qualifiedNameRE    = matcher(isQualifiedName)
+	labelValueRE       = matcher(func(s string) bool { return s == "" || isQualifiedName(s) })
 )
+
+// matcher gives a match function the method of a regular expression.
+type matcher func(string) bool
+
+func (m matcher) MatchString(s string) bool { return m(s) }
+
+func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+func isAlnum(c byte) bool { return isLowerAlnum(c) || 'A' <= c && c <= 'Z' }
+
+// isDNS1123Label matches dns1123LabelFmt.
+func isDNS1123Label(s string) bool {
+	if s == "" || !isLowerAlnum(s[0]) || !isLowerAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !isLowerAlnum(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDNS1123Subdomain matches dns1123SubdomainFmt: labels joined by dots.
+func isDNS1123Subdomain(s string) bool {
+	for {
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return isDNS1123Label(s)
+		}
+		if !isDNS1123Label(s[:i]) {
+			return false
+		}
+		s = s[i+1:]
+	}
+}
+
+// isDNS1035Label matches dns1035LabelFmt.
+func isDNS1035Label(s string) bool {
+	return s != "" && 'a' <= s[0] && s[0] <= 'z' && isDNS1123Label(s)
+}
+
+// isQualifiedName matches qualifiedNameFmt.
+func isQualifiedName(s string) bool {
+	if s == "" || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
 
 // maxLenChars is the length message of the DNS name checks.
 func maxLenChars(n int) string {

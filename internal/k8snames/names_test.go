@@ -2,6 +2,7 @@ package k8snames
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,43 @@ func TestMaskTrailingDash(t *testing.T) {
 			t.Errorf("MaskTrailingDash(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The regular expressions of the formats, which the hand-written matchers
+// must agree with.
+var formatRegexps = []struct {
+	name  string
+	re    *regexp.Regexp
+	match func(string) bool
+}{
+	{"DNS-1123 label", regexp.MustCompile("^" + dns1123LabelFmt + "$"), isDNS1123Label},
+	{"DNS-1123 subdomain", regexp.MustCompile("^" + dns1123SubdomainFmt + "$"), isDNS1123Subdomain},
+	{"DNS-1035 label", regexp.MustCompile("^" + dns1035LabelFmt + "$"), isDNS1035Label},
+	{"qualified name", regexp.MustCompile("^" + qualifiedNameFmt + "$"), isQualifiedName},
+	{"label value", regexp.MustCompile("^" + labelValueFmt + "$"), labelValueRE.MatchString},
+}
+
+var formatSeeds = []string{"", "a", "A", "0", "-", ".", "_", "a-", "-a", "a.b", "a..b", ".a", "a.", "a_b", "A_b.c-D", "a-b-c", "ab-1.cd", "é", "a\xffb", "a\n", "my-name.example.com", "1abc", "abc1", "a--b", "x.-y", "x-.y"}
+
+func TestMatchersAgreeWithRegexps(t *testing.T) {
+	for _, f := range formatRegexps {
+		for _, s := range formatSeeds {
+			if got, want := f.match(s), f.re.MatchString(s); got != want {
+				t.Errorf("%s %q: matcher says %v, regular expression %v", f.name, s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzMatchersAgreeWithRegexps(f *testing.F) {
+	for _, s := range formatSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, f := range formatRegexps {
+			if got, want := f.match(s), f.re.MatchString(s); got != want {
+				t.Errorf("%s %q: matcher says %v, regular expression %v", f.name, s, got, want)
+			}
+		}
+	})
 }

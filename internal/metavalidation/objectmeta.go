@@ -73,18 +73,11 @@ func NameIsPathSegment(name string, prefix bool) []string {
 	return k8snames.IsPathSegmentName(name)
 }
 
-// ValidateObjectMeta checks the metadata of an object being created, as the
-// API server does: name or generateName (with nameFn), namespace (required
-// when requiresNamespace, forbidden otherwise), generation, labels,
-// annotations, owner references, finalizers and managed fields. A nil meta
-// is checked as empty metadata.
-//
-// Upstream visits labels and annotations in map order; here keys are
-// visited in sorted order.
-func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, nameFn NameFunc, fldPath *crdschema.Path) crdschema.ErrorList {
-	if meta == nil {
-		meta = &crdschema.ObjectMeta{}
-	}
+// ValidateObjectMetaNames is the part of ValidateObjectMeta that nameFn
+// decides: the checks of generateName and name. Where ValidateObjectMeta
+// found nothing with one name function, this is all it can find with
+// another.
+func ValidateObjectMetaNames(meta *crdschema.ObjectMeta, nameFn NameFunc, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 	if meta.GenerateName != "" && nameFn != nil {
 		for _, msg := range nameFn(meta.GenerateName, true) {
@@ -98,6 +91,22 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 			errs = append(errs, crdschema.Invalid(fldPath.Child("name"), meta.Name, msg))
 		}
 	}
+	return errs
+}
+
+// ValidateObjectMeta checks the metadata of an object being created, as the
+// API server does: name or generateName (with nameFn), namespace (required
+// when requiresNamespace, forbidden otherwise), generation, labels,
+// annotations, owner references, finalizers and managed fields. A nil meta
+// is checked as empty metadata.
+//
+// Upstream visits labels and annotations in map order; here keys are
+// visited in sorted order.
+func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, nameFn NameFunc, fldPath *crdschema.Path) crdschema.ErrorList {
+	if meta == nil {
+		meta = &crdschema.ObjectMeta{}
+	}
+	errs := ValidateObjectMetaNames(meta, nameFn, fldPath)
 	if requiresNamespace {
 		if meta.Namespace == "" {
 			errs = append(errs, crdschema.Required(fldPath.Child("namespace"), ""))

@@ -249,3 +249,26 @@ func TestNameFuncPrefix(t *testing.T) {
 		t.Errorf("A- as prefix: %q", errs)
 	}
 }
+
+// FuzzObjectMetaNames: where ValidateObjectMeta finds nothing with DNS
+// subdomain names, it finds with path-segment names exactly what
+// ValidateObjectMetaNames finds (package crd relies on it).
+func FuzzObjectMetaNames(f *testing.F) {
+	for _, s := range [][3]string{{"a", "", "ns"}, {"a.b", "gen-", "ns"}, {"..", "", ""}, {"a", "a%", "x"}, {"", "g", "n"}, {"a", "b.", "c"}} {
+		f.Add(s[0], s[1], s[2], "k", "v")
+	}
+	f.Fuzz(func(t *testing.T, name, generateName, namespace, labelKey, labelValue string) {
+		meta := &crdschema.ObjectMeta{Name: name, GenerateName: generateName, Namespace: namespace, Labels: map[string]string{labelKey: labelValue}}
+		for _, namespaced := range []bool{false, true} {
+			p := crdschema.NewPath("metadata")
+			if len(ValidateObjectMeta(meta, namespaced, NameIsDNSSubdomain, p)) > 0 {
+				continue
+			}
+			want := strings.Join(errorTexts(ValidateObjectMeta(meta, namespaced, NameIsPathSegment, p)), "\n")
+			got := strings.Join(errorTexts(ValidateObjectMetaNames(meta, NameIsPathSegment, p)), "\n")
+			if got != want {
+				t.Fatalf("ValidateObjectMetaNames:\n%s\nValidateObjectMeta:\n%s", got, want)
+			}
+		}
+	})
+}

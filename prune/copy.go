@@ -1,0 +1,381 @@
+package prune
+
+import (
+	"sort"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/metavalidation"
+	"github.com/crdschema/crdschema/internal/objectmeta"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// DecodeCopy is Decode on a deep copy of obj, which it returns; obj is
+// not modified. The copy leaves out what pruning removes, so that copying
+// and pruning take one walk instead of two.
+func (d *Decoder) DecodeCopy(obj map[string]any) (map[string]any, []string, error) {
+	if obj == nil {
+		return nil, nil, nil
+	}
+	kind, foundKind, err := nestedString(obj, "kind")
+	if err != nil {
+		return nil, nil, err
+	}
+	apiVersion, foundAPIVersion, err := nestedString(obj, "apiVersion")
+	if err != nil {
+		return nil, nil, err
+	}
+	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
+	matches := gvErr == nil && group == d.opts.Group && kind == d.opts.Kind
+	s := d.opts.Schemas[version]
+
+	var out map[string]any
+	var pruned []string
+	if matches && !d.opts.PreserveUnknownFields {
+		out, pruned = pruneCopy(obj, s)
+	} else {
+		out = jsonvalue.CopyMap(obj)
+	}
+	// The metadata is read from the copy, as Decode reads it from obj
+	// before pruning: pruneCopy copies the root's metadata as it is.
+	m, foundMeta, unknownFields, err := objectmeta.ReadMeta(out, objectmeta.MetaOptions{
+		DropMalformedFields:     d.opts.Storage,
+		ReturnUnknownFieldPaths: true,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if gvErr != nil {
+		return nil, nil, gvErr
+	}
+	unknownFields = append(unknownFields, pruned...)
+	if matches {
+		if !d.opts.PreserveUnknownFields && !foundMeta && s != nil {
+			// What PruneNulls does to the root's metadata shows only
+			// where Decode does not replace it.
+			pruneRootNulls(out, "metadata", s)
+		}
+		if embeds := d.embeds[version]; s != nil && embeds[s] {
+			c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
+			if ferr := c.Coerce(nil, out, s, s.XEmbeddedResource); ferr != nil {
+				return nil, nil, ferr
+			}
+			u := c.Unknown()
+			sortStrings(u)
+			unknownFields = append(unknownFields, u...)
+		}
+		if d.opts.Storage {
+			m.DefaultGeneration()
+		}
+	}
+	if foundKind {
+		out["kind"] = kind
+	}
+	if foundAPIVersion {
+		out["apiVersion"] = apiVersion
+	}
+	if foundMeta {
+		out["metadata"] = m.Map()
+	}
+	return out, unknownFields, nil
+}
+
+// pruneRootNulls is PruneNulls for the field k of the object root.
+func pruneRootNulls(root map[string]any, k string, s *structural.Schema) {
+	v, ok := root[k]
+	if !ok {
+		return
+	}
+	fs := fieldSchema(k, s)
+	if fs == nil {
+		return
+	}
+	if v == nil {
+		if !fs.Nullable && !hasDefault(fs) {
+			delete(root, k)
+		}
+		return
+	}
+	PruneNulls(v, fs)
+}
+
+// pruneCopy returns what Prune(x, s, true) and then PruneNulls(x, s) leave
+// of a copy of the object root x, and the paths Prune reports. The root's
+// apiVersion, kind and metadata are copied as they are.
+func pruneCopy(x map[string]any, s *structural.Schema) (map[string]any, []string) {
+	return pruneRoot(x, s, false)
+}
+
+// pruneInPlace is pruneCopy on x itself: Prune(x, s, true) and then
+// PruneNulls(x, s), but for the root's apiVersion, kind and metadata, in
+// one walk.
+func pruneInPlace(x map[string]any, s *structural.Schema) []string {
+	_, paths := pruneRoot(x, s, true)
+	return paths
+}
+
+func pruneRoot(x map[string]any, s *structural.Schema, inPlace bool) (map[string]any, []string) {
+	buf := pathBuffers.Get().(*[]byte)
+	p := pruner{path: (*buf)[:0], inPlace: inPlace}
+	defer func() {
+		if cap(p.path) <= 64<<10 {
+			*buf = p.path[:0]
+			pathBuffers.Put(buf)
+		}
+	}()
+	ps := s
+	if ps == nil {
+		ps = &emptySchema
+	}
+	out := p.newMap(x)
+	for k, v := range x {
+		if isMetaField(k) {
+			out[k] = p.copyOf(v)
+			continue
+		}
+		var c any
+		var keep bool
+		if ps.XPreserveUnknownFields {
+			c, keep = p.keepField(k, v, ps, s)
+		} else {
+			c, keep = p.field(k, v, ps, s)
+		}
+		p.put(out, k, c, keep)
+	}
+	sort.Strings(p.paths)
+	return out, p.paths
+}
+
+// newMap returns the map an object's entries are kept in: a new one, or
+// the object itself in place.
+func (p *pruner) newMap(x map[string]any) map[string]any {
+	if p.inPlace {
+		return x
+	}
+	return make(map[string]any, len(x))
+}
+
+// newList is newMap for a list.
+func (p *pruner) newList(x []any) []any {
+	if p.inPlace {
+		return x
+	}
+	return make([]any, len(x))
+}
+
+// copyOf returns a value kept as it is.
+func (p *pruner) copyOf(v any) any {
+	if p.inPlace {
+		return v
+	}
+	return jsonvalue.Copy(v)
+}
+
+// put keeps the entry k: c in out, or drops it.
+func (p *pruner) put(out map[string]any, k string, c any, keep bool) {
+	if keep {
+		out[k] = c
+	} else if p.inPlace {
+		delete(out, k)
+	}
+}
+
+// field copies the entry k: v of an object whose schema is s for Prune and
+// ns for PruneNulls, unless pruning drops it.
+func (p *pruner) field(k string, v any, s, ns *structural.Schema) (any, bool) {
+	if fs, ok := s.Properties[k]; ok {
+		return p.known(k, v, fs, ns)
+	}
+	if s.AdditionalProperties != nil {
+		return p.known(k, v, s.AdditionalProperties.Schema, ns)
+	}
+	// The root's meta fields are not reported even when they are removed
+	// (the root is not embedded then).
+	if len(p.path) > 0 || !isMetaField(k) {
+		p.record(k)
+	}
+	return nil, false
+}
+
+// keepField is field below x-kubernetes-preserve-unknown-fields: unknown
+// entries are kept.
+func (p *pruner) keepField(k string, v any, s, ns *structural.Schema) (any, bool) {
+	if _, ok := s.Properties[k]; ok || s.AdditionalProperties != nil {
+		return p.field(k, v, s, ns)
+	}
+	return p.nullsCopy(v, fieldSchemaOrNil(k, ns)), true
+}
+
+// known copies the entry k: v whose schema is fs: a null is dropped as
+// PruneNulls drops it (ns is the schema PruneNulls sees for the object,
+// whose field k has the schema fs as well).
+func (p *pruner) known(k string, v any, fs, ns *structural.Schema) (any, bool) {
+	if v == nil {
+		if ns != nil && fs != nil && !fs.Nullable && !hasDefault(fs) {
+			return nil, false
+		}
+		return nil, true
+	}
+	n := p.pushKey(k)
+	c := p.copyValue(v, fs, fs != nil && fs.XEmbeddedResource, ns != nil)
+	p.path = p.path[:n]
+	return c, true
+}
+
+// copyValue copies x, whose schema is s, pruned as Prune prunes it below
+// the root and, with nulls, with PruneNulls applied too.
+func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) any {
+	ns := s
+	if !nulls {
+		ns = nil
+	}
+	if s != nil && s.XPreserveUnknownFields {
+		return p.keepUnknownCopy(x, s, embedded, ns)
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		if x == nil {
+			return x // a nil map stays one, as jsonvalue.Copy keeps it
+		}
+		if s == nil {
+			for k := range x {
+				p.record(k)
+				if p.inPlace {
+					delete(x, k)
+				}
+			}
+			if p.inPlace {
+				return x
+			}
+			return make(map[string]any)
+		}
+		out := p.newMap(x)
+		for k, v := range x {
+			if embedded && isMetaField(k) {
+				c, keep := p.nullsField(k, v, ns)
+				p.put(out, k, c, keep)
+				continue
+			}
+			c, keep := p.field(k, v, s, ns)
+			p.put(out, k, c, keep)
+		}
+		return out
+	case []any:
+		if x == nil {
+			return x
+		}
+		var is *structural.Schema
+		if s != nil {
+			is = s.Items
+		}
+		out := p.newList(x)
+		for i, v := range x {
+			switch v.(type) {
+			case map[string]any, []any:
+			default:
+				out[i] = p.copyOf(v)
+				continue
+			}
+			n := p.pushIndex(i)
+			out[i] = p.copyValue(v, is, is != nil && is.XEmbeddedResource, ns != nil && ns.Items != nil)
+			p.path = p.path[:n]
+		}
+		return out
+	}
+	return p.copyOf(x)
+}
+
+// keepUnknownCopy is copyValue for a node with
+// x-kubernetes-preserve-unknown-fields, as keepUnknown prunes it.
+func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns *structural.Schema) any {
+	switch x := x.(type) {
+	case map[string]any:
+		if x == nil || s.Properties == nil && s.AdditionalProperties == nil {
+			return p.nullsCopy(x, ns)
+		}
+		out := p.newMap(x)
+		for k, v := range x {
+			var c any
+			var keep bool
+			if embedded && isMetaField(k) {
+				c, keep = p.nullsField(k, v, ns)
+			} else {
+				c, keep = p.keepField(k, v, s, ns)
+			}
+			p.put(out, k, c, keep)
+		}
+		return out
+	case []any:
+		is := s.Items
+		if x == nil || is == nil {
+			return p.nullsCopy(x, ns)
+		}
+		var nis *structural.Schema
+		if ns != nil {
+			nis = ns.Items
+		}
+		out := p.newList(x)
+		for i, v := range x {
+			n := p.pushIndex(i)
+			if nis == nil {
+				out[i] = p.keepUnknownCopy(v, is, is.XEmbeddedResource, nil)
+			} else {
+				out[i] = p.keepUnknownCopy(v, is, is.XEmbeddedResource, is)
+			}
+			p.path = p.path[:n]
+		}
+		return out
+	}
+	return p.copyOf(x)
+}
+
+func fieldSchemaOrNil(k string, s *structural.Schema) *structural.Schema {
+	if s == nil {
+		return nil
+	}
+	return fieldSchema(k, s)
+}
+
+// nullsField copies the entry k: v of an object whose schema is s as
+// PruneNulls leaves it (s nil: as it is).
+func (p *pruner) nullsField(k string, v any, s *structural.Schema) (any, bool) {
+	fs := fieldSchemaOrNil(k, s)
+	if fs == nil {
+		return p.copyOf(v), true
+	}
+	if v == nil {
+		if !fs.Nullable && !hasDefault(fs) {
+			return nil, false
+		}
+		return nil, true
+	}
+	return p.nullsCopy(v, fs), true
+}
+
+// nullsCopy copies x as PruneNulls(x, s) leaves it.
+func (p *pruner) nullsCopy(x any, s *structural.Schema) any {
+	if s == nil {
+		return p.copyOf(x)
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := p.newMap(x)
+		for k, v := range x {
+			c, keep := p.nullsField(k, v, s)
+			p.put(out, k, c, keep)
+		}
+		return out
+	case []any:
+		if x == nil || s.Items == nil {
+			return p.copyOf(x)
+		}
+		out := p.newList(x)
+		for i, v := range x {
+			out[i] = p.nullsCopy(v, s.Items)
+		}
+		return out
+	}
+	return p.copyOf(x)
+}
