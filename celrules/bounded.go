@@ -63,7 +63,7 @@ type lazyBounds struct {
 
 // boundsOf returns the rule's untracked programs and bound.
 func (cr *compiledRule) boundsOf() *lazyBounds {
-	b := &cr.bounds
+	b := cr.bounds
 	b.once.Do(func() {
 		b.cost = unboundedCost
 		defer func() {

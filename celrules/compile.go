@@ -67,7 +67,7 @@ type compiledRule struct {
 	env, messageEnv *cel.Env
 	ast, messageAST *cel.Ast
 	dt              *declType
-	bounds          lazyBounds
+	bounds          *lazyBounds // shared by the copies a cache hands out
 
 	// unbounded and messageUnbounded are the schema paths, relative to
 	// the node, of the lists, maps and strings without a declared limit
@@ -370,7 +370,7 @@ func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error
 
 // compile compiles one rule; the result carries its errors.
 func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule, card uint64) (cr *compiledRule) {
-	cr = &compiledRule{src: r}
+	cr = &compiledRule{src: r, bounds: new(lazyBounds)}
 	defer func() {
 		if p := recover(); p != nil {
 			cr.program, cr.message = nil, nil
