@@ -369,7 +369,8 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		result, err = res.Update(c.ctx, withResourceVersion(d.obj, old), old)
 	} else {
 		o.operation = "create"
-		result, err = res.Create(c.ctx, d.obj)
+		// d.obj was decoded for this check alone: Create may use it.
+		result, err = res.CreateOwned(c.ctx, d.obj)
 	}
 	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
 	if err != nil {
