@@ -76,14 +76,14 @@ func TestReport(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		// 160 µs against 800 µs: 1/5; 800 against 5000 allocs: 1/6.25
-		"| Create/HTTPRoute | 160.0 µs | 800.0 µs | 0.200 (1/5.0) | 800 | 5000 | 0.160 (1/6.2) | time ≤ 1/3, allocs ≤ 1/5: met |",
-		"| ValidateCRD/keda | 90.00 ms | 30.00 ms | 3.00 | 100000 | 80000 | 1.25 | time ≤ 1/2: **not met** |",
+		"| Create/HTTPRoute | 160.0 µs | 800.0 µs | 0.200 (1/5.0) | 800 | 5000 | 0.160 (1/6.2) | time ≤ 1/7: **not met** |",
+		"| ValidateCRD/keda | 90.00 ms | 30.00 ms | 3.00 | 100000 | 80000 | 1.25 | time ≤ 1/3.5: **not met** |",
 		"| Other/x | (one side missing) |",
 		"crdschema 0.350 s, upstream 1.900 s (target: under kubeconform's 0.43 s: met)",
 		"In parallel (GOMAXPROCS goroutines, one Resource): crdschema 0.200 s, 1.75x the serial throughput; upstream 1.000 s, 1.90x.",
 		"Scaling with cores: the parallel run on all cores is 1.80x as fast as on one core (GOMAXPROCS=1, 0.360 s); upstream 1.90x.",
-		"| Create | 1 | 0.200 (1/5.0) | 0.160 (1/6.",
-		"| ValidateCRD | 1 | 3.00 | 1.25 | 0 of 1 |",
+		"| Create | 1 | 0.200 (1/5.0) | 0.160 (1/6.3) | geomean time ≤ 1/10, allocs ≤ 1/15: **not met**; each: 0 of 1 |",
+		"| ValidateCRD | 1 | 3.00 | 1.25 | geomean time ≤ 1/5: **not met**; each: 0 of 1 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q; it is:\n%s", want, out)
