@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -46,4 +47,26 @@ func FuzzPatch(f *testing.F) {
 			t.Fatalf("patch %q returned %v, stored %v", data, p.Object, after.Object)
 		}
 	})
+}
+
+// TestPatchLibraryPanic: a JSON patch that makes the patch library panic
+// (replacing the whole document without a value) is answered with an
+// internal error, as the API server's panic recovery answers it, and
+// changes nothing.
+func TestPatchLibraryPanic(t *testing.T) {
+	c, _ := widgetClient(t)
+	if err := c.Create(ctx, widget("a", map[string]any{"color": "blue"})); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Patch(ctx, widget("a", nil), client.RawPatch(types.JSONPatchType, []byte(`[{"op":"replace","path":""}]`)))
+	if !apierrors.IsInternalError(err) {
+		t.Fatalf("patch: got %v, want an internal error", err)
+	}
+	after := widget("a", nil)
+	if err := c.Get(ctx, client.ObjectKeyFromObject(after), after); err != nil {
+		t.Fatal(err)
+	}
+	if got := after.Object["spec"].(map[string]any)["color"]; got != "blue" {
+		t.Errorf("spec.color = %v after the refused patch, want blue", got)
+	}
 }

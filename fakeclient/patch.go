@@ -92,6 +92,19 @@ func (c *fakeClient) patch(ctx context.Context, v *version, obj client.Object, p
 	}
 }
 
+// applyJSONPatch applies p to doc. The JSON patch library the API server
+// uses panics on some patches (a "replace" of the whole document without
+// a value); the API server's panic recovery answers those with an internal
+// error, and so does applyJSONPatch.
+func applyJSONPatch(p jsonpatch.Patch, doc []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, apierrors.NewInternalError(fmt.Errorf("applying the JSON patch: %v", r))
+		}
+	}()
+	return p.Apply(doc)
+}
+
 // applyPatch applies a JSON or merge patch to cur, as the API server does,
 // and decodes the result.
 func applyPatch(pt types.PatchType, cur map[string]any, data []byte) (map[string]any, error) {
@@ -106,7 +119,10 @@ func applyPatch(pt types.PatchType, cur map[string]any, data []byte) (map[string
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-		if patched, err = p.Apply(curJSON); err != nil {
+		if patched, err = applyJSONPatch(p, curJSON); err != nil {
+			if _, internal := err.(*apierrors.StatusError); internal {
+				return nil, err
+			}
 			return nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
 		}
 	default:
