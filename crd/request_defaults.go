@@ -41,56 +41,7 @@ func (r *Resource) prepareWalks() {
 // one, so that it does with the result exactly what it does with s. nil
 // means s has no default at all.
 func defaultsOnly(s *structural.Schema, depth int) *structural.Schema {
-	if s == nil {
-		return nil
-	}
-	if depth > 1000 {
-		return s // too deep to trim: all of it
-	}
-	items := defaultsOnly(s.Items, depth+1)
-	var ap *structural.Schema
-	if s.AdditionalProperties != nil {
-		ap = defaultsOnly(s.AdditionalProperties.Schema, depth+1)
-	}
-	// With both properties and additionalProperties (not structural, but
-	// New does not refuse it) a property that is left out would count as
-	// an additional property: keep them all.
-	keepAll := len(s.Properties) > 0 && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil
-	var props map[string]*structural.Schema
-	for k, p := range s.Properties {
-		d := defaultsOnly(p, depth+1)
-		if d == nil && keepAll {
-			d = &structural.Schema{}
-		}
-		if d != nil {
-			if props == nil {
-				props = make(map[string]*structural.Schema)
-			}
-			props[k] = d
-		}
-	}
-	if !s.HasDefault() && items == nil && ap == nil && (len(props) == 0 || keepAll && !hasDefaultBelow(props)) {
-		return nil
-	}
-	out := *s
-	out.Items = items
-	out.Properties = props
-	out.AdditionalProperties = nil
-	if ap != nil {
-		out.AdditionalProperties = &structural.SchemaOrBool{Bool: s.AdditionalProperties.Bool, Schema: ap}
-	}
-	return &out
-}
-
-// hasDefaultBelow reports whether a property kept by defaultsOnly has a
-// default.
-func hasDefaultBelow(props map[string]*structural.Schema) bool {
-	for _, p := range props {
-		if p.HasDefault() || p.Items != nil || p.AdditionalProperties != nil || len(p.Properties) > 0 {
-			return true
-		}
-	}
-	return false
+	return cutDown(s, (*structural.Schema).HasDefault, depth)
 }
 
 // defaulter applies the defaults of a schema cut down by defaultsOnly as

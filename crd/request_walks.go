@@ -60,35 +60,5 @@ func (r *Resource) listSetsAndMaps(o map[string]any) crdschema.ErrorList {
 // alike and reports only at such lists, so that it reports with the
 // result exactly what it reports with s. nil means s has no such list.
 func listTypesOnly(s *structural.Schema, depth int) *structural.Schema {
-	if s == nil {
-		return nil
-	}
-	if depth > 1000 {
-		return s // too deep to trim: all of it
-	}
-	items := listTypesOnly(s.Items, depth+1)
-	var ap *structural.Schema
-	if s.AdditionalProperties != nil {
-		ap = listTypesOnly(s.AdditionalProperties.Schema, depth+1)
-	}
-	var props map[string]*structural.Schema
-	for k, p := range s.Properties {
-		if d := listTypesOnly(p, depth+1); d != nil {
-			if props == nil {
-				props = make(map[string]*structural.Schema)
-			}
-			props[k] = d
-		}
-	}
-	if !isSetOrMap(s) && items == nil && ap == nil && props == nil {
-		return nil
-	}
-	out := *s
-	out.Items = items
-	out.Properties = props
-	out.AdditionalProperties = nil
-	if ap != nil {
-		out.AdditionalProperties = &structural.SchemaOrBool{Bool: s.AdditionalProperties.Bool, Schema: ap}
-	}
-	return &out
+	return cutDown(s, isSetOrMap, depth)
 }
