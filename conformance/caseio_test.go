@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
-	"regexp"
-	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/crdschema/crdschema/internal/casefile"
 )
 
 // testCase is one conformance case: its input documents as JSON request
@@ -121,97 +120,5 @@ func mapping(n *yaml.Node) (map[string]*yaml.Node, error) {
 	return out, nil
 }
 
-// toJSON converts a YAML node to JSON the way the oracle sends it: number
-// literals keep their spelling, so 1.0 stays a float.
-func toJSON(n *yaml.Node) ([]byte, error) {
-	if n == nil {
-		return nil, fmt.Errorf("missing")
-	}
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, n); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-var (
-	intLiteral    = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-	numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-)
-
-func writeJSON(buf *bytes.Buffer, n *yaml.Node) error {
-	n = alias(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, alias(n.Content[i]).Value)
-			buf.WriteByte(':')
-			if err := writeJSON(buf, n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, item := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, item); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			buf.WriteString("null")
-		case "!!bool":
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return err
-			}
-			buf.WriteString(strconv.FormatBool(b))
-		case "!!int":
-			if intLiteral.MatchString(n.Value) {
-				buf.WriteString(n.Value)
-				return nil
-			}
-			var i int64
-			if err := n.Decode(&i); err != nil {
-				return err
-			}
-			buf.WriteString(strconv.FormatInt(i, 10))
-		case "!!float":
-			if numberLiteral.MatchString(n.Value) {
-				buf.WriteString(n.Value)
-				return nil
-			}
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return err
-			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				return fmt.Errorf("%q has no JSON representation", n.Value)
-			}
-			b, _ := json.Marshal(f)
-			buf.Write(b)
-		default:
-			writeString(buf, n.Value)
-		}
-	default:
-		return fmt.Errorf("unsupported YAML node at line %d", n.Line)
-	}
-	return nil
-}
-
-func writeString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	buf.Truncate(buf.Len() - 1)
-}
+// toJSON converts a YAML node to JSON the way the oracle sends it.
+func toJSON(n *yaml.Node) ([]byte, error) { return casefile.ToJSON(n) }

@@ -11,13 +11,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +24,8 @@ import (
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/fakeclient"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/crdschema/crdschema/internal/casefile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -342,95 +342,5 @@ func mapping(n *yaml.Node) map[string]*yaml.Node {
 	return out
 }
 
-var (
-	intLiteral    = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-	numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-)
-
-// toJSON converts a YAML node to JSON with number literals as written, as
-// the conformance suite sends bodies.
-func toJSON(n *yaml.Node) ([]byte, error) {
-	if n == nil {
-		return nil, fmt.Errorf("missing")
-	}
-	var buf bytes.Buffer
-	err := writeJSON(&buf, n)
-	return buf.Bytes(), err
-}
-
-func writeJSON(buf *bytes.Buffer, n *yaml.Node) error {
-	n = alias(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, alias(n.Content[i]).Value)
-			buf.WriteByte(':')
-			if err := writeJSON(buf, n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, item := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, item); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			buf.WriteString("null")
-		case "!!bool":
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return err
-			}
-			buf.WriteString(strconv.FormatBool(b))
-		case "!!int":
-			if intLiteral.MatchString(n.Value) {
-				buf.WriteString(n.Value)
-				return nil
-			}
-			var i int64
-			if err := n.Decode(&i); err != nil {
-				return err
-			}
-			buf.WriteString(strconv.FormatInt(i, 10))
-		case "!!float":
-			if numberLiteral.MatchString(n.Value) {
-				buf.WriteString(n.Value)
-				return nil
-			}
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return err
-			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				return fmt.Errorf("%q has no JSON representation", n.Value)
-			}
-			b, _ := json.Marshal(f)
-			buf.Write(b)
-		default:
-			writeString(buf, n.Value)
-		}
-	default:
-		return fmt.Errorf("unsupported YAML node at line %d", n.Line)
-	}
-	return nil
-}
-
-func writeString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	buf.Truncate(buf.Len() - 1)
-}
+// toJSON converts a YAML node to JSON the way the oracle sends it.
+func toJSON(n *yaml.Node) ([]byte, error) { return casefile.ToJSON(n) }
