@@ -79,7 +79,7 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	if v.budget < 0 {
 		return nil
 	}
-	if s.Items != nil {
+	if s.Items != nil && defaultBelow(s.Items) {
 		st.Child("items")
 		err := v.walk(st, s.Items, root, sur.Index(), insideMeta)
 		st.Pop()
@@ -87,14 +87,18 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 			return err
 		}
 	}
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, k)
+	// Only the properties with a default at or below them are visited:
+	// most of a schema has none, and visiting costs a path and a sort.
+	var keys []string
+	for k, p := range s.Properties {
+		if defaultBelow(p) {
+			keys = append(keys, k)
+		}
 	}
-	sort.Strings(keys)
 	if len(keys) == 0 {
 		return nil
 	}
+	sort.Strings(keys)
 	st.Child("properties")
 	defer st.Pop()
 	for _, k := range keys {
@@ -107,6 +111,26 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 		}
 	}
 	return nil
+}
+
+// defaultBelow reports whether s or a node below it (through items and
+// properties, the nodes whose defaults are checked) has a default.
+func defaultBelow(s *structural.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	if defaultBelow(s.Items) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if defaultBelow(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // check validates the default of s, reported at path.
