@@ -58,7 +58,7 @@ type versionedOptions struct {
 var baseTable = []versionedOptions{
 	{introduced: 0, env: func() []cel.EnvOption {
 		return []cel.EnvOption{
-			cel.HomogeneousAggregateLiterals(),
+			cel.ASTValidators(homogeneousLiterals()), // cel.HomogeneousAggregateLiterals()
 			cel.EagerlyValidateDeclarations(true),
 			cel.DefaultUTCTimeZone(true),
 			cellib.URLs(),
@@ -77,12 +77,7 @@ var baseTable = []versionedOptions{
 		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), cellib.Quantity()}
 	}},
 	{introduced: 29, env: func() []cel.EnvOption {
-		return []cel.EnvOption{cel.ASTValidators(
-			cel.ValidateDurationLiterals(),
-			cel.ValidateTimestampLiterals(),
-			cel.ValidateRegexLiterals(),
-			cel.ValidateHomogeneousAggregateLiterals(),
-		)}
+		return []cel.EnvOption{extendedValidators()} // cel.ExtendedValidations()
 	}},
 	{introduced: 0, removed: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(0))} }},
 	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(2))} }},
