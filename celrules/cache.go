@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 
+	"github.com/crdschema/crdschema/internal/celparse"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
@@ -105,14 +106,14 @@ var emptyOptimizer, _ = cel.NewStaticOptimizer()
 // with the same parser.
 func (c *Cache) compile(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
 	if c == nil || emptyOptimizer == nil {
-		return env.Compile(text)
+		return compileText(env, parser, text)
 	}
 	k := parseKey{parser, text}
 	c.mu.Lock()
 	r, ok := c.parses[k]
 	c.mu.Unlock()
 	if !ok {
-		r.ast, r.iss = env.Parse(text)
+		r.ast, r.iss = parse(env, parser, text)
 		c.mu.Lock()
 		if c.parses == nil {
 			c.parses = map[parseKey]parseResult{}
@@ -128,6 +129,45 @@ func (c *Cache) compile(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issue
 		return nil, iss
 	}
 	checked, iss := env.Check(parsed)
+	if iss.Err() != nil {
+		return nil, iss
+	}
+	return checked, iss
+}
+
+// fastParsers holds the fast parser (internal/celparse) of each base
+// environment's parser, by parserOf's description: every environment
+// built on a base environment parses as the base does.
+var fastParsers sync.Map // string → *celparse.Parser
+
+// fastParser returns the fast parser of env, whose parser parser
+// describes.
+func fastParser(env *cel.Env, parser string) *celparse.Parser {
+	if p, ok := fastParsers.Load(parser); ok {
+		return p.(*celparse.Parser)
+	}
+	p, _ := fastParsers.LoadOrStore(parser, celparse.New(env))
+	return p.(*celparse.Parser)
+}
+
+// parse parses text as env.Parse does, with the fast parser when it
+// takes the text (the same AST), else with env.Parse, whose errors are
+// then the answer.
+func parse(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
+	if a, ok := fastParser(env, parser).Parse(text); ok {
+		return a, nil
+	}
+	return env.Parse(text)
+}
+
+// compileText compiles text as env.Compile does (parse, then check),
+// parsing with the fast parser when it takes the text.
+func compileText(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
+	a, ok := fastParser(env, parser).Parse(text)
+	if !ok {
+		return env.Compile(text)
+	}
+	checked, iss := env.Check(a)
 	if iss.Err() != nil {
 		return nil, iss
 	}

@@ -243,12 +243,12 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 // compileExpr compiles text in env, one of the node's environments, built
 // on the base environment for new or stored expressions.
 func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*cel.Ast, *cel.Issues) {
-	if nc.cfg.cache == nil {
-		return env.Compile(text)
-	}
 	_, parser, err := baseEnvParser(nc.cfg.minor, nc.cfg.release, stored)
 	if err != nil {
 		return env.Compile(text)
+	}
+	if nc.cfg.cache == nil {
+		return compileText(env, parser, text)
 	}
 	return nc.cfg.cache.compile(env, parser, text)
 }
