@@ -17,25 +17,20 @@ func TestLayoutGuard(t *testing.T) {
 	if !sameLayout {
 		t.Fatal("cel.Ast is not laid out as celAst: every parse takes the slower way through protobuf; update celAst")
 	}
-	type renamed struct {
-		src  common.Source
-		impl *ast.AST
+	src, impl := reflect.TypeFor[common.Source](), reflect.TypeFor[*ast.AST]()
+	field := func(name string, typ reflect.Type) reflect.StructField {
+		return reflect.StructField{Name: name, Type: typ, PkgPath: "github.com/crdschema/crdschema/internal/celparse"}
 	}
-	type swapped struct {
-		impl   *ast.AST
-		source common.Source
-	}
-	type retyped struct {
-		source any
-		impl   *ast.AST
-	}
-	type extra struct {
-		source common.Source
-		impl   *ast.AST
-		more   int
+	renamed := reflect.StructOf([]reflect.StructField{field("src", src), field("impl", impl)})
+	swapped := reflect.StructOf([]reflect.StructField{field("impl", impl), field("source", src)})
+	retyped := reflect.StructOf([]reflect.StructField{field("source", reflect.TypeFor[any]()), field("impl", impl)})
+	extra := reflect.StructOf([]reflect.StructField{field("source", src), field("impl", impl), field("more", reflect.TypeFor[int]())})
+	same := reflect.StructOf([]reflect.StructField{field("source", src), field("impl", impl)})
+	if !layoutMatches(same, reflect.TypeFor[celAst]()) {
+		t.Error("the guard rejects a struct of the same layout")
 	}
 	want := reflect.TypeFor[celAst]()
-	for _, typ := range []reflect.Type{reflect.TypeFor[renamed](), reflect.TypeFor[swapped](), reflect.TypeFor[retyped](), reflect.TypeFor[extra](), reflect.TypeFor[int]()} {
+	for _, typ := range []reflect.Type{renamed, swapped, retyped, extra, reflect.TypeFor[int]()} {
 		if layoutMatches(typ, want) {
 			t.Errorf("the guard accepts %v", typ)
 		}

@@ -34,7 +34,7 @@ var edgeCases = []string{
 	"[[1]].map(x, x.map(y, y))", "x.map(y, {y: y}).exists(z, z.filter(w, w))",
 	"a // comment\n+ b", "a\n\t+\r\n b\f", "a\v+b", "`a`", "a.`b`", "a ☃ b", "日本", "a = b", "a & b", "a | b", "a ! b",
 	"", " ", "()", "(a", "a)", "a[", "a[]", "a.", ".", "..a", "a..b", "{a: 1: 2}", "{a ? b : c : d}", "{a.?b : c}",
-	"1 ? 2 : 3", "x ? {a: b} : [c]", "self.a.b.c[0].d.e['f'].g()", "self.size() > 0 && self.all(x, x.matches('^a$'))",
+	"1 ? 2 : 3", "x ? {a: b} : [c]", "if{}", "a.if{}", ".if(1)", "x.if(1)", "in{}", "true.a", "a.true", "a[1:2]", "{a: b, a: c}", "self.a.b.c[0].d.e['f'].g()", "self.size() > 0 && self.all(x, x.matches('^a$'))",
 }
 
 // loadTexts reads a JSON list of texts from testdata.
