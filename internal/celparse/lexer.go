@@ -223,11 +223,9 @@ func (l *lexer) next() (token, bool) {
 		if q := l.peek(j); q == '"' || q == '\'' {
 			switch word {
 			case "r", "R":
-				return l.str(t, l.i+1, tString)
-			case "b", "B":
-				return l.str(t, l.i+1, tBytes)
-			case "br", "bR", "Br", "BR":
-				return l.str(t, l.i+1, tBytes)
+				return l.str(t, j, tString)
+			case "b", "B", "br", "bR", "Br", "BR":
+				return l.str(t, j, tBytes)
 			}
 		}
 		l.off += j - l.i
@@ -259,9 +257,10 @@ func (l *lexer) next() (token, bool) {
 //	NUM_INT:   DIGIT+ | '0x' HEXDIGIT+
 //	NUM_UINT:  (DIGIT+ | '0x' HEXDIGIT+) ('u' | 'U')
 //
-// A number followed at once by a letter, a digit, '_' or '.' (1.e3, 0X1,
-// 1.5u, 1.size()) is lexed by cel-go as two tokens that rarely parse; the
-// lexer leaves such texts to cel-go.
+// The lexer leaves a number followed at once by a letter, a digit or '_'
+// (0X1, 1.5u, 1in x) to cel-go, which lexes it as two tokens that rarely
+// parse. A '.' after a number is the next token, as in cel-go (1.e3 is 1,
+// '.', e3; 1..5 is 1, .5).
 func (l *lexer) number(t token) (token, bool) {
 	i := l.i
 	digits := func() int32 {
@@ -316,7 +315,7 @@ func (l *lexer) number(t token) (token, bool) {
 			t.kind = tUint
 		}
 	}
-	if c := l.peek(i); isIdent(c) || c == '.' {
+	if isIdent(l.peek(i)) {
 		return t, false
 	}
 	l.off += i - l.i
