@@ -146,10 +146,11 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestCheckSame type-checks the parser's ASTs and cel-go's: the checked
-// ASTs and the issues' texts must be the same.
+// ASTs and the issues' texts must be the same. It runs in one
+// environment of each parser configuration (parserEnvs).
 func TestCheckSame(t *testing.T) {
 	texts := allTexts(t)
-	for _, te := range testEnvs() {
+	for _, te := range parserEnvs() {
 		for _, text := range texts {
 			got, ok := te.parser.Parse(text)
 			if !ok {
@@ -184,13 +185,14 @@ func TestCheckSame(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the parser against cel-go's on any text: never a
-// panic, and a text it parses is one cel-go parses to the same AST.
+// FuzzParse checks the parser against cel-go's on any text, in one
+// environment of each parser configuration (parserEnvs): never a panic,
+// and a text it parses is one cel-go parses to the same AST.
 func FuzzParse(f *testing.F) {
 	for _, s := range allTexts(f) {
 		f.Add(s)
 	}
-	envs := testEnvs()
+	envs := parserEnvs()
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, te := range envs {
 			checkSame(t, te, text)

@@ -93,3 +93,11 @@ func testEnvs() []testEnv {
 	})
 	return testEnvsList
 }
+
+// parserEnvs returns one test environment of each parser configuration:
+// 1.33 (optional syntax, two-variable comprehensions), 1.37 (also
+// sortBy; 1.34 to 1.36 have the same macros) and plain cel-go.
+func parserEnvs() []testEnv {
+	envs := testEnvs()
+	return []testEnv{envs[0], envs[4], envs[5]}
+}
