@@ -41,11 +41,31 @@ func (h *ids) deleteID(id int64) {
 }
 
 // macroOffset returns the offset of the IDs a macro expansion of the call
-// id allocates: cel-go takes the start location of the call and turns it
-// back into an offset.
+// id allocates: cel-go takes the start location (line and column) of the
+// call and turns it back into an offset. This is the arithmetic of
+// ast.SourceInfo's GetLocationByOffset and ComputeOffsetAbsolute, without
+// the Location they allocate.
 func (h *ids) macroOffset(id int64) int32 {
-	loc := h.info.GetStartLocation(id)
-	return h.info.ComputeOffsetAbsolute(int32(loc.Line()), int32(loc.Column()))
+	r, ok := h.info.GetOffsetRange(id)
+	if !ok {
+		return -1
+	}
+	lines := h.info.LineOffsets()
+	line, col := int32(1), r.Start
+	for _, lo := range lines {
+		if lo > r.Start {
+			break
+		}
+		line++
+		col = r.Start - lo
+	}
+	switch {
+	case line == 1:
+		return col
+	case line > int32(len(lines)):
+		return -1
+	}
+	return lines[line-2] + col
 }
 
 // exprHelper is the parser.ExprHelper given to macro expanders: every

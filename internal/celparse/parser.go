@@ -294,7 +294,7 @@ func (p *state) args() ([]ast.Expr, int) {
 		p.take()
 		return []ast.Expr{}, 0
 	}
-	var args []ast.Expr
+	args := make([]ast.Expr, 0, 2)
 	d := 0
 	for {
 		a, da := p.expr()
