@@ -70,11 +70,16 @@ func New(env *cel.Env) *Parser {
 		p.macros[k] = m
 		p.macroNames[k.function] = true
 	}
-	accu, ok := probeAccumulator(env)
+	// Without macros, nothing uses the accumulator.
+	accu, ok := parser.HiddenAccumulatorName, true
+	if len(p.macros) != 0 {
+		accu, ok = probeAccumulator(env)
+	}
 	if !ok {
 		return p
 	}
 	p.fac = ast.NewExprFactoryWithAccumulator(accu)
+	// The probe parses with p itself, which works only while p.ok.
 	p.ok = true
 	p.ok = p.probe(env)
 	return p
@@ -106,7 +111,9 @@ func parseMacroKey(s string) (macroKey, bool) {
 }
 
 // probeAccumulator returns the accumulator name of env's comprehensions
-// (cel-go's default is "@result", an option makes it "__result__").
+// (cel-go's default is "@result", an option makes it "__result__"), as the
+// all macro makes them: an environment with macros but not all gets no
+// working parser.
 func probeAccumulator(env *cel.Env) (string, bool) {
 	a, iss := env.Parse("[].all(x, x)")
 	if iss.Err() != nil {
