@@ -1,6 +1,7 @@
 package celparse
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 )
 
 // maxDepth bounds the depth of the expressions the parser builds (each
@@ -528,7 +530,7 @@ func (p *state) literal(minus, t token) ast.Expr {
 			p.fail()
 		}
 	}
-	var v ast.Expr
+	var v ref.Val
 	switch t.kind {
 	case tInt:
 		base := 10
@@ -536,19 +538,16 @@ func (p *state) literal(minus, t token) ast.Expr {
 			base, text = 16, text[2:]
 		}
 		u, err := strconv.ParseUint(text, base, 64)
-		if err != nil {
-			p.fail()
-		}
-		var i int64
 		switch {
-		case !signed && u <= 1<<63-1:
-			i = int64(u)
-		case signed && u <= 1<<63:
-			i = -int64(u)
+		case err != nil:
+			p.fail()
+		case !signed && u <= math.MaxInt64:
+			v = types.Int(u)
+		case signed && u <= -math.MinInt64:
+			v = types.Int(-int64(u)) // -int64(1<<63) is math.MinInt64
 		default:
 			p.fail()
 		}
-		return p.h.fac.NewLiteral(p.h.id(start, start+length), types.Int(i))
 	case tUint:
 		text = text[:len(text)-1]
 		base := 10
@@ -559,8 +558,10 @@ func (p *state) literal(minus, t token) ast.Expr {
 		if err != nil {
 			p.fail()
 		}
-		return p.h.fac.NewLiteral(p.h.id(start, start+length), types.Uint(u))
+		v = types.Uint(u)
 	case tDouble:
+		// strconv.ParseFloat("-" + text) is the negation of
+		// strconv.ParseFloat(text), errors included.
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			p.fail()
@@ -568,21 +569,19 @@ func (p *state) literal(minus, t token) ast.Expr {
 		if signed {
 			f = -f
 		}
-		return p.h.fac.NewLiteral(p.h.id(start, start+length), types.Double(f))
+		v = types.Double(f)
 	case tString:
-		s := unquote(text, false)
-		return p.h.fac.NewLiteral(p.h.id(start, start+length), types.String(s))
+		v = types.String(unquote(text, false))
 	case tBytes:
-		s := unquote(text[1:], true)
-		return p.h.fac.NewLiteral(p.h.id(start, start+length), types.Bytes(s))
+		v = types.Bytes(unquote(text[1:], true))
 	case tTrue, tFalse:
-		v = p.h.fac.NewLiteral(p.h.id(start, start+length), types.Bool(t.kind == tTrue))
+		v = types.Bool(t.kind == tTrue)
 	case tNull:
-		v = p.h.fac.NewLiteral(p.h.id(start, start+length), types.NullValue)
+		v = types.NullValue
 	default:
 		p.fail()
 	}
-	return v
+	return p.h.fac.NewLiteral(p.h.id(start, start+length), v)
 }
 
 // unquote returns the value of a string literal (without its b prefix),
