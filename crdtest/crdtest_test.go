@@ -97,6 +97,29 @@ func TestDiffObjects(t *testing.T) {
 	}
 }
 
+func TestDiffValues(t *testing.T) {
+	exp := map[string]any{"spec": map[string]any{"x": 1.5, "list": []any{"a", "b"}, "gone": map[string]any{"y": true}, "same": "s"}}
+	got := map[string]any{"spec": map[string]any{"x": int64(1), "list": []any{"a", "c"}, "new": []any{}, "same": "s"}, "status": nil}
+	var b strings.Builder
+	diffValues(&b, "", exp, got)
+	want := `-.spec.gone: {"y":true}
+-.spec.list[1]: "b"
++.spec.list[1]: "c"
++.spec.new: []
+-.spec.x: float64(1.5)
++.spec.x: int64(1)
++.status: null
+`
+	if b.String() != want {
+		t.Errorf("diffValues:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	diffValues(&b, "", []any{"a"}, []any{"a", "b"})
+	if want := "-.: [\"a\"]\n+.: [\"a\",\"b\"]\n"; b.String() != want {
+		t.Errorf("lists of different lengths: %q, want %q", b.String(), want)
+	}
+}
+
 func TestPatch(t *testing.T) {
 	doc := map[string]any{"a": []any{int64(1), int64(2)}, "b": map[string]any{"c~/": "x"}}
 	ops := []patch{

@@ -9,9 +9,9 @@
 //	}
 //
 // Run makes one subtest per suite file, CRD variant, kind of case and case;
-// a failure shows the missing error text, or a go-cmp diff of the expected
-// and the stored object. RunFiles does the same for a command line tool
-// and writes a report.
+// a failure shows the missing error text, or the fields in which the
+// expected and the stored object differ. RunFiles does the same for a
+// command line tool and writes a report.
 //
 // # The suite format
 //
