@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 )
 
@@ -34,6 +35,9 @@ type crdEntry struct {
 	// versions holds a compiler per served version; each compiles the
 	// version once, on first use, and hands out the same Resource after.
 	versions map[string]func() (*crd.Resource, error)
+	// cache shares the CEL compilations of the CRD's validation and of
+	// its versions.
+	cache celrules.Cache
 }
 
 // startValidation starts validating the CRD on a goroutine of its own,
@@ -41,7 +45,7 @@ type crdEntry struct {
 func (e *crdEntry) startValidation() {
 	e.validation.once.Do(func() {
 		go func() {
-			validate := func() { e.validation.errs = validateCRD(e.def) }
+			validate := func() { e.validation.errs = validateCRD(e.def, &e.cache) }
 			if h := testHooks.validation; h != nil {
 				h(validate)
 			} else {
@@ -100,7 +104,7 @@ func newCRDEntry(doc document, fromCRDs bool) *crdEntry {
 		}
 		name := v.Name
 		e.versions[name] = sync.OnceValues(func() (*crd.Resource, error) {
-			return newResource(def, name)
+			return newResource(def, name, &e.cache)
 		})
 	}
 	return e
