@@ -13,6 +13,7 @@ import (
 	"unique"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 )
 
@@ -68,6 +69,10 @@ type checker struct {
 	crds     *catalog // from -crds, once crdReady is closed
 	crdReady chan struct{}
 	olds     *oldObjects
+
+	// cache shares the CEL compilations of every CRD's validation and
+	// versions: CRDs of one project have many rules and types in common.
+	cache celrules.Cache
 
 	stdinOnce sync.Once
 	stdinData []byte
@@ -273,7 +278,7 @@ func (c *checker) loadCRDs() *catalog {
 		case d.err != nil:
 			e = &crdEntry{doc: d, fromCRDs: true, problem: d.err.Error()}
 		case d.json != nil:
-			e = newCRDEntry(d, true)
+			e = newCRDEntry(d, true, &c.cache)
 		default:
 			return
 		}
@@ -294,7 +299,7 @@ func (c *checker) handle(d document) {
 		c.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
 		return
 	case d.json != nil:
-		e := newCRDEntry(d, false)
+		e := newCRDEntry(d, false, &c.cache)
 		if e.def != nil {
 			e.validate() // here, on a decoding goroutine
 		}

@@ -35,9 +35,9 @@ type crdEntry struct {
 	// versions holds a compiler per served version; each compiles the
 	// version once, on first use, and hands out the same Resource after.
 	versions map[string]func() (*crd.Resource, error)
-	// cache shares the CEL compilations of the CRD's validation and of
-	// its versions.
-	cache celrules.Cache
+	// cache shares CEL compilations between the CRD's validation and its
+	// versions, and with the other CRDs of the run.
+	cache *celrules.Cache
 }
 
 // startValidation starts validating the CRD on a goroutine of its own,
@@ -45,7 +45,7 @@ type crdEntry struct {
 func (e *crdEntry) startValidation() {
 	e.validation.once.Do(func() {
 		go func() {
-			validate := func() { e.validation.errs = validateCRD(e.def, &e.cache) }
+			validate := func() { e.validation.errs = validateCRD(e.def, e.cache) }
 			if h := testHooks.validation; h != nil {
 				h(validate)
 			} else {
@@ -82,9 +82,9 @@ func (e *crdEntry) validated() (known, accepted bool) {
 }
 
 // newCRDEntry decodes the CRD of doc; validation and compilation wait for
-// their first use.
-func newCRDEntry(doc document, fromCRDs bool) *crdEntry {
-	e := &crdEntry{doc: doc, fromCRDs: fromCRDs}
+// their first use, and share the CEL compilations of cache.
+func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
+	e := &crdEntry{doc: doc, fromCRDs: fromCRDs, cache: cache}
 	e.doc.obj = nil
 	e.doc.json = nil
 	def, unknown, err := crdschema.UnmarshalCRD(doc.json)
@@ -104,7 +104,7 @@ func newCRDEntry(doc document, fromCRDs bool) *crdEntry {
 		}
 		name := v.Name
 		e.versions[name] = sync.OnceValues(func() (*crd.Resource, error) {
-			return newResource(def, name, &e.cache)
+			return newResource(def, name, e.cache)
 		})
 	}
 	return e

@@ -133,7 +133,7 @@ func readCRDs(rd *checker, paths []string, seq *int) []*crdEntry {
 		case d.err != nil:
 			e = &crdEntry{doc: d, problem: d.err.Error()}
 		case d.json != nil:
-			e = newCRDEntry(d, true)
+			e = newCRDEntry(d, true, &rd.cache)
 		default:
 			return
 		}
