@@ -156,7 +156,9 @@ func (t *declType) encodeDigest(buf *[]byte) typeDigests {
 		}
 		b = append(b, byte(t.kind))
 		b = str(t.name)
-		if t.celType != nil {
+		// The CEL type of a list, map or object follows from its kind, its
+		// name and the types below; only a scalar's says more.
+		if t.kind == kindScalar && t.celType != nil {
 			b = str(t.celType.String())
 		} else {
 			b = append(b, 0)
