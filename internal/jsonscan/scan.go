@@ -422,6 +422,19 @@ func hex4(s string, i int) rune {
 // int64; every other number is the nearest float64, and one beyond the
 // float64 range is an error there, so a failure here.
 func (d *jsonDecoder) number() (any, bool) {
+	i, f, isInt, ok := d.numberParts()
+	switch {
+	case !ok:
+		return nil, false
+	case isInt:
+		return i, true
+	}
+	return f, true
+}
+
+// numberParts is number without the boxing: when the number decodes as
+// an int64 that is n and isInt is true, otherwise f is its float64.
+func (d *jsonDecoder) numberParts() (n int64, f float64, isInt, ok bool) {
 	s := d.s
 	start, i := d.pos, d.pos
 	neg := s[i] == '-'
@@ -441,14 +454,14 @@ func (d *jsonDecoder) number() (any, bool) {
 			digits++
 		}
 	default:
-		return nil, false
+		return 0, 0, false, false
 	}
 	integral := true
 	if i < len(s) && s[i] == '.' {
 		integral = false
 		j := skipDigits(s, i+1)
 		if j == i+1 {
-			return nil, false
+			return 0, 0, false, false
 		}
 		i = j
 	}
@@ -461,7 +474,7 @@ func (d *jsonDecoder) number() (any, bool) {
 		}
 		j := skipDigits(s, i)
 		if j == i {
-			return nil, false
+			return 0, 0, false, false
 		}
 		i = j
 	}
@@ -470,17 +483,17 @@ func (d *jsonDecoder) number() (any, bool) {
 	// can become int64; those of 20 digits or more overflow it.
 	if integral && !exponent && digits <= 19 {
 		if !neg && u <= math.MaxInt64 {
-			return int64(u), true
+			return int64(u), 0, true, true
 		}
 		if neg && u <= 1<<63 {
-			return int64(-u), true
+			return int64(-u), 0, true, true
 		}
 	}
 	f, err := strconv.ParseFloat(s[start:i], 64)
 	if err != nil {
-		return nil, false
+		return 0, 0, false, false
 	}
-	return f, true
+	return 0, f, false, true
 }
 
 // skipDigits returns the index of the first byte from i on that is not a
