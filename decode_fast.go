@@ -1,7 +1,6 @@
 package crdschema
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 
@@ -11,31 +10,23 @@ import (
 // crdFromJSONFast is crdFromJSON in one pass over the bytes, for the
 // documents real CRDs are: the version schemas, nearly all of a CRD, are
 // decoded straight into JSONSchemaProps (with their unknown fields) by a
-// schemaReader; everything else is decoded into the generic form and goes
-// through the strict decoder as crdFromJSONGeneric has it go.
+// schemaReader; the rest of the document, with the schemas cut out, goes
+// through the strict decoder as in crdFromJSONGeneric.
 //
 // It reports false, and the caller falls back to crdFromJSONGeneric, for
 // every document it is not sure to decode exactly as that does: any error
 // (so that errors are always those of the reference), a key that appears
-// twice in an object, a value of an unexpected JSON type, a float outside
-// the schemas.
+// twice in an object, a value of an unexpected JSON type where the
+// schemas are, managedFields (see withoutSpans).
 func crdFromJSONFast(j []byte) (*CustomResourceDefinition, []string, bool) {
 	r := jsonscan.NewReader(j)
 	defer r.Release()
 	d := schemaReader{r: r}
-	root, schemas := d.document()
-	if !r.End() || r.Dup() {
+	root, schemas, spans := d.document()
+	if !r.End() || r.Dup() || hasManagedFields(root) {
 		return nil, nil, false
 	}
-	// As in crdFromJSONGeneric: JSON re-encoding would write 1.0 as 1.
-	if hasFloat(root, 0) {
-		return nil, nil, false
-	}
-	rest, err := json.Marshal(root)
-	if err != nil {
-		return nil, nil, false
-	}
-	shadow, unknown, err := decodeStrict(rest)
+	shadow, unknown, err := decodeStrict(withoutSpans(j, spans))
 	if err != nil {
 		return nil, nil, false
 	}
@@ -60,15 +51,53 @@ func crdFromJSONFast(j []byte) (*CustomResourceDefinition, []string, bool) {
 	return crd, unknown, true
 }
 
+// span is where a value lies in a document: j[start:end].
+type span struct{ start, end int }
+
+// withoutSpans returns j with the values at spans, in order, replaced by
+// empty objects: the rest of a CRD document for the strict decoder, with
+// the schemas it skips left out.
+//
+// crdFromJSONGeneric gives the strict decoder the generic form of that
+// rest encoded again (or, when a float is in it, the whole document).
+// Those bytes decode to the same values, with one exception: a
+// metadata.managedFields[*].fieldsV1, kept as raw JSON, which is why the
+// fast path leaves documents with managedFields to the generic one.
+func withoutSpans(j []byte, spans []span) []byte {
+	if len(spans) == 0 {
+		return j
+	}
+	n := len(j)
+	for _, s := range spans {
+		n -= s.end - s.start - len("{}")
+	}
+	out := make([]byte, 0, n)
+	last := 0
+	for _, s := range spans {
+		out = append(append(out, j[last:s.start]...), "{}"...)
+		last = s.end
+	}
+	return append(out, j[last:]...)
+}
+
+// hasManagedFields reports whether the generic form of a CRD document has
+// metadata.managedFields other than null.
+func hasManagedFields(root map[string]any) bool {
+	m, ok := root["metadata"].(map[string]any)
+	return ok && m["managedFields"] != nil
+}
+
 // document reads a whole CRD document: its generic form with the
 // openAPIV3Schema objects of the versions replaced by empty objects, as
-// takeSchemas leaves it, and those schemas decoded, by version index. It
-// fails the reader where the document is not an object, spec not an
-// object, spec.versions not a list of objects, a version's schema not an
-// object or its openAPIV3Schema neither.
-func (d *schemaReader) document() (map[string]any, []*JSONSchemaProps) {
+// takeSchemas leaves it; those schemas decoded, by version index; and
+// where they lie in the document, in order. It fails the reader where the
+// document is not an object, spec not an object, spec.versions not a list
+// of objects, a version's schema not an object or its openAPIV3Schema
+// neither.
+func (d *schemaReader) document() (map[string]any, []*JSONSchemaProps, []span) {
 	r := d.r
 	var schemas []*JSONSchemaProps
+	var spans []span
 	root := d.object(func(k string) any {
 		if k != "spec" {
 			return r.Value()
@@ -95,9 +124,11 @@ func (d *schemaReader) document() (map[string]any, []*JSONSchemaProps) {
 							schemas = append(schemas, nil)
 						}
 						schemas[i] = new(JSONSchemaProps)
+						start := r.Offset()
 						d.enter("spec.versions["+strconv.Itoa(i)+"].schema.openAPIV3Schema", "", false, -1)
 						d.schemaObject(schemas[i])
 						d.leave()
+						spans = append(spans, span{start, r.Offset()})
 						return map[string]any{}
 					})
 				}))
@@ -105,7 +136,7 @@ func (d *schemaReader) document() (map[string]any, []*JSONSchemaProps) {
 			return versions
 		})
 	})
-	return root, schemas
+	return root, schemas, spans
 }
 
 // object reads an object into its generic form, the value of each member

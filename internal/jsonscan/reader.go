@@ -65,6 +65,11 @@ func (r *Reader) End() bool {
 	return !r.failed && r.d.pos == len(r.d.s)
 }
 
+// Offset returns the index in the document of the next value, or of
+// the end of the document; after a value, of what follows its trailing
+// white space.
+func (r *Reader) Offset() int { return r.d.pos }
+
 // Kind returns the first byte of the next value: '{', '[', '"', 't',
 // 'f', 'n', '-' or a digit; or 0 after a failure or at the end. It does
 // not check the value.
