@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -40,6 +41,10 @@ type jsonDecoder struct {
 	elemsUsed, membersUsed int
 
 	buf []byte // scratch space of unescaping
+
+	// arena holds the strings that unescaping made, one after the
+	// other, so that they do not take an allocation each.
+	arena strings.Builder
 }
 
 type jsonMember struct {
@@ -332,7 +337,7 @@ func (d *jsonDecoder) unquote(start, i int) (string, bool) {
 		case c == '"':
 			d.pos = i + 1
 			d.buf = b
-			return string(b), true
+			return d.keep(b), true
 		case c < ' ':
 			return "", false
 		case c == '\\':
@@ -394,6 +399,24 @@ func (d *jsonDecoder) unquote(start, i int) (string, bool) {
 	}
 	return "", false
 }
+
+// keep returns b as a string in the arena. A strings.Builder never
+// changes what it has been given, so the strings it returned stay valid
+// while more is written; a new one starts when the space runs out, sized
+// by what is left of the document (the strings to come cannot be much
+// longer than their escaped form), at most arenaChunk bytes.
+func (d *jsonDecoder) keep(b []byte) string {
+	if d.arena.Cap()-d.arena.Len() < len(b) {
+		d.arena = strings.Builder{}
+		d.arena.Grow(max(len(b), min(len(d.s)-d.pos, arenaChunk)))
+	}
+	start := d.arena.Len()
+	d.arena.Write(b)
+	return d.arena.String()[start:]
+}
+
+// arenaChunk is the most the arena takes at once for strings to come.
+const arenaChunk = 16 << 10
 
 // hex4 returns the value of the four hexadecimal digits at s[i:], or -1.
 func hex4(s string, i int) rune {
