@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func mutationBases(tb testing.TB) []*jnode {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	docs = append(docs, j)
+	docs = append(docs, j, []byte(fullCRD))
 	var bodies [][]byte
 	for _, p := range corpusProjects(tb) {
 		bodies = append(bodies, p.bodies...)
@@ -215,18 +216,50 @@ func (n *jnode) containers(out []*jnode) []*jnode {
 	return out
 }
 
-// mutationKeys are the keys the mutations set: every field of a schema,
-// a rule and externalDocs, fields of the rest of a CRD, unknown ones.
+// fullCRD has every field of the CRD types outside the schemas.
+const fullCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"as.b.c","generateName":"g","namespace":"","selfLink":"/s","uid":"u","resourceVersion":"7",
+  "generation":3,"creationTimestamp":"2024-01-02T03:04:05Z","deletionTimestamp":"2024-01-02T03:04:05+01:00",
+  "deletionGracePeriodSeconds":30,"labels":{"a":"b","c":""},"annotations":{"x/y":"z"},
+  "ownerReferences":[{"apiVersion":"v1","kind":"K","name":"n","uid":"u","controller":true,"blockOwnerDeletion":false}],
+  "finalizers":["f",null]},
+"spec":{"group":"b.c","scope":"Namespaced","preserveUnknownFields":false,
+  "names":{"plural":"as","singular":"a","shortNames":["aa"],"kind":"A","listKind":"AList","categories":["all"]},
+  "conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],
+    "clientConfig":{"url":"https://x","caBundle":"aGVsbG8=","service":{"namespace":"ns","name":"s","path":"/p","port":443}}}},
+  "versions":[{"name":"v1","served":true,"storage":true,"deprecated":true,"deprecationWarning":"w",
+    "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},
+    "subresources":{"status":{},"scale":{"specReplicasPath":".spec.r","statusReplicasPath":".status.r","labelSelectorPath":".status.s"}},
+    "additionalPrinterColumns":[{"name":"R","type":"integer","format":"int32","description":"d","priority":1,"jsonPath":".spec.r"}],
+    "selectableFields":[{"jsonPath":".spec.r"}]},
+   {"name":"v2","served":false,"storage":false,"schema":null,"subresources":null}]},
+"status":{"conditions":[{"type":"Established","status":"True","lastTransitionTime":"2024-01-02T03:04:05Z","reason":"r","message":"m","observedGeneration":3}],
+  "acceptedNames":{"plural":"as","kind":"A"},"storedVersions":["v1"],"observedGeneration":3}}`
+
+// mutationKeys are the keys the mutations set: every field of the CRD
+// types (a schema, a rule, externalDocs, the rest of a CRD), unknown ones.
 var mutationKeys = func() []string {
-	keys := []string{"rule", "message", "messageExpression", "reason", "fieldPath", "optionalOldSelf", "url",
-		"name", "served", "storage", "priority", "spec", "versions", "schema", "openAPIV3Schema", "metadata",
-		"group", "names", "scope", "conversion", "subresources", "additionalPrinterColumns", "status",
-		"xml", "discriminator", "Type", "readOnly", ""}
-	for k := range jsonNames(reflect.TypeOf(JSONSchemaProps{})) {
-		keys = append(keys, k)
+	keys := []string{"xml", "discriminator", "Type", "readOnly", "", "managedFields", "fieldsV1"}
+	seen := map[reflect.Type]bool{}
+	var add func(t reflect.Type)
+	add = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() != reflect.TypeOf(JSON{}).PkgPath() {
+			return
+		}
+		seen[t] = true
+		for i := 0; i < t.NumField(); i++ {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" {
+				keys = append(keys, name)
+			}
+			add(t.Field(i).Type)
+		}
 	}
+	add(reflect.TypeOf(CustomResourceDefinition{}))
 	sort.Strings(keys)
-	return keys
+	return slices.Compact(keys)
 }()
 
 // mutationValues are the values the mutations put in.
@@ -234,6 +267,9 @@ var mutationValues = []string{
 	`null`, `true`, `false`, `0`, `1`, `-0`, `-0.0`, `1.0`, `1e3`, `1E+2`, `1.5`, `-1`, `255`, `256`,
 	`9223372036854775807`, `9223372036854775808`, `-9223372036854775808`, `-9223372036854775809`,
 	`123456789012345678901234567890`, `1e400`, `5e-324`,
+	`2147483647`, `2147483648`, `-2147483649`,
+	`"2024-01-02T03:04:05Z"`, `"2024-01-02"`, `"aGVsbG8="`, `"aGVsbG8"`, `"aGVs\nbG8="`, `"Namespaced"`,
+	`{"a":"b"}`, `[{"fieldsV1":{"f:a":{}}}]`, `{"status":{}}`, `[{"name":"v1","schema":{"openAPIV3Schema":{"xml":1}}}]`,
 	`""`, `"x"`, `"object"`, `"string"`, `"integer"`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"a\"b\\"`, `"<&>"`, "\"\xff\"",
 	`[]`, `[null]`, `["a",null]`, `[1]`, `[1.0]`, `[{}]`, `[{"type":"string"}]`, `[[]]`,
 	`{}`, `{"type":"string"}`, `{"a":null}`, `{"a":{"type":"string","xml":1}}`, `{"xml":{}}`,

@@ -7,14 +7,14 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
-// schemaReader decodes schemas straight from the bytes of a CRD document
+// crdReader decodes schemas straight from the bytes of a CRD document
 // into JSONSchemaProps, with the results of schemaFromValue on the
 // generic form, and collects their unknown fields as schemaUnknownFields
 // does. It does not explain errors: whatever schemaFromValue would refuse,
 // and whatever it is not sure to decode the same way (a key repeated in an
 // object), fails the reader, and the document is decoded again by the
 // generic path, which says why.
-type schemaReader struct {
+type crdReader struct {
 	r       *jsonscan.Reader
 	unknown []string // paths of unknown fields, unsorted
 
@@ -39,14 +39,14 @@ type pathSegment struct {
 
 // enter makes the member field (then key, then index) of the object being
 // read the object being read; leave returns to it.
-func (d *schemaReader) enter(field, key string, hasKey bool, index int) {
+func (d *crdReader) enter(field, key string, hasKey bool, index int) {
 	d.path = append(d.path, pathSegment{field: field, key: key, hasKey: hasKey, index: index})
 }
 
-func (d *schemaReader) leave() { d.path = d.path[:len(d.path)-1] }
+func (d *crdReader) leave() { d.path = d.path[:len(d.path)-1] }
 
 // addUnknown records the unknown field key of the object being read.
-func (d *schemaReader) addUnknown(key string) {
+func (d *crdReader) addUnknown(key string) {
 	if d.hidden > 0 {
 		return
 	}
@@ -214,7 +214,7 @@ func schemaField(key string) int {
 
 // schemaObject reads a schema, which must be an object, into s; p is where
 // it lies.
-func (d *schemaReader) schemaObject(s *JSONSchemaProps) {
+func (d *crdReader) schemaObject(s *JSONSchemaProps) {
 	r := d.r
 	if !r.BeginObject() {
 		return
@@ -253,7 +253,7 @@ func (d *schemaReader) schemaObject(s *JSONSchemaProps) {
 
 // schemaMember reads the value of the member k (field f) of the schema s
 // at p; it is not null unless f is fDefault or fExample.
-func (d *schemaReader) schemaMember(s *JSONSchemaProps, f int, k string) {
+func (d *crdReader) schemaMember(s *JSONSchemaProps, f int, k string) {
 	r := d.r
 	switch f {
 	case fID:
@@ -358,12 +358,12 @@ func (d *schemaReader) schemaMember(s *JSONSchemaProps, f int, k string) {
 	}
 }
 
-func (d *schemaReader) stringPtr() *string {
+func (d *crdReader) stringPtr() *string {
 	s := d.r.String()
 	return &s
 }
 
-func (d *schemaReader) floatPtr() *float64 {
+func (d *crdReader) floatPtr() *float64 {
 	i, f, isInt := d.r.Number()
 	if isInt {
 		f = float64(i)
@@ -373,7 +373,7 @@ func (d *schemaReader) floatPtr() *float64 {
 
 // intPtr reads an integer; a number with a fraction or an exponent is an
 // error for schemaFromValue, so a failure here.
-func (d *schemaReader) intPtr() *int64 {
+func (d *crdReader) intPtr() *int64 {
 	i, _, isInt := d.r.Number()
 	if !isInt {
 		d.r.Fail()
@@ -382,7 +382,7 @@ func (d *schemaReader) intPtr() *int64 {
 }
 
 // stringList reads a list of strings, in which null stands for "".
-func (d *schemaReader) stringList() []string {
+func (d *crdReader) stringList() []string {
 	r := d.r
 	if !r.BeginArray() {
 		return nil
@@ -401,7 +401,7 @@ func (d *schemaReader) stringList() []string {
 
 // element reads a schema that is an element of a list or the value of a
 // map: an object, or null for the zero schema.
-func (d *schemaReader) element(s *JSONSchemaProps) {
+func (d *crdReader) element(s *JSONSchemaProps) {
 	if d.r.Kind() == 'n' {
 		d.r.Null()
 		return
@@ -410,7 +410,7 @@ func (d *schemaReader) element(s *JSONSchemaProps) {
 }
 
 // schemaList reads allOf, anyOf, oneOf: a list of schemas.
-func (d *schemaReader) schemaList(k string) []JSONSchemaProps {
+func (d *crdReader) schemaList(k string) []JSONSchemaProps {
 	r := d.r
 	if !r.BeginArray() {
 		return nil
@@ -427,7 +427,7 @@ func (d *schemaReader) schemaList(k string) []JSONSchemaProps {
 
 // schemaMap reads properties, patternProperties, definitions: an object
 // of schemas.
-func (d *schemaReader) schemaMap(k string) map[string]JSONSchemaProps {
+func (d *crdReader) schemaMap(k string) map[string]JSONSchemaProps {
 	r := d.r
 	if !r.BeginObject() {
 		return nil
@@ -449,7 +449,7 @@ func (d *schemaReader) schemaMap(k string) map[string]JSONSchemaProps {
 
 // items reads items: a schema, a list of schemas, or any other value,
 // which is ignored.
-func (d *schemaReader) items() *JSONSchemaPropsOrArray {
+func (d *crdReader) items() *JSONSchemaPropsOrArray {
 	r := d.r
 	out := &JSONSchemaPropsOrArray{}
 	d.hidden++
@@ -468,7 +468,7 @@ func (d *schemaReader) items() *JSONSchemaPropsOrArray {
 
 // schemaOrBool reads additionalProperties, additionalItems: a schema or
 // a boolean.
-func (d *schemaReader) schemaOrBool() *JSONSchemaPropsOrBool {
+func (d *crdReader) schemaOrBool() *JSONSchemaPropsOrBool {
 	r := d.r
 	if r.Kind() == '{' {
 		s := new(JSONSchemaProps)
@@ -482,7 +482,7 @@ func (d *schemaReader) schemaOrBool() *JSONSchemaPropsOrBool {
 
 // dependencies reads an object whose values are schemas, lists of
 // property names, or anything else, which is ignored.
-func (d *schemaReader) dependencies() map[string]JSONSchemaPropsOrStringArray {
+func (d *crdReader) dependencies() map[string]JSONSchemaPropsOrStringArray {
 	r := d.r
 	if !r.BeginObject() {
 		return nil
@@ -511,7 +511,7 @@ func (d *schemaReader) dependencies() map[string]JSONSchemaPropsOrStringArray {
 }
 
 // externalDocs reads externalDocs, at p.
-func (d *schemaReader) externalDocs() *ExternalDocumentation {
+func (d *crdReader) externalDocs() *ExternalDocumentation {
 	r := d.r
 	if !r.BeginObject() {
 		return nil
@@ -545,7 +545,7 @@ func (d *schemaReader) externalDocs() *ExternalDocumentation {
 }
 
 // rules reads x-kubernetes-validations, the member k of the schema at p.
-func (d *schemaReader) rules(k string) []ValidationRule {
+func (d *crdReader) rules(k string) []ValidationRule {
 	r := d.r
 	if !r.BeginArray() {
 		return nil
@@ -565,7 +565,7 @@ func (d *schemaReader) rules(k string) []ValidationRule {
 }
 
 // rule reads one validation rule, at p.
-func (d *schemaReader) rule(v *ValidationRule) {
+func (d *crdReader) rule(v *ValidationRule) {
 	r := d.r
 	if !r.BeginObject() {
 		return
