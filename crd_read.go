@@ -71,9 +71,9 @@ func (d *crdReader) crd(c *CustomResourceDefinition) {
 	d.fields(crdFields, func(k string) {
 		switch k {
 		case "kind":
-			c.Kind = r.String()
+			c.Kind = r.Text()
 		case "apiVersion":
-			c.APIVersion = r.String()
+			c.APIVersion = r.Text()
 		case "metadata":
 			d.objectMeta(&c.ObjectMeta)
 		case "spec":
@@ -93,17 +93,17 @@ func (d *crdReader) objectMeta(m *ObjectMeta) {
 	d.fields(objectMetaFields, func(k string) {
 		switch k {
 		case "name":
-			m.Name = r.String()
+			m.Name = r.Text()
 		case "generateName":
-			m.GenerateName = r.String()
+			m.GenerateName = r.Text()
 		case "namespace":
-			m.Namespace = r.String()
+			m.Namespace = r.Text()
 		case "selfLink":
-			m.SelfLink = r.String()
+			m.SelfLink = r.Text()
 		case "uid":
-			m.UID = r.String()
+			m.UID = r.Text()
 		case "resourceVersion":
-			m.ResourceVersion = r.String()
+			m.ResourceVersion = r.Text()
 		case "generation":
 			m.Generation = d.int64()
 		case "creationTimestamp":
@@ -133,13 +133,13 @@ func (d *crdReader) ownerReference(o *OwnerReference) {
 	d.fields(ownerReferenceFields, func(k string) {
 		switch k {
 		case "apiVersion":
-			o.APIVersion = r.String()
+			o.APIVersion = r.Text()
 		case "kind":
-			o.Kind = r.String()
+			o.Kind = r.Text()
 		case "name":
-			o.Name = r.String()
+			o.Name = r.Text()
 		case "uid":
-			o.UID = r.String()
+			o.UID = r.Text()
 		case "controller":
 			b := r.Bool()
 			o.Controller = &b
@@ -157,11 +157,11 @@ func (d *crdReader) spec(s *CustomResourceDefinitionSpec) {
 	d.fields(specFields, func(k string) {
 		switch k {
 		case "group":
-			s.Group = r.String()
+			s.Group = r.Text()
 		case "names":
 			d.names(&s.Names)
 		case "scope":
-			s.Scope = ResourceScope(r.String())
+			s.Scope = ResourceScope(r.Text())
 		case "versions":
 			s.Versions = readList(d, d.version)
 		case "conversion":
@@ -180,15 +180,15 @@ func (d *crdReader) names(n *CustomResourceDefinitionNames) {
 	d.fields(namesFields, func(k string) {
 		switch k {
 		case "plural":
-			n.Plural = r.String()
+			n.Plural = r.Text()
 		case "singular":
-			n.Singular = r.String()
+			n.Singular = r.Text()
 		case "shortNames":
 			n.ShortNames = d.stringList()
 		case "kind":
-			n.Kind = r.String()
+			n.Kind = r.Text()
 		case "listKind":
-			n.ListKind = r.String()
+			n.ListKind = r.Text()
 		case "categories":
 			n.Categories = d.stringList()
 		}
@@ -204,7 +204,7 @@ func (d *crdReader) version(v *CustomResourceDefinitionVersion, i int) {
 	d.fields(versionFields, func(k string) {
 		switch k {
 		case "name":
-			v.Name = r.String()
+			v.Name = r.Text()
 		case "served":
 			v.Served = r.Bool()
 		case "storage":
@@ -212,7 +212,7 @@ func (d *crdReader) version(v *CustomResourceDefinitionVersion, i int) {
 		case "deprecated":
 			v.Deprecated = r.Bool()
 		case "deprecationWarning":
-			s := r.String()
+			s := r.Text()
 			v.DeprecationWarning = &s
 		case "schema":
 			v.Schema = new(CustomResourceValidation)
@@ -229,7 +229,7 @@ func (d *crdReader) version(v *CustomResourceDefinitionVersion, i int) {
 			v.AdditionalPrinterColumns = readList(d, func(c *CustomResourceColumnDefinition, _ int) { d.column(c) })
 		case "selectableFields":
 			v.SelectableFields = readList(d, func(f *SelectableField, _ int) {
-				d.fields(selectableFieldFields, func(string) { f.JSONPath = r.String() })
+				d.fields(selectableFieldFields, func(string) { f.JSONPath = r.Text() })
 			})
 		}
 	})
@@ -255,11 +255,11 @@ func (d *crdReader) subresources(s *CustomResourceSubresources) {
 			d.fields(scaleFields, func(k string) {
 				switch k {
 				case "specReplicasPath":
-					sc.SpecReplicasPath = r.String()
+					sc.SpecReplicasPath = r.Text()
 				case "statusReplicasPath":
-					sc.StatusReplicasPath = r.String()
+					sc.StatusReplicasPath = r.Text()
 				case "labelSelectorPath":
-					p := r.String()
+					p := r.Text()
 					sc.LabelSelectorPath = &p
 				}
 			})
@@ -274,17 +274,17 @@ func (d *crdReader) column(c *CustomResourceColumnDefinition) {
 	d.fields(columnFields, func(k string) {
 		switch k {
 		case "name":
-			c.Name = r.String()
+			c.Name = r.Text()
 		case "type":
-			c.Type = r.String()
+			c.Type = r.Text()
 		case "format":
-			c.Format = r.String()
+			c.Format = r.Text()
 		case "description":
-			c.Description = r.String()
+			c.Description = r.Text()
 		case "priority":
 			c.Priority = d.int32()
 		case "jsonPath":
-			c.JSONPath = r.String()
+			c.JSONPath = r.Text()
 		}
 	})
 }
@@ -303,7 +303,7 @@ func (d *crdReader) conversion(c *CustomResourceConversion) {
 	d.fields(conversionFields, func(k string) {
 		switch k {
 		case "strategy":
-			c.Strategy = ConversionStrategyType(r.String())
+			c.Strategy = ConversionStrategyType(r.Text())
 		case "webhook":
 			w := new(WebhookConversion)
 			c.Webhook = w
@@ -325,7 +325,7 @@ func (d *crdReader) clientConfig(c *WebhookClientConfig) {
 	d.fields(clientConfigFields, func(k string) {
 		switch k {
 		case "url":
-			u := r.String()
+			u := r.Text()
 			c.URL = &u
 		case "service":
 			s := new(ServiceReference)
@@ -333,11 +333,11 @@ func (d *crdReader) clientConfig(c *WebhookClientConfig) {
 			d.fields(serviceFields, func(k string) {
 				switch k {
 				case "namespace":
-					s.Namespace = r.String()
+					s.Namespace = r.Text()
 				case "name":
-					s.Name = r.String()
+					s.Name = r.Text()
 				case "path":
-					p := r.String()
+					p := r.Text()
 					s.Path = &p
 				case "port":
 					p := d.int32()
@@ -346,7 +346,7 @@ func (d *crdReader) clientConfig(c *WebhookClientConfig) {
 			})
 		case "caBundle":
 			// As encoding/json decodes a []byte: base64, standard alphabet.
-			b, err := base64.StdEncoding.DecodeString(r.String())
+			b, err := base64.StdEncoding.DecodeString(r.Text())
 			if err != nil {
 				r.Fail()
 			}
@@ -375,15 +375,15 @@ func (d *crdReader) condition(c *CustomResourceDefinitionCondition) {
 	d.fields(conditionFields, func(k string) {
 		switch k {
 		case "type":
-			c.Type = CustomResourceDefinitionConditionType(r.String())
+			c.Type = CustomResourceDefinitionConditionType(r.Text())
 		case "status":
-			c.Status = ConditionStatus(r.String())
+			c.Status = ConditionStatus(r.Text())
 		case "lastTransitionTime":
 			c.LastTransitionTime = d.time()
 		case "reason":
-			c.Reason = r.String()
+			c.Reason = r.Text()
 		case "message":
-			c.Message = r.String()
+			c.Message = r.Text()
 		case "observedGeneration":
 			c.ObservedGeneration = d.int64()
 		}
@@ -411,7 +411,7 @@ func (d *crdReader) int32() int32 {
 
 // time reads a Time as its UnmarshalJSON does: an RFC 3339 string.
 func (d *crdReader) time() Time {
-	t, err := time.Parse(time.RFC3339, d.r.String())
+	t, err := time.Parse(time.RFC3339, d.r.Text())
 	if err != nil {
 		d.r.Fail()
 		return Time{}
@@ -431,7 +431,7 @@ func (d *crdReader) stringMap() map[string]string {
 			r.Fail()
 			return nil
 		}
-		out[k] = r.String()
+		out[k] = r.Text()
 	}
 	return out
 }

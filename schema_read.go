@@ -257,19 +257,19 @@ func (d *crdReader) schemaMember(s *JSONSchemaProps, f int, k string) {
 	r := d.r
 	switch f {
 	case fID:
-		s.ID = r.String()
+		s.ID = r.Text()
 	case fSchema:
-		s.Schema = r.String()
+		s.Schema = r.Text()
 	case fRef:
 		s.Ref = d.stringPtr()
 	case fDescription:
-		s.Description = r.String()
+		s.Description = r.Text()
 	case fType:
-		s.Type = r.String()
+		s.Type = r.Text()
 	case fFormat:
-		s.Format = r.String()
+		s.Format = r.Text()
 	case fTitle:
-		s.Title = r.String()
+		s.Title = r.Text()
 	case fDefault:
 		s.Default = &JSON{Value: r.Value()}
 	case fMaximum:
@@ -285,7 +285,7 @@ func (d *crdReader) schemaMember(s *JSONSchemaProps, f int, k string) {
 	case fMinLength:
 		s.MinLength = d.intPtr()
 	case fPattern:
-		s.Pattern = r.String()
+		s.Pattern = r.Text()
 	case fMaxItems:
 		s.MaxItems = d.intPtr()
 	case fMinItems:
@@ -359,7 +359,7 @@ func (d *crdReader) schemaMember(s *JSONSchemaProps, f int, k string) {
 }
 
 func (d *crdReader) stringPtr() *string {
-	s := d.r.String()
+	s := d.r.Text()
 	return &s
 }
 
@@ -394,7 +394,7 @@ func (d *crdReader) stringList() []string {
 			out = append(out, "")
 			continue
 		}
-		out = append(out, r.String())
+		out = append(out, r.Text())
 	}
 	return out
 }
@@ -539,7 +539,7 @@ func (d *crdReader) externalDocs() *ExternalDocumentation {
 			r.Null()
 			continue
 		}
-		*dst = r.String()
+		*dst = r.Text()
 	}
 	return out
 }
@@ -594,16 +594,16 @@ func (d *crdReader) rule(v *ValidationRule) {
 		}
 		switch k {
 		case "rule":
-			v.Rule = r.String()
+			v.Rule = r.Text()
 		case "message":
-			v.Message = r.String()
+			v.Message = r.Text()
 		case "messageExpression":
-			v.MessageExpression = r.String()
+			v.MessageExpression = r.Text()
 		case "reason":
-			reason := ErrorType(r.String())
+			reason := ErrorType(r.Text())
 			v.Reason = &reason
 		case "fieldPath":
-			v.FieldPath = r.String()
+			v.FieldPath = r.Text()
 		case "optionalOldSelf":
 			b := r.Bool()
 			v.OptionalOldSelf = &b

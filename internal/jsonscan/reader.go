@@ -102,8 +102,9 @@ func (r *Reader) Value() any {
 	return v
 }
 
-// String reads the next value, which must be a string.
-func (r *Reader) String() string {
+// Text reads the next value, which must be a string. (It is not
+// String, which fmt would take for a description of the Reader.)
+func (r *Reader) Text() string {
 	if r.Kind() != '"' {
 		r.failed = true
 		return ""
