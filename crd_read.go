@@ -16,7 +16,8 @@ import (
 // the document goes to crdFromJSONGeneric: a field the type does not have
 // (the strict decoder reports those), a key given twice, a value of
 // another JSON type, a number the field cannot hold,
-// metadata.managedFields (see withoutSpans in decode_fast.go).
+// metadata.managedFields (crdFromJSONGeneric passes their raw fieldsV1
+// through the generic form, which changes its bytes).
 
 // fields reads an object whose members are fields of a struct, names
 // being their JSON names; member reads the value of the member k, which

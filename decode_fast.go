@@ -36,3 +36,22 @@ func crdFromJSONFast(j []byte) (*CustomResourceDefinition, []string, bool) {
 	sort.Strings(d.unknown)
 	return crd, d.unknown, true
 }
+
+// crdReader decodes a CRD document straight from its bytes into the CRD
+// types (crd_read.go), the version schemas into JSONSchemaProps
+// (schema_read.go). It does not explain errors: whatever the reference
+// would refuse, and whatever it is not sure to decode as the reference
+// does, fails the reader, and the document is decoded again by
+// crdFromJSONGeneric, which says why.
+type crdReader struct {
+	r       *jsonscan.Reader
+	unknown []string // paths of unknown fields, unsorted
+
+	// path is where the object being read lies, outermost first, for
+	// the paths of its unknown fields; they are built only when one is
+	// found. Below items, additionalProperties, additionalItems and
+	// dependencies, where the API server does not report unknown fields,
+	// hidden is positive.
+	path   []pathSegment
+	hidden int
+}

@@ -3,29 +3,14 @@ package crdschema
 import (
 	"slices"
 	"strconv"
-
-	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
-// crdReader decodes schemas straight from the bytes of a CRD document
-// into JSONSchemaProps, with the results of schemaFromValue on the
-// generic form, and collects their unknown fields as schemaUnknownFields
-// does. It does not explain errors: whatever schemaFromValue would refuse,
-// and whatever it is not sure to decode the same way (a key repeated in an
-// object), fails the reader, and the document is decoded again by the
-// generic path, which says why.
-type crdReader struct {
-	r       *jsonscan.Reader
-	unknown []string // paths of unknown fields, unsorted
-
-	// path is where the object being read lies, outermost first, for
-	// the paths of its unknown fields; they are built only when one is
-	// found. Below items, additionalProperties, additionalItems and
-	// dependencies, where the API server does not report unknown fields,
-	// hidden is positive.
-	path   []pathSegment
-	hidden int
-}
+// The part of crdFromJSONFast that reads the version schemas into
+// JSONSchemaProps, with the results of schemaFromValue on their generic
+// form, collecting their unknown fields as schemaUnknownFields does.
+// Whatever schemaFromValue would refuse, and whatever the reading is not
+// sure to decode the same way (a key repeated in an object), fails the
+// reader.
 
 // pathSegment is one step of a path: "." and field (the whole path of
 // a version's openAPIV3Schema at the root), then "." and key when hasKey
