@@ -8,7 +8,8 @@ import kjson "sigs.k8s.io/json"
 // of sigs.k8s.io/json.
 //
 // Decode copies data once; the keys and strings of the result share that
-// copy. data itself is neither modified nor retained.
+// copy, except those with escapes, which share arenas of their own. data
+// itself is neither modified nor retained.
 func Decode(data []byte) (any, error) {
 	if v, _, ok := Scan(data); ok {
 		return v, nil

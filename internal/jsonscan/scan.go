@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -40,6 +41,10 @@ type jsonDecoder struct {
 	elemsUsed, membersUsed int
 
 	buf []byte // scratch space of unescaping
+
+	// arena holds the strings that unescaping made, one after the
+	// other, so that they do not take an allocation each.
+	arena strings.Builder
 }
 
 type jsonMember struct {
@@ -332,7 +337,7 @@ func (d *jsonDecoder) unquote(start, i int) (string, bool) {
 		case c == '"':
 			d.pos = i + 1
 			d.buf = b
-			return string(b), true
+			return d.keep(b), true
 		case c < ' ':
 			return "", false
 		case c == '\\':
@@ -395,6 +400,24 @@ func (d *jsonDecoder) unquote(start, i int) (string, bool) {
 	return "", false
 }
 
+// keep returns b as a string in the arena. A strings.Builder never
+// changes what it has been given, so the strings it returned stay valid
+// while more is written; a new one starts when the space runs out, sized
+// by what is left of the document (the strings to come cannot be much
+// longer than their escaped form), at most arenaChunk bytes.
+func (d *jsonDecoder) keep(b []byte) string {
+	if d.arena.Cap()-d.arena.Len() < len(b) {
+		d.arena = strings.Builder{}
+		d.arena.Grow(max(len(b), min(len(d.s)-d.pos, arenaChunk)))
+	}
+	start := d.arena.Len()
+	d.arena.Write(b)
+	return d.arena.String()[start:]
+}
+
+// arenaChunk is the most the arena takes at once for strings to come.
+const arenaChunk = 16 << 10
+
 // hex4 returns the value of the four hexadecimal digits at s[i:], or -1.
 func hex4(s string, i int) rune {
 	if i+4 > len(s) {
@@ -422,6 +445,19 @@ func hex4(s string, i int) rune {
 // int64; every other number is the nearest float64, and one beyond the
 // float64 range is an error there, so a failure here.
 func (d *jsonDecoder) number() (any, bool) {
+	i, f, isInt, ok := d.numberParts()
+	switch {
+	case !ok:
+		return nil, false
+	case isInt:
+		return i, true
+	}
+	return f, true
+}
+
+// numberParts is number without the boxing: when the number decodes as
+// an int64 that is n and isInt is true, otherwise f is its float64.
+func (d *jsonDecoder) numberParts() (n int64, f float64, isInt, ok bool) {
 	s := d.s
 	start, i := d.pos, d.pos
 	neg := s[i] == '-'
@@ -441,14 +477,14 @@ func (d *jsonDecoder) number() (any, bool) {
 			digits++
 		}
 	default:
-		return nil, false
+		return 0, 0, false, false
 	}
 	integral := true
 	if i < len(s) && s[i] == '.' {
 		integral = false
 		j := skipDigits(s, i+1)
 		if j == i+1 {
-			return nil, false
+			return 0, 0, false, false
 		}
 		i = j
 	}
@@ -461,7 +497,7 @@ func (d *jsonDecoder) number() (any, bool) {
 		}
 		j := skipDigits(s, i)
 		if j == i {
-			return nil, false
+			return 0, 0, false, false
 		}
 		i = j
 	}
@@ -470,17 +506,17 @@ func (d *jsonDecoder) number() (any, bool) {
 	// can become int64; those of 20 digits or more overflow it.
 	if integral && !exponent && digits <= 19 {
 		if !neg && u <= math.MaxInt64 {
-			return int64(u), true
+			return int64(u), 0, true, true
 		}
 		if neg && u <= 1<<63 {
-			return int64(-u), true
+			return int64(-u), 0, true, true
 		}
 	}
 	f, err := strconv.ParseFloat(s[start:i], 64)
 	if err != nil {
-		return nil, false
+		return 0, 0, false, false
 	}
-	return f, true
+	return 0, f, false, true
 }
 
 // skipDigits returns the index of the first byte from i on that is not a
