@@ -67,180 +67,228 @@ func fastPath(s *spec.Schema) bool {
 // appendSchema appends the JSON of s, with the keywords go-openapi writes
 // and in its order.
 func appendSchema(b []byte, s *spec.Schema) ([]byte, error) {
-	if !fastPath(s) {
-		j, err := json.Marshal(s)
-		return append(b, j...), err
-	}
-	start := len(b)
-	b = append(b, '{')
-	sep := func() {
-		if len(b) > start+1 {
-			b = append(b, ',')
-		}
-	}
-	// key writes a keyword; keywords need no escaping.
-	key := func(k string) {
-		sep()
-		b = append(b, '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-	}
-	var err error
-	value := func(v any) {
-		if err != nil {
-			return
-		}
-		b, err = appendValue(b, v)
-	}
-	str := func(k, v string) {
-		if v != "" {
-			key(k)
-			b = appendString(b, v)
-		}
-	}
-	flag := func(k string, v bool) {
-		if v {
-			key(k)
-			b = append(b, "true"...)
-		}
-	}
-	num := func(k string, v *float64) {
-		if v != nil {
-			key(k)
-			value(*v)
-		}
-	}
-	integer := func(k string, v *int64) {
-		if v != nil {
-			key(k)
-			b = strconv.AppendInt(b, *v, 10)
-		}
-	}
-	schemas := func(k string, list []spec.Schema) {
-		if len(list) == 0 || err != nil {
-			return
-		}
-		key(k)
-		b = append(b, '[')
-		for i := range list {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendSchema(b, &list[i]); err != nil {
-				return
-			}
-		}
-		b = append(b, ']')
-	}
+	w := schemaWriter{b: b}
+	w.schema(s)
+	return w.b, w.err
+}
 
-	str("description", s.Description)
+// schemaWriter appends the JSON of schemas. The schemas of properties are
+// map values, which cannot be addressed: each level of nesting keeps one
+// scratch copy of the property being written (and the sorted names of its
+// properties) instead of one heap copy per property.
+type schemaWriter struct {
+	b      []byte
+	err    error
+	levels []*schemaLevel
+	depth  int
+}
+
+type schemaLevel struct {
+	prop  spec.Schema
+	names []string
+}
+
+// member starts the member k of the object being written: the object
+// was opened with '{' and every member before ends with its value, so a
+// comma is due unless the object is still empty.
+func (w *schemaWriter) member(k string) {
+	if w.b[len(w.b)-1] != '{' {
+		w.b = append(w.b, ',')
+	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...) // keywords need no escaping
+	w.b = append(w.b, '"', ':')
+}
+
+func (w *schemaWriter) value(v any) {
+	if w.err != nil {
+		return
+	}
+	if b, err := appendValue(w.b, v); err != nil {
+		w.err = err
+	} else {
+		w.b = b
+	}
+}
+
+func (w *schemaWriter) str(k, v string) {
+	if v != "" {
+		w.member(k)
+		w.b = appendString(w.b, v)
+	}
+}
+
+func (w *schemaWriter) flag(k string, v bool) {
+	if v {
+		w.member(k)
+		w.b = append(w.b, "true"...)
+	}
+}
+
+func (w *schemaWriter) num(k string, v *float64) {
+	if v != nil {
+		w.member(k)
+		w.value(*v)
+	}
+}
+
+func (w *schemaWriter) integer(k string, v *int64) {
+	if v != nil {
+		w.member(k)
+		w.b = strconv.AppendInt(w.b, *v, 10)
+	}
+}
+
+func (w *schemaWriter) schemas(k string, list []spec.Schema) {
+	if len(list) == 0 {
+		return
+	}
+	w.member(k)
+	w.b = append(w.b, '[')
+	for i := range list {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.schema(&list[i])
+	}
+	w.b = append(w.b, ']')
+}
+
+func (w *schemaWriter) schema(s *spec.Schema) {
+	if w.err != nil {
+		return
+	}
+	if !fastPath(s) {
+		// Marshal a copy: s itself then stays where the caller has it
+		// instead of escaping to the heap.
+		c := *s
+		j, err := json.Marshal(&c)
+		w.b, w.err = append(w.b, j...), err
+		return
+	}
+	w.b = append(w.b, '{')
+	w.str("description", s.Description)
 	switch len(s.Type) {
 	case 0:
 	case 1:
-		str("type", s.Type[0])
+		w.str("type", s.Type[0])
 	default:
-		key("type")
-		value([]string(s.Type))
+		w.member("type")
+		w.value([]string(s.Type))
 	}
-	flag("nullable", s.Nullable)
-	str("format", s.Format)
-	str("title", s.Title)
+	w.flag("nullable", s.Nullable)
+	w.str("format", s.Format)
+	w.str("title", s.Title)
 	if s.Default != nil {
-		key("default")
-		value(s.Default)
+		w.member("default")
+		w.value(s.Default)
 	}
-	num("maximum", s.Maximum)
-	flag("exclusiveMaximum", s.ExclusiveMaximum)
-	num("minimum", s.Minimum)
-	flag("exclusiveMinimum", s.ExclusiveMinimum)
-	integer("maxLength", s.MaxLength)
-	integer("minLength", s.MinLength)
-	str("pattern", s.Pattern)
-	integer("maxItems", s.MaxItems)
-	integer("minItems", s.MinItems)
-	flag("uniqueItems", s.UniqueItems)
-	num("multipleOf", s.MultipleOf)
+	w.num("maximum", s.Maximum)
+	w.flag("exclusiveMaximum", s.ExclusiveMaximum)
+	w.num("minimum", s.Minimum)
+	w.flag("exclusiveMinimum", s.ExclusiveMinimum)
+	w.integer("maxLength", s.MaxLength)
+	w.integer("minLength", s.MinLength)
+	w.str("pattern", s.Pattern)
+	w.integer("maxItems", s.MaxItems)
+	w.integer("minItems", s.MinItems)
+	w.flag("uniqueItems", s.UniqueItems)
+	w.num("multipleOf", s.MultipleOf)
 	if len(s.Enum) > 0 {
-		key("enum")
-		value(s.Enum)
+		w.member("enum")
+		w.value(s.Enum)
 	}
-	integer("maxProperties", s.MaxProperties)
-	integer("minProperties", s.MinProperties)
+	w.integer("maxProperties", s.MaxProperties)
+	w.integer("minProperties", s.MinProperties)
 	if len(s.Required) > 0 {
-		key("required")
-		value(s.Required)
+		w.member("required")
+		w.value(s.Required)
 	}
-	if s.Items != nil && err == nil {
-		key("items")
-		b, err = appendSchema(b, s.Items.Schema)
+	if s.Items != nil {
+		w.member("items")
+		w.schema(s.Items.Schema)
 	}
-	schemas("allOf", s.AllOf)
-	schemas("oneOf", s.OneOf)
-	schemas("anyOf", s.AnyOf)
-	if s.Not != nil && err == nil {
-		key("not")
-		b, err = appendSchema(b, s.Not)
+	w.schemas("allOf", s.AllOf)
+	w.schemas("oneOf", s.OneOf)
+	w.schemas("anyOf", s.AnyOf)
+	if s.Not != nil {
+		w.member("not")
+		w.schema(s.Not)
 	}
-	if len(s.Properties) > 0 && err == nil {
-		key("properties")
-		names := make([]string, 0, len(s.Properties))
-		for n := range s.Properties {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		b = append(b, '{')
-		for i, n := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, n)
-			b = append(b, ':')
-			p := s.Properties[n]
-			if b, err = appendSchema(b, &p); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, '}')
+	if len(s.Properties) > 0 {
+		w.member("properties")
+		w.properties(s.Properties)
 	}
-	if ap := s.AdditionalProperties; ap != nil && err == nil {
-		key("additionalProperties")
+	if ap := s.AdditionalProperties; ap != nil {
+		w.member("additionalProperties")
 		switch {
 		case ap.Schema != nil:
-			b, err = appendSchema(b, ap.Schema)
+			w.schema(ap.Schema)
 		case ap.Allows:
-			b = append(b, "true"...)
+			w.b = append(w.b, "true"...)
 		default:
-			b = append(b, "false"...)
+			w.b = append(w.b, "false"...)
 		}
 	}
 	if len(s.Extensions) > 0 {
-		names := make([]string, 0, len(s.Extensions))
-		for n := range s.Extensions {
-			if len(n) >= 2 && (n[0] == 'x' || n[0] == 'X') && n[1] == '-' {
-				names = append(names, n)
-			}
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			sep()
-			b = appendString(b, n)
-			b = append(b, ':')
-			value(s.Extensions[n])
-		}
+		w.extensions(s.Extensions)
 	}
-	str("$ref", s.Ref.String())
+	w.str("$ref", s.Ref.String())
 	if d := s.ExternalDocs; d != nil {
-		key("externalDocs")
-		value(d)
+		w.member("externalDocs")
+		w.value(d)
 	}
 	if s.Example != nil {
-		key("example")
-		value(s.Example)
+		w.member("example")
+		w.value(s.Example)
 	}
-	if err != nil {
-		return nil, err
+	w.b = append(w.b, '}')
+}
+
+// properties writes the object of the properties m, by name.
+func (w *schemaWriter) properties(m spec.SchemaProperties) {
+	if w.depth == len(w.levels) {
+		w.levels = append(w.levels, new(schemaLevel))
 	}
-	return append(b, '}'), nil
+	l := w.levels[w.depth]
+	w.depth++
+	defer func() { w.depth-- }()
+	l.names = l.names[:0]
+	for n := range m {
+		l.names = append(l.names, n)
+	}
+	sort.Strings(l.names)
+	w.b = append(w.b, '{')
+	for i, n := range l.names {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendString(w.b, n)
+		w.b = append(w.b, ':')
+		l.prop = m[n]
+		w.schema(&l.prop)
+	}
+	w.b = append(w.b, '}')
+}
+
+// extensions writes the members of the extensions x whose names start
+// with "x-" (in either case), by name.
+func (w *schemaWriter) extensions(x spec.Extensions) {
+	names := make([]string, 0, len(x))
+	for n := range x {
+		if len(n) >= 2 && (n[0] == 'x' || n[0] == 'X') && n[1] == '-' {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if w.b[len(w.b)-1] != '{' {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendString(w.b, n)
+		w.b = append(w.b, ':')
+		w.value(x[n])
+	}
 }
 
 // appendValue appends v as encoding/json encodes it. It writes the values

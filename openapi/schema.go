@@ -38,11 +38,11 @@ var openAPIV3Types = [...]string{"string", "number", "integer", "boolean", "arra
 // or nil when the API server would publish no schema for it: there is
 // none, a type is unknown, or the schema is not structural.
 func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
-	if p == nil || hasInvalidType(p, 0) {
+	if p == nil {
 		return nil
 	}
 	s, err := structural.New(p)
-	if err != nil || s == nil {
+	if err != nil || s == nil || !validTypes(s, 0) {
 		return nil
 	}
 	if len(structural.Validate(nil, s, structural.ValidateOptions{})) > 0 {
@@ -56,59 +56,67 @@ func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
 // instead of exhausting the stack.
 const maxDepth = 10000
 
-// hasInvalidType reports whether any node of p names a type that OpenAPI
-// v3 does not have.
-func hasInvalidType(p *crdschema.JSONSchemaProps, depth int) bool {
-	if p == nil {
+// validType reports whether t is empty or a type that OpenAPI v3 has.
+func validType(t string) bool {
+	return t == "" || slices.Contains(openAPIV3Types[:], t)
+}
+
+// validTypes reports whether every node of s, the nested value
+// validations included, names a type that OpenAPI v3 has (or none), within
+// maxDepth levels. The structural form keeps every node of the schema it
+// was built from, with its type: this is the check of the whole schema.
+func validTypes(s *structural.Schema, depth int) bool {
+	if s == nil {
+		return true
+	}
+	if depth > maxDepth || !validType(s.Type) {
 		return false
 	}
-	if depth > maxDepth {
+	d := depth + 1
+	if !validTypes(s.Items, d) {
+		return false
+	}
+	for _, p := range s.Properties {
+		if !validTypes(p, d) {
+			return false
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil && !validTypes(ap.Schema, d) {
+		return false
+	}
+	return s.ValueValidation == nil || validJunctorTypes(s.ValueValidation, d)
+}
+
+// validJunctorTypes is validTypes for the junctors of v, at depth.
+func validJunctorTypes(v *structural.ValueValidation, depth int) bool {
+	for _, list := range [...][]structural.NestedValueValidation{v.AllOf, v.AnyOf, v.OneOf} {
+		for i := range list {
+			if !validNestedTypes(&list[i], depth) {
+				return false
+			}
+		}
+	}
+	return validNestedTypes(v.Not, depth)
+}
+
+// validNestedTypes is validTypes for a nested value validation.
+func validNestedTypes(n *structural.NestedValueValidation, depth int) bool {
+	if n == nil {
 		return true
 	}
-	if p.Type != "" && !slices.Contains(openAPIV3Types[:], p.Type) {
-		return true
+	if depth > maxDepth || !validType(n.ForbiddenGenerics.Type) {
+		return false
 	}
 	d := depth + 1
-	if p.Items != nil {
-		if hasInvalidType(p.Items.Schema, d) {
-			return true
-		}
-		for i := range p.Items.JSONSchemas {
-			if hasInvalidType(&p.Items.JSONSchemas[i], d) {
-				return true
-			}
+	if !validNestedTypes(n.Items, d) || !validNestedTypes(n.AdditionalProperties, d) {
+		return false
+	}
+	for _, p := range n.Properties {
+		if !validNestedTypes(p, d) {
+			return false
 		}
 	}
-	for _, list := range [][]crdschema.JSONSchemaProps{p.AllOf, p.AnyOf, p.OneOf} {
-		for i := range list {
-			if hasInvalidType(&list[i], d) {
-				return true
-			}
-		}
-	}
-	if hasInvalidType(p.Not, d) {
-		return true
-	}
-	for _, m := range []map[string]crdschema.JSONSchemaProps{p.Properties, p.PatternProperties, p.Definitions} {
-		for k := range m {
-			v := m[k]
-			if hasInvalidType(&v, d) {
-				return true
-			}
-		}
-	}
-	if p.AdditionalProperties != nil && hasInvalidType(p.AdditionalProperties.Schema, d) {
-		return true
-	}
-	if p.AdditionalItems != nil && hasInvalidType(p.AdditionalItems.Schema, d) {
-		return true
-	}
-	for _, dep := range p.Dependencies {
-		if hasInvalidType(dep.Schema, d) {
-			return true
-		}
-	}
-	return false
+	return validJunctorTypes(&n.ValueValidation, d)
 }
 
 // converter turns a structural schema into the schema the API server
