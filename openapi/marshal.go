@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-openapi/spec"
@@ -14,12 +15,38 @@ import (
 // encoding/json would through go-openapi's own marshalling, but writes
 // each schema in one pass: go-openapi re-encodes every nested schema once
 // per level of nesting, which is slow for the deep schemas of real CRDs.
+//
+// Like encoding/json, it writes into a scratch buffer that is reused
+// across calls and returns a copy of exactly the document's size.
 func (d Document) MarshalJSON() ([]byte, error) {
+	buf := scratchBuffers.Get().(*[]byte)
+	b, err := d.appendJSON((*buf)[:0])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	if cap(b) <= maxScratch {
+		*buf = b
+		scratchBuffers.Put(buf)
+	}
+	return out, nil
+}
+
+// scratchBuffers are the buffers MarshalJSON writes into; buffers grown
+// beyond maxScratch are left to the garbage collector.
+var scratchBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 64<<10)
+	return &b
+}}
+
+const maxScratch = 16 << 20
+
+func (d Document) appendJSON(b []byte) ([]byte, error) {
 	info, err := json.Marshal(d.Info)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, 64*1024)
 	b = append(b, `{"openapi":`...)
 	b = appendString(b, d.OpenAPI)
 	b = append(b, `,"info":`...)
@@ -32,25 +59,24 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	if d.Components.Schemas == nil {
 		b = append(b, "null"...)
 	} else {
-		names := make([]string, 0, len(d.Components.Schemas))
-		for n := range d.Components.Schemas {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		b = append(b, '{')
-		for i, n := range names {
+		w := schemaWriter{b: b}
+		w.b = append(w.b, '{')
+		for i, n := range sortedKeys(d.Components.Schemas) {
 			if i > 0 {
-				b = append(b, ',')
+				w.b = append(w.b, ',')
 			}
-			b = appendString(b, n)
-			b = append(b, ':')
+			w.b = appendString(w.b, n)
+			w.b = append(w.b, ':')
 			if s := d.Components.Schemas[n]; s == nil {
-				b = append(b, "null"...)
-			} else if b, err = appendSchema(b, s); err != nil {
-				return nil, err
+				w.b = append(w.b, "null"...)
+			} else {
+				w.schema(s)
 			}
 		}
-		b = append(b, '}')
+		if w.err != nil {
+			return nil, w.err
+		}
+		b = append(w.b, '}')
 	}
 	return append(b, "}}"...), nil
 }
