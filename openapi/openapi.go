@@ -55,7 +55,8 @@ type resource struct {
 	preserveUnknownFields                  bool
 	selectableFields                       []string
 	schema                                 *crdschema.JSONSchemaProps
-	release                                release.Minor // the Kubernetes release publishing
+	release                                release.Minor       // the Kubernetes release publishing
+	refs                                   map[string]spec.Ref // see v3Ref
 }
 
 func newResource(crd *crdschema.CustomResourceDefinition, version string) (*resource, error) {

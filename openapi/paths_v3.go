@@ -47,12 +47,28 @@ func v3Parameter(p param) *Parameter {
 }
 
 // content is a body of the definition name in each media type.
-func content(name string, mediaTypes []string) map[string]*MediaType {
+func (r *resource) content(name string, mediaTypes []string) map[string]*MediaType {
 	out := make(map[string]*MediaType, len(mediaTypes))
 	for _, m := range mediaTypes {
-		out[m] = &MediaType{Schema: spec.RefSchema(v3RefPrefix + name)}
+		out[m] = &MediaType{Schema: &spec.Schema{SchemaProps: spec.SchemaProps{Ref: r.v3Ref(name)}}}
 	}
 	return out
+}
+
+// v3Ref is the reference to the definition name. Parsing a reference is
+// costly, and the operations of a document refer to a few definitions many
+// times: each is parsed once per document (the references are values; the
+// copies share only the parsed URL, which nothing modifies).
+func (r *resource) v3Ref(name string) spec.Ref {
+	ref, ok := r.refs[name]
+	if !ok {
+		ref = spec.MustCreateRef(v3RefPrefix + name)
+		if r.refs == nil {
+			r.refs = make(map[string]spec.Ref)
+		}
+		r.refs[name] = ref
+	}
+	return ref
 }
 
 func (r *resource) v3Operation(g *pathGroup, rt *route) *Operation {
@@ -61,19 +77,19 @@ func (r *resource) v3Operation(g *pathGroup, rt *route) *Operation {
 		Action:           rt.action,
 		GroupVersionKind: &GroupVersionKind{Group: r.group, Version: r.version, Kind: r.kind},
 		Responses: map[string]*Response{
-			"200": {Description: "OK", Content: content(rt.response, jsonYAML)},
+			"200": {Description: "OK", Content: r.content(rt.response, jsonYAML)},
 			"401": {Description: "Unauthorized"},
 		},
 	}
 	op.OperationID, op.Tags = operationIDAndTags(rt.operation, rt.path)
 	for _, c := range responseCodes(rt.action) {
-		op.Responses[c[0]] = &Response{Description: c[1], Content: content(rt.response, jsonYAML)}
+		op.Responses[c[0]] = &Response{Description: c[1], Content: r.content(rt.response, jsonYAML)}
 	}
 	for _, p := range g.ownParams(rt) {
 		op.Parameters = append(op.Parameters, v3Parameter(p))
 	}
 	if rt.body != "" {
-		op.RequestBody = &RequestBody{Content: content(rt.body, rt.consumes), Required: rt.bodyRequired}
+		op.RequestBody = &RequestBody{Content: r.content(rt.body, rt.consumes), Required: rt.bodyRequired}
 	}
 	return op
 }

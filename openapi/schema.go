@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/go-openapi/spec"
 )
@@ -123,6 +122,12 @@ func validNestedTypes(n *structural.NestedValueValidation, depth int) bool {
 // publishes, in one pass: int-or-string unfolding, the optional stripping
 // of value validations and nullable, the v2 conversion and the v2 pruning
 // of defaults, and the properties of embedded resources.
+//
+// The published schema takes over the values of the structural schema
+// (bounds, lists, defaults, enums, examples) instead of copying them: the
+// structural schema must be the converter's own, built from the CRD for
+// this one conversion (structural.New copies everything it takes from the
+// CRD) and not used afterwards.
 type converter struct {
 	v2                   bool
 	stripValueValidation bool
@@ -222,9 +227,8 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 
 	if vv != nil {
 		c.valueValidation(&out, vv, !c.v2)
-		out.Required = slices.Clone(required)
-		if len(out.Required) == 0 {
-			out.Required = nil
+		if len(required) > 0 {
+			out.Required = required
 		}
 	}
 	if s.XIntOrString && !c.stripValueValidation && !c.v2 {
@@ -263,7 +267,7 @@ func (c *converter) extensions(out *spec.Schema, x *structural.Extensions) {
 		out.AddExtension(extIntOrString, true)
 	}
 	if len(x.XListMapKeys) > 0 {
-		out.AddExtension(extListMapKeys, slices.Clone(x.XListMapKeys))
+		out.AddExtension(extListMapKeys, x.XListMapKeys)
 	}
 	if x.XListType != nil {
 		out.AddExtension(extListType, *x.XListType)
@@ -277,25 +281,25 @@ func (c *converter) extensions(out *spec.Schema, x *structural.Extensions) {
 // junctors when junctors is set. Required is left to the caller.
 func (c *converter) valueValidation(out *spec.Schema, v *structural.ValueValidation, junctors bool) {
 	out.Format = v.Format
-	out.Maximum = clonePtr(v.Maximum)
+	out.Maximum = v.Maximum
 	out.ExclusiveMaximum = v.ExclusiveMaximum
-	out.Minimum = clonePtr(v.Minimum)
+	out.Minimum = v.Minimum
 	out.ExclusiveMinimum = v.ExclusiveMinimum
-	out.MaxLength = clonePtr(v.MaxLength)
-	out.MinLength = clonePtr(v.MinLength)
+	out.MaxLength = v.MaxLength
+	out.MinLength = v.MinLength
 	out.Pattern = v.Pattern
-	out.MaxItems = clonePtr(v.MaxItems)
-	out.MinItems = clonePtr(v.MinItems)
+	out.MaxItems = v.MaxItems
+	out.MinItems = v.MinItems
 	out.UniqueItems = v.UniqueItems
-	out.MultipleOf = clonePtr(v.MultipleOf)
+	out.MultipleOf = v.MultipleOf
 	if len(v.Enum) > 0 {
 		out.Enum = make([]any, len(v.Enum))
 		for i := range v.Enum {
-			out.Enum[i] = jsonvalue.Copy(v.Enum[i].Value)
+			out.Enum[i] = v.Enum[i].Value
 		}
 	}
-	out.MaxProperties = clonePtr(v.MaxProperties)
-	out.MinProperties = clonePtr(v.MinProperties)
+	out.MaxProperties = v.MaxProperties
+	out.MinProperties = v.MinProperties
 	if !junctors {
 		return
 	}
@@ -325,7 +329,7 @@ func (c *converter) nestedList(list []structural.NestedValueValidation) []spec.S
 func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 	var out spec.Schema
 	c.valueValidation(&out, &n.ValueValidation, true)
-	out.Required = slices.Clone(n.Required)
+	out.Required = n.Required
 	if len(n.XValidations) > 0 {
 		out.AddExtension(extValidations, rulesValue(n.XValidations))
 	}
@@ -425,20 +429,12 @@ func stringSchema(description string) spec.Schema {
 	return spec.Schema{SchemaProps: spec.SchemaProps{Description: description, Type: spec.StringOrArray{"string"}}}
 }
 
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}
-
-// jsonValue is a copy of the value of j; nil when j is absent or null.
+// jsonValue is the value of j; nil when j is absent or null.
 func jsonValue(j *crdschema.JSON) any {
 	if j == nil {
 		return nil
 	}
-	return jsonvalue.Copy(j.Value)
+	return j.Value
 }
 
 // rulesValue is the JSON value of x-kubernetes-validations.
