@@ -21,12 +21,16 @@ func servedSchemas(d *crdschema.CustomResourceDefinition, schemas map[string]*st
 		s     *structural.Schema
 	}
 	var done []built
+	// The internal form (as VersionSchema finds it), built once for all
+	// versions.
+	in := toInternal(d)
 next:
 	for _, v := range d.Spec.Versions {
-		props, _ := VersionSchema(d, v.Name)
-		if props == nil {
+		val, _ := in.spec.schemaForVersion(v.Name)
+		if val == nil || val.OpenAPIV3Schema == nil {
 			continue
 		}
+		props := val.OpenAPIV3Schema
 		for _, b := range done {
 			if b.props == props || reflect.DeepEqual(b.props, props) {
 				schemas[v.Name] = b.s
@@ -59,14 +63,21 @@ next:
 // their values after a round trip through JSON. The values are replaced,
 // never modified: they may be shared with the CRD.
 func serveDefaults(s *structural.Schema) {
-	s.Walk(nil, func(_ *crdschema.Path, n *structural.Schema) bool {
-		if n.Default != nil && n.Default.Value != nil {
-			if v, changed := servedValue(n.Default.Value); changed {
-				n.Default = &crdschema.JSON{Value: v}
-			}
+	if s == nil {
+		return
+	}
+	if s.Default != nil && s.Default.Value != nil {
+		if v, changed := servedValue(s.Default.Value); changed {
+			s.Default = &crdschema.JSON{Value: v}
 		}
-		return true
-	})
+	}
+	serveDefaults(s.Items)
+	for _, p := range s.Properties {
+		serveDefaults(p)
+	}
+	if s.AdditionalProperties != nil {
+		serveDefaults(s.AdditionalProperties.Schema)
+	}
 }
 
 // servedValue returns v after a round trip through JSON, and whether that

@@ -2,6 +2,7 @@ package defaulting
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/crdschema/crdschema"
@@ -21,16 +22,18 @@ import (
 // becomes no default. Defaults below additionalProperties are included
 // (their surrounding object uses the key "*").
 //
-// s is not modified; the result shares the parts of s that PruneDefaults
-// does not change. The only errors are the API server's: a default on the
-// root that is not an object ("failed to prune default value: object root
-// default value must be of object type"), and the failures of coercion
-// and of taking a default back out of its surrounding object.
+// s is not modified; the result shares the parts of s that hold no
+// default (all of s, returned as it is, when s has none). The only errors
+// are the API server's: a default on the root that is not an object
+// ("failed to prune default value: object root default value must be of
+// object type"), and the failures of coercion and of taking a default
+// back out of its surrounding object.
 func PruneDefaults(s *structural.Schema) (*structural.Schema, error) {
-	if s == nil {
-		return nil, nil
+	p := defaultsPruner{root: s, withDefaults: map[*structural.Schema]bool{}}
+	if !p.markDefaults(s) {
+		return s, nil
 	}
-	p := defaultsPruner{root: s, embeds: objectmeta.EmbeddingNodes(s, true)}
+	p.embeds = objectmeta.EmbeddingNodes(s, true)
 	return p.prune(s, surround.Surrounding{})
 }
 
@@ -39,11 +42,40 @@ type defaultsPruner struct {
 	// embeds are the nodes of root at or above an embedded resource,
 	// found once for every default.
 	embeds map[*structural.Schema]bool
+	// withDefaults are the nodes of root that have a default or a node
+	// with a default below them: only those are copied.
+	withDefaults map[*structural.Schema]bool
 }
 
-func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (*structural.Schema, error) {
+// markDefaults adds s to withDefaults when s or a node below it has a
+// default, and reports whether it did.
+func (p *defaultsPruner) markDefaults(s *structural.Schema) bool {
 	if s == nil {
-		return nil, nil
+		return false
+	}
+	found := s.HasDefault()
+	if p.markDefaults(s.Items) {
+		found = true
+	}
+	for _, ps := range s.Properties {
+		if p.markDefaults(ps) {
+			found = true
+		}
+	}
+	if s.AdditionalProperties != nil && p.markDefaults(s.AdditionalProperties.Schema) {
+		found = true
+	}
+	if found {
+		p.withDefaults[s] = true
+	}
+	return found
+}
+
+// prune returns s with the defaults at and below it cleaned: s itself
+// when it holds none, a copy of s otherwise.
+func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (*structural.Schema, error) {
+	if s == nil || !p.withDefaults[s] {
+		return s, nil
 	}
 	c := *s
 	if s.HasDefault() {
@@ -53,14 +85,14 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 		}
 		c.Default = d
 	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		as, err := p.prune(s.AdditionalProperties.Schema, sur.Child("*"))
+	if ap := s.AdditionalProperties; ap != nil && p.withDefaults[ap.Schema] {
+		as, err := p.prune(ap.Schema, sur.Child("*"))
 		if err != nil {
 			return nil, err
 		}
-		c.AdditionalProperties = &structural.SchemaOrBool{Schema: as, Bool: s.AdditionalProperties.Bool}
+		c.AdditionalProperties = &structural.SchemaOrBool{Schema: as, Bool: ap.Bool}
 	}
-	if s.Items != nil {
+	if p.withDefaults[s.Items] {
 		is, err := p.prune(s.Items, sur.Index())
 		if err != nil {
 			return nil, err
@@ -68,18 +100,24 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 		c.Items = is
 	}
 	if s.Properties != nil {
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		c.Properties = make(map[string]*structural.Schema, len(s.Properties))
-		for _, k := range keys {
-			ps, err := p.prune(s.Properties[k], sur.Child(k))
-			if err != nil {
-				return nil, err
+		// The properties with defaults, in name order: the error
+		// reported is the first in that order.
+		var keys []string
+		for k, ps := range s.Properties {
+			if p.withDefaults[ps] {
+				keys = append(keys, k)
 			}
-			c.Properties[k] = ps
+		}
+		if len(keys) > 0 {
+			sort.Strings(keys)
+			c.Properties = maps.Clone(s.Properties)
+			for _, k := range keys {
+				ps, err := p.prune(s.Properties[k], sur.Child(k))
+				if err != nil {
+					return nil, err
+				}
+				c.Properties[k] = ps
+			}
 		}
 	}
 	return &c, nil
