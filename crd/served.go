@@ -21,16 +21,13 @@ func servedSchemas(d *crdschema.CustomResourceDefinition, schemas map[string]*st
 		s     *structural.Schema
 	}
 	var done []built
-	// The internal form (as VersionSchema finds it), built once for all
-	// versions.
-	in := toInternal(d)
+	schemaOf := versionSchemas(d)
 next:
 	for _, v := range d.Spec.Versions {
-		val, _ := in.spec.schemaForVersion(v.Name)
-		if val == nil || val.OpenAPIV3Schema == nil {
+		props := schemaOf(v.Name)
+		if props == nil {
 			continue
 		}
-		props := val.OpenAPIV3Schema
 		for _, b := range done {
 			if b.props == props || reflect.DeepEqual(b.props, props) {
 				schemas[v.Name] = b.s
@@ -52,6 +49,31 @@ next:
 		done = append(done, built{props, s})
 	}
 	return nil
+}
+
+// versionSchemas returns the function that gives the schema of a version
+// of d, as VersionSchema does. The internal form VersionSchema works on
+// (explicit null defaults and examples dropped, one schema for all versions
+// when they are equal) is built once for all versions; a CRD of one version
+// needs none of it, as structural.New drops explicit nulls too.
+func versionSchemas(d *crdschema.CustomResourceDefinition) func(version string) *crdschema.JSONSchemaProps {
+	if len(d.Spec.Versions) == 1 {
+		v := &d.Spec.Versions[0]
+		return func(version string) *crdschema.JSONSchemaProps {
+			if version != v.Name || v.Schema == nil {
+				return nil
+			}
+			return v.Schema.OpenAPIV3Schema
+		}
+	}
+	in := toInternal(d)
+	return func(version string) *crdschema.JSONSchemaProps {
+		val, _ := in.spec.schemaForVersion(version)
+		if val == nil {
+			return nil
+		}
+		return val.OpenAPIV3Schema
+	}
 }
 
 // The API server serves a CRD as it reads it back from storage, where it is
