@@ -86,14 +86,13 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		f := c.enter(p.Properties, c.sorted)
-		for _, k := range f.keys {
-			f.prop = p.Properties[k]
-			if s.Properties[k], err = c.schema(&f.prop); err != nil {
-				return nil, err
-			}
+		err := c.eachProperty(p.Properties, func(k string, prop *crdschema.JSONSchemaProps) (err error) {
+			s.Properties[k], err = c.schema(prop)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		c.leave()
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		if ap.Schema != nil {
@@ -107,6 +106,29 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// eachProperty calls fn with the name and a scratch copy of each property
+// of m (valid until fn returns): in map order, or in name order when
+// c.sorted is set. It stops at fn's first error.
+func (c *converter) eachProperty(m map[string]crdschema.JSONSchemaProps, fn func(string, *crdschema.JSONSchemaProps) error) error {
+	f := c.enter(m, c.sorted)
+	defer c.leave()
+	if c.sorted {
+		for _, k := range f.keys {
+			if err := fn(k, f.property(m, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for k, prop := range m {
+		f.prop = prop
+		if err := fn(k, &f.prop); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkSupported reports the first keyword of p that cannot be converted.
@@ -254,14 +276,13 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 	}
 	if p.Properties != nil {
 		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
-		f := c.enter(p.Properties, c.sorted)
-		for _, k := range f.keys {
-			f.prop = p.Properties[k]
-			if n.Properties[k], err = c.nested(&f.prop); err != nil {
-				return nil, err
-			}
+		err := c.eachProperty(p.Properties, func(k string, prop *crdschema.JSONSchemaProps) (err error) {
+			n.Properties[k], err = c.nested(prop)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		c.leave()
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		if ap.Schema != nil {

@@ -22,8 +22,9 @@ type frame struct {
 	prop crdschema.JSONSchemaProps
 }
 
-// enter returns the frame for the properties m, with their names sorted if
-// sorted is set and in map order otherwise; leave must follow.
+// enter returns the frame for the properties m, with their names sorted
+// in keys if sorted is set (and no names otherwise: the caller ranges
+// over m); leave must follow.
 func (fs *frames) enter(m map[string]crdschema.JSONSchemaProps, sorted bool) *frame {
 	if fs.depth == len(fs.stack) {
 		fs.stack = append(fs.stack, new(frame))
@@ -31,10 +32,10 @@ func (fs *frames) enter(m map[string]crdschema.JSONSchemaProps, sorted bool) *fr
 	f := fs.stack[fs.depth]
 	fs.depth++
 	f.keys = f.keys[:0]
-	for k := range m {
-		f.keys = append(f.keys, k)
-	}
 	if sorted {
+		for k := range m {
+			f.keys = append(f.keys, k)
+		}
 		sort.Strings(f.keys)
 	}
 	return f

@@ -174,11 +174,31 @@ func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
 func setType(n *node, typ string, intOrString bool) {
 	switch {
 	case intOrString:
-		n.types = []string{"integer", "string"}
+		n.types, n.typeList = intOrStringTypes, "integer,string"
 	case typ != "":
-		n.types = []string{typ}
+		n.types, n.typeList = typeList(typ), typ
 	}
-	n.typeList = strings.Join(n.types, ",")
+}
+
+// The type lists of nodes, shared between them (never modified): one per
+// type a schema may name.
+var (
+	intOrStringTypes = []string{"integer", "string"}
+	singleTypes      = func() map[string][]string {
+		m := map[string][]string{}
+		for _, t := range [...]string{"array", "boolean", "integer", "number", "object", "string"} {
+			m[t] = []string{t}
+		}
+		return m
+	}()
+)
+
+// typeList is the type list [typ].
+func typeList(typ string) []string {
+	if l, ok := singleTypes[typ]; ok {
+		return l
+	}
+	return []string{typ}
 }
 
 func (c *compiler) values(n *node, v *structural.ValueValidation) error {
