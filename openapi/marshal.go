@@ -430,6 +430,10 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && safe8(load8(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {
@@ -476,4 +480,28 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// load8 is the 8 bytes of s from i on, little-endian (one load).
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// safe8 reports whether each of the 8 bytes in x is one that jsonSafe
+// allows: ASCII, not a control character, a quote, a backslash, <, > or
+// &. It is the byte-wise test done on all 8 at once: hasZero(y) is
+// non-zero exactly when some byte of y is zero.
+func safe8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(y uint64) uint64 { return (y - ones) & ^y & highs }
+	bad := x & highs                    // not ASCII
+	bad |= (x - 0x20*ones) & ^x & highs // below 0x20 (for ASCII bytes)
+	bad |= hasZero(x ^ '"'*ones)
+	bad |= hasZero(x ^ '\\'*ones)
+	bad |= hasZero(x ^ '<'*ones)
+	bad |= hasZero(x ^ '>'*ones)
+	bad |= hasZero(x ^ '&'*ones)
+	return bad == 0
 }
