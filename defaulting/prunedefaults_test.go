@@ -67,3 +67,27 @@ func TestPruneDefaultsErrors(t *testing.T) {
 		t.Errorf("nil schema: %v %v", s, err)
 	}
 }
+
+// TestPruneDefaultsShares checks that PruneDefaults copies only the nodes
+// on the way to a default: the others are s's own, and a schema without
+// defaults is returned as it is.
+func TestPruneDefaultsShares(t *testing.T) {
+	plain := object("a", typ("string"), "l", array(typ("integer")))
+	s := object("plain", plain, "d", object("x", withDefault(t, typ("integer"), `1`), "y", typ("string")))
+	got, err := defaulting.PruneDefaults(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == s || got.Properties["d"] == s.Properties["d"] {
+		t.Error("the nodes on the way to a default are not copied")
+	}
+	if got.Properties["plain"] != plain || got.Properties["d"].Properties["y"] != s.Properties["d"].Properties["y"] {
+		t.Error("nodes without defaults are copied")
+	}
+	if d := got.Properties["d"].Properties["x"].Default; d == nil || d.Value != int64(1) && d.Value != float64(1) {
+		t.Errorf("default %v, want 1", d)
+	}
+	if got, err := defaulting.PruneDefaults(plain); got != plain || err != nil {
+		t.Errorf("schema without defaults: %p %v, want %p", got, err, plain)
+	}
+}
