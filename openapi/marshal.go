@@ -429,11 +429,9 @@ func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && safe8(load8(s, i)) {
-			i += 8
-			continue
-		}
+	// Runs of safe bytes are skipped a word at a time: at the start, and
+	// after each byte that needed a look of its own.
+	for i := skipSafe(s, 0); i < len(s); i = skipSafe(s, i) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {
@@ -489,19 +487,30 @@ func load8(s string, i int) uint64 {
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
+// skipSafe returns the index, from i on, of the first 8-byte word of s
+// that holds a byte jsonSafe does not allow, or of the incomplete word at
+// the end of s: the bytes before it need no escaping.
+func skipSafe(s string, i int) int {
+	for i+8 <= len(s) && safe8(load8(s, i)) {
+		i += 8
+	}
+	return i
+}
+
 // safe8 reports whether each of the 8 bytes in x is one that jsonSafe
 // allows: ASCII, not a control character, a quote, a backslash, <, > or
-// &. It is the byte-wise test done on all 8 at once: hasZero(y) is
-// non-zero exactly when some byte of y is zero.
+// &. It is the byte-wise test done on all 8 at once: (y-ones)&^y&highs is
+// non-zero exactly when some byte of y is zero. The quote and & differ
+// in one bit (0x22, 0x26), and so do < and > (0x3c, 0x3e): setting that
+// bit leaves one byte to compare with for each pair.
 func safe8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(y uint64) uint64 { return (y - ones) & ^y & highs }
-	bad := x & highs                    // not ASCII
-	bad |= (x - 0x20*ones) & ^x & highs // below 0x20 (for ASCII bytes)
-	bad |= hasZero(x ^ '"'*ones)
-	bad |= hasZero(x ^ '\\'*ones)
-	bad |= hasZero(x ^ '<'*ones)
-	bad |= hasZero(x ^ '>'*ones)
-	bad |= hasZero(x ^ '&'*ones)
-	return bad == 0
+	qa := (x | 0x04*ones) ^ '&'*ones // zero where " or &
+	lg := (x | 0x02*ones) ^ '>'*ones // zero where < or >
+	bs := x ^ '\\'*ones
+	bad := x | (x - 0x20*ones) // not ASCII, or below 0x20 (the only bytes that borrow)
+	bad |= (qa - ones) &^ qa
+	bad |= (lg - ones) &^ lg
+	bad |= (bs - ones) &^ bs
+	return bad&highs == 0
 }
