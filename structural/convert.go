@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/slab"
 )
 
 // The conversion errors, with the API server's texts.
@@ -50,6 +51,10 @@ func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
 type converter struct {
 	sorted bool
 	frames
+	// The nodes are allocated a slab at a time: a schema has up to
+	// thousands.
+	schemas slab.Allocator[Schema]
+	values  slab.Allocator[ValueValidation]
 }
 
 func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
@@ -67,14 +72,15 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Schema{
+	s := c.schemas.New()
+	*s = Schema{
 		Generic:      newGeneric(p),
 		Extensions:   x,
 		XValidations: copyRules(p.XValidations),
 	}
 	if !vv.isZero() {
-		heap := vv
-		s.ValueValidation = &heap
+		s.ValueValidation = c.values.New()
+		*s.ValueValidation = vv
 	}
 	if p.Items != nil {
 		if len(p.Items.JSONSchemas) > 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/release"
+	"github.com/crdschema/crdschema/internal/slab"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -76,13 +77,17 @@ type compiler struct {
 	release  release.Minor
 	formats  map[string]func(string) bool
 	regexps  map[string]*regexp.Regexp // compiled patterns, shared between nodes
+	// nodes allocates the nodes: a schema has up to thousands, and they
+	// all live as long as the Validator.
+	nodes slab.Allocator[node]
 }
 
 func (c *compiler) schema(s *structural.Schema) (*node, error) {
 	if s == nil {
 		return nil, nil
 	}
-	n := &node{nullable: s.Nullable}
+	n := c.nodes.New()
+	n.nullable = s.Nullable
 	setType(n, s.Type, s.XIntOrString && !c.defaults)
 	if err := c.values(n, s.ValueValidation); err != nil {
 		return nil, err
@@ -143,7 +148,8 @@ func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
 	if s == nil {
 		return nil, nil
 	}
-	n := &node{nullable: s.ForbiddenGenerics.Nullable}
+	n := c.nodes.New()
+	n.nullable = s.ForbiddenGenerics.Nullable
 	setType(n, s.ForbiddenGenerics.Type, s.ForbiddenExtensions.XIntOrString && !c.defaults)
 	if err := c.values(n, &s.ValueValidation); err != nil {
 		return nil, err
