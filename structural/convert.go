@@ -55,6 +55,19 @@ type converter struct {
 	// thousands.
 	schemas slab.Allocator[Schema]
 	values  slab.Allocator[ValueValidation]
+	ints    slab.Allocator[int64]
+	floats  slab.Allocator[float64]
+	strings slab.Allocator[string]
+}
+
+// copyPtr is a copy of *p taken from a, or nil for a nil p.
+func copyPtr[T any](a *slab.Allocator[T], p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := a.New()
+	*c = *p
+	return c
 }
 
 func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
@@ -68,7 +81,7 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := newExtensions(p)
+	x, err := c.newExtensions(p)
 	if err != nil {
 		return nil, err
 	}
@@ -174,13 +187,13 @@ func newGeneric(p *crdschema.JSONSchemaProps) Generic {
 	return g
 }
 
-func newExtensions(p *crdschema.JSONSchemaProps) (Extensions, error) {
+func (c *converter) newExtensions(p *crdschema.JSONSchemaProps) (Extensions, error) {
 	x := Extensions{
 		XEmbeddedResource: p.XEmbeddedResource,
 		XIntOrString:      p.XIntOrString,
 		XListMapKeys:      slices.Clone(p.XListMapKeys),
-		XListType:         copyString(p.XListType),
-		XMapType:          copyString(p.XMapType),
+		XListType:         copyPtr(&c.strings, p.XListType),
+		XMapType:          copyPtr(&c.strings, p.XMapType),
 	}
 	if p.XPreserveUnknownFields != nil {
 		if !*p.XPreserveUnknownFields {
@@ -200,19 +213,19 @@ func (c *converter) valueValidation(p *crdschema.JSONSchemaProps) (ValueValidati
 	}
 	v := ValueValidation{
 		Format:           p.Format,
-		Maximum:          copyFloat(p.Maximum),
+		Maximum:          copyPtr(&c.floats, p.Maximum),
 		ExclusiveMaximum: p.ExclusiveMaximum,
-		Minimum:          copyFloat(p.Minimum),
+		Minimum:          copyPtr(&c.floats, p.Minimum),
 		ExclusiveMinimum: p.ExclusiveMinimum,
-		MaxLength:        copyInt(p.MaxLength),
-		MinLength:        copyInt(p.MinLength),
+		MaxLength:        copyPtr(&c.ints, p.MaxLength),
+		MinLength:        copyPtr(&c.ints, p.MinLength),
 		Pattern:          p.Pattern,
-		MaxItems:         copyInt(p.MaxItems),
-		MinItems:         copyInt(p.MinItems),
+		MaxItems:         copyPtr(&c.ints, p.MaxItems),
+		MinItems:         copyPtr(&c.ints, p.MinItems),
 		UniqueItems:      p.UniqueItems,
-		MultipleOf:       copyFloat(p.MultipleOf),
-		MaxProperties:    copyInt(p.MaxProperties),
-		MinProperties:    copyInt(p.MinProperties),
+		MultipleOf:       copyPtr(&c.floats, p.MultipleOf),
+		MaxProperties:    copyPtr(&c.ints, p.MaxProperties),
+		MinProperties:    copyPtr(&c.ints, p.MinProperties),
 		Required:         slices.Clone(p.Required),
 		Not:              not,
 	}
@@ -262,7 +275,7 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 	if err != nil {
 		return nil, err
 	}
-	x, err := newExtensions(p)
+	x, err := c.newExtensions(p)
 	if err != nil {
 		return nil, err
 	}
