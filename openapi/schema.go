@@ -50,9 +50,9 @@ func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
 	return s
 }
 
-// maxDepth bounds the recursion over schemas; deeper schemas are treated
-// as having an invalid type, so that they are published without a schema
-// instead of exhausting the stack.
+// maxDepth bounds the depth of the schemas published: deeper schemas are
+// treated as having an invalid type and published without a schema, so
+// that the converter and the writer never recurse deeper.
 const maxDepth = 10000
 
 // validType reports whether t is empty or a type that OpenAPI v3 has.
