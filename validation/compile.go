@@ -39,7 +39,10 @@ type node struct {
 	// untypedNumFormat: the type check ignores the format of a numeric
 	// type, as request validation before 1.36 stripped such formats
 	// (the validation of CRD defaults kept them).
-	untypedNumFormat                   bool
+	untypedNumFormat bool
+	// legacyInteger: whole floats are recognised as the validator did
+	// before 1.37 (isJSONIntegerBefore137).
+	legacyInteger                      bool
 	multipleOf                         *float64
 	maximum, minimum                   *float64
 	exclusiveMax, exclusiveMin         bool
@@ -317,6 +320,7 @@ func (c *compiler) finish(n *node) {
 	// Go does on amd64: out of range is math.MinInt64).
 	n.silentRanges = c.release < 36
 	n.untypedNumFormat = c.release < 36 && !c.defaults && n.numType != ""
+	n.legacyInteger = c.release < 37
 	boundOK := func(f float64) bool {
 		if n.silentRanges {
 			return true

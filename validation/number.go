@@ -112,7 +112,7 @@ func (n *node) multipleOfFloat(f, factor float64, st *state) {
 	} else {
 		mult = f / factor
 	}
-	if !isJSONInteger(mult) {
+	if !n.isJSONInteger(mult) {
 		path := st.path()
 		st.add(failure{code: codeMultipleOf, path: path, value: f,
 			msg: fmt.Sprintf("%s in body should be a multiple of %v", path, factor)})

@@ -183,7 +183,7 @@ func (n *node) validateType(v any, kind int, st *state) int {
 	case kindObject:
 		schType = "object"
 	}
-	isFloatInt := kind == kindFloat && isJSONInteger(v.(float64)) && n.hasType("integer")
+	isFloatInt := kind == kindFloat && n.isJSONInteger(v.(float64)) && n.hasType("integer")
 	isIntFloat := kind == kindInt && n.hasType("number")
 	if kind != kindString && kind != kindArray && n.format != "" && !n.untypedNumFormat &&
 		!(n.hasType(schType) || format == n.format || isFloatInt || isIntFloat) {
@@ -201,7 +201,17 @@ func (n *node) validateType(v any, kind int, st *state) int {
 }
 
 // isJSONInteger says whether f is an integer that JSON can carry exactly,
-// allowing a relative error of 1e-9 as the API server's validator does.
+// as the API server's validator of n's release decides it.
+func (n *node) isJSONInteger(f float64) bool {
+	if n.legacyInteger {
+		return isJSONIntegerBefore137(f)
+	}
+	return isJSONInteger(f)
+}
+
+// isJSONInteger says whether f is an integer that JSON can carry exactly,
+// allowing a relative error of 1e-9 of the nearest integer, as the API
+// server's validator does from 1.37 on (go-openapi/swag v0.25 and later).
 func isJSONInteger(f float64) bool {
 	const maxJSON = float64(1<<53 - 1)
 	if math.IsNaN(f) || math.IsInf(f, 0) || f < -maxJSON || f > maxJSON {
@@ -219,6 +229,29 @@ func isJSONInteger(f float64) bool {
 		return true
 	}
 	return diff < 1e-9*math.Abs(r)
+}
+
+// isJSONIntegerBefore137 is isJSONInteger as the API server's validator
+// had it before 1.37 (go-openapi/swag v0.23): f is compared with its
+// truncation converted to uint64 as amd64 converts it (a negative value
+// wraps around, so that a negative f is whole only when it is exactly an
+// integer), within a relative error of 1e-9 of the sum of both
+// magnitudes. So 11.999999999999998 (13.2/1.1) is not whole, and
+// -112.99999999999999 (-1.13/0.01) is not either.
+func isJSONIntegerBefore137(f float64) bool {
+	const maxJSON = float64(1<<53 - 1)
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < -maxJSON || f > maxJSON {
+		return false
+	}
+	g := float64(uint64(int64(f)))
+	diff := math.Abs(f - g)
+	switch {
+	case f == g, f == float64(int64(f)):
+		return true
+	case f == 0 || g == 0 || diff < math.SmallestNonzeroFloat64:
+		return diff < 1e-9*math.SmallestNonzeroFloat64
+	}
+	return diff/math.Min(math.Abs(f)+math.Abs(g), math.MaxFloat64) < 1e-9
 }
 
 // validateString checks maxLength, minLength and pattern, and reports only
