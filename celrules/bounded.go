@@ -210,9 +210,10 @@ func (e *boundSizes) EstimateCallCost(string, string, *checker.AstNode, []checke
 // the types of all nodes below it are parts of its type (chained): then a
 // value that fits the node's type fits theirs.
 type nodeBounds struct {
-	once    sync.Once
-	cost    uint64
-	chained bool
+	once        sync.Once
+	cost        uint64
+	chainedOnce sync.Once
+	chained     bool
 }
 
 // boundOf returns the bound of one evaluation of all of n's rules, or
@@ -233,13 +234,21 @@ func (n *node) boundOf() uint64 {
 			sum += rb.cost
 		}
 		b.cost = sum
-		b.chained = n.chainedBelow()
 	})
 	return b.cost
 }
 
+// isChained reports whether the types of all nodes below n are parts of
+// n's type (nodeBounds.chained). It needs the nodes' types only, not their
+// compiled rules: nodes compiled lazily stay uncompiled.
+func (n *node) isChained() bool {
+	b := &n.bounds
+	b.chainedOnce.Do(func() { b.chained = n.chainedBelow() })
+	return b.chained
+}
+
 // chainedBelow reports whether the type of every node below n is the type
-// of the value it validates within n's type. n is ready.
+// of the value it validates within n's type.
 func (n *node) chainedBelow() bool {
 	if n.dt == nil {
 		return false
@@ -248,12 +257,7 @@ func (n *node) chainedBelow() bool {
 		if c == nil {
 			return true
 		}
-		c.ready()
-		if c.dt != t {
-			return false
-		}
-		c.boundOf()
-		return c.bounds.chained
+		return c.dt == t && c.isChained()
 	}
 	for _, a := range n.allOf {
 		if !below(a, n.dt) {
@@ -305,8 +309,7 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		old = nil
 	}
 	n.ready()
-	n.boundOf()
-	if covered && n.bounds.chained {
+	if covered && n.isChained() {
 		// obj and old fit, and so do the values of every node below:
 		// the old values matter no more (what is counted depends on obj
 		// alone).

@@ -128,3 +128,33 @@ func TestLazyCompileConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyCompileStaysLazy checks that validating an object compiles the
+// rules of the nodes it has values at, and not those of the others (the
+// evaluation bounds need the types below a node, not their rules).
+func TestLazyCompileStaysLazy(t *testing.T) {
+	c, err := Compile(lazySchema(), true, LazyCompile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := crdschema.DecodeJSON([]byte(`{"a":1,"b":2,"nested":{"x":1}}`))
+	// As crd's requests validate: with the bounds that let rules run
+	// untracked.
+	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget, ValidateOption(withBoundedCost)); len(errs) == 0 {
+		t.Fatal("no errors: the root's rule that does not compile should be reported")
+	}
+	// pending tells that a node with rules has not compiled them.
+	pending := func(n *node) bool { return n != nil && n.build != nil && n.rules == nil && n.compileErr == nil }
+	if pending(c.root) || pending(c.root.props["nested"]) {
+		t.Error("the nodes with values were not compiled")
+	}
+	ml, mv := c.root.props["ml"], c.root.props["mv"]
+	if ml == nil || mv == nil {
+		t.Fatal("no nodes for ml and mv")
+	}
+	for name, n := range map[string]*node{"leaf": c.root.props["leaf"], "ml items": ml.items, "mv values": mv.additional} {
+		if !pending(n) {
+			t.Errorf("%s: compiled, though the object has no value there", name)
+		}
+	}
+}
