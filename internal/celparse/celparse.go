@@ -53,8 +53,46 @@ type Parser struct {
 // is on. New probes env's parser with a few texts and makes a parser that
 // always declines if env's parser answers any of them otherwise than this
 // package would (macro call tracking, variadic logical operators, another
-// accumulator name, lower limits).
+// accumulator name, lower limits). Probing costs a few cel-go parses
+// (about 3ms and 1.5MB the first time in a process).
 func New(env *cel.Env) *Parser {
+	p, ok := newParser(env)
+	if !ok {
+		return p
+	}
+	// Without macros, nothing uses the accumulator.
+	accu := parser.HiddenAccumulatorName
+	if len(p.macros) != 0 {
+		if accu, ok = probeAccumulator(env); !ok {
+			return p
+		}
+	}
+	p.fac = ast.NewExprFactoryWithAccumulator(accu)
+	// The probe parses with p itself, which works only while p.ok.
+	p.ok = true
+	p.ok = p.probe(env)
+	return p
+}
+
+// NewTrusted returns the parser of env without probing it, for an
+// environment whose parser is known to be configured as cel-go's default
+// but for its macros and optional syntax: accumulators named "@result",
+// no macro call tracking, no variadic logical operators, the default
+// depth and size limits. celrules' base environments are (its tests
+// probe every one of them).
+func NewTrusted(env *cel.Env) *Parser {
+	p, ok := newParser(env)
+	if ok {
+		p.fac = ast.NewExprFactoryWithAccumulator(parser.HiddenAccumulatorName)
+		p.ok = true
+	}
+	return p
+}
+
+// newParser returns a parser with env's macros and optional syntax,
+// not yet working (ok false); ok tells that env's macros are ones the
+// package reads.
+func newParser(env *cel.Env) (*Parser, bool) {
 	p := &Parser{
 		macros:     map[macroKey]parser.Macro{},
 		macroNames: map[string]bool{},
@@ -63,27 +101,19 @@ func New(env *cel.Env) *Parser {
 	for _, m := range env.Macros() {
 		k, ok := parseMacroKey(m.MacroKey())
 		if !ok {
-			return p
+			return p, false
 		}
 		// Later macros replace earlier ones with the same key, as in
 		// cel-go's parser options.
 		p.macros[k] = m
 		p.macroNames[k.function] = true
 	}
-	// Without macros, nothing uses the accumulator.
-	accu, ok := parser.HiddenAccumulatorName, true
-	if len(p.macros) != 0 {
-		accu, ok = probeAccumulator(env)
-	}
-	if !ok {
-		return p
-	}
-	p.fac = ast.NewExprFactoryWithAccumulator(accu)
-	// The probe parses with p itself, which works only while p.ok.
-	p.ok = true
-	p.ok = p.probe(env)
-	return p
+	return p, true
 }
+
+// Probed tells whether p works, that is, whether New found that env's
+// parser is one this package reproduces.
+func (p *Parser) Probed() bool { return p != nil && p.ok }
 
 // parseMacroKey reads a macro key, function:args:receiver.
 func parseMacroKey(s string) (macroKey, bool) {
