@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "extract testdata/rules.json anew from t
 // ruleSources are where TestExtractRules finds rules: the conformance
 // cases, crdtest's openshift-api suites (both in this repository) and the
 // shared corpus of real CRDs.
-var ruleSources = []string{"../../conformance/testdata/cases", "../../crdtest/testdata", "/work/shared/corpus"}
+var ruleSources = []string{"../../conformance/testdata/cases", "../../crdtest/testdata", "../../../shared/corpus"} // the shared corpus beside the repository
 
 // TestExtractRules extracts, with -update, every rule and
 // messageExpression of an x-kubernetes-validations list in the YAML and
