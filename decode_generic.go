@@ -101,9 +101,16 @@ func takeSchemas(root any) ([]any, bool) {
 		if !ok {
 			continue
 		}
-		if s, ok := sm["openAPIV3Schema"].(map[string]any); ok {
+		switch s := sm["openAPIV3Schema"].(type) {
+		case map[string]any:
 			out[i] = s
 			sm["openAPIV3Schema"] = map[string]any{}
+		case nil:
+		default:
+			// Not an object: decoding it into the schema type is the
+			// error the API server's decoder reports (the rest of the
+			// document skips it).
+			out[i] = s
 		}
 	}
 	if hasFloat(root, 0) {

@@ -169,3 +169,19 @@ func TestUnmarshalCRDIntegerFields(t *testing.T) {
 		t.Errorf("priority 1.0: err = %v, want a decoding error naming priority", err)
 	}
 }
+
+// TestUnmarshalCRDSchemaNotObject checks that an openAPIV3Schema that is
+// not an object (nor null) is a decoding error, as the API server's
+// decoder reports it, whatever its JSON type.
+func TestUnmarshalCRDSchemaNotObject(t *testing.T) {
+	for v, kind := range map[string]string{`"abc"`: "string", `true`: "bool", `[1]`: "array", `3`: "number", `1.5`: "number"} {
+		doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.b"},` +
+			`"spec":{"group":"b","names":{"plural":"as","kind":"A"},"scope":"Namespaced",` +
+			`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":` + v + `}}]}}`
+		_, _, err := UnmarshalCRD([]byte(doc))
+		want := "spec.versions[0].schema.openAPIV3Schema: json: cannot unmarshal " + kind + " into Go value of type crdschema.JSONSchemaProps"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("openAPIV3Schema %s: error %v, want one containing %q", v, err, want)
+		}
+	}
+}
