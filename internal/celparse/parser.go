@@ -141,63 +141,38 @@ func (p *state) balanced(function string, terms []ast.Expr, ops []int64, lo, hi 
 	return p.h.fac.NewCall(ops[mid], function, left, right)
 }
 
-// relations maps the relational tokens to their functions.
-var relations = [...]string{
-	tLt: operators.Less, tLe: operators.LessEquals, tGe: operators.GreaterEquals,
-	tGt: operators.Greater, tEq: operators.Equals, tNe: operators.NotEquals, tIn: operators.In,
-}
+// The functions of the left-associative binary operators, by token, one
+// table per precedence level.
+var (
+	relations = [...]string{
+		tLt: operators.Less, tLe: operators.LessEquals, tGe: operators.GreaterEquals,
+		tGt: operators.Greater, tEq: operators.Equals, tNe: operators.NotEquals, tIn: operators.In,
+	}
+	additive       = [...]string{tPlus: operators.Add, tMinus: operators.Subtract}
+	multiplicative = [...]string{tStar: operators.Multiply, tSlash: operators.Divide, tPercent: operators.Modulo}
+)
 
-// relation: calc (relop calc)*, left-associative.
-func (p *state) relation() (ast.Expr, int) {
-	e, d := p.calc()
+// relation: calc (relop calc)*.
+func (p *state) relation() (ast.Expr, int) { return p.leftAssoc(relations[:], (*state).calc) }
+
+// calc: product (('+'|'-') product)*.
+func (p *state) calc() (ast.Expr, int) { return p.leftAssoc(additive[:], (*state).product) }
+
+// product: unary (('*'|'/'|'%') unary)*.
+func (p *state) product() (ast.Expr, int) { return p.leftAssoc(multiplicative[:], (*state).unary) }
+
+// leftAssoc parses term (op term)*, left-associative, where ops gives the
+// function of each operator token of the level.
+func (p *state) leftAssoc(ops []string, term func(*state) (ast.Expr, int)) (ast.Expr, int) {
+	e, d := term(p)
 	for {
 		k := p.peek().kind
-		if int(k) >= len(relations) || relations[k] == "" {
+		if int(k) >= len(ops) || ops[k] == "" {
 			return e, d
 		}
 		opID := p.h.tok(p.take())
-		r, dr := p.calc()
-		e, d = p.globalCallOrMacro(opID, relations[k], e, r), p.deeper(d, dr)
-	}
-}
-
-// calc: product (('+'|'-') product)*, left-associative.
-func (p *state) calc() (ast.Expr, int) {
-	e, d := p.product()
-	for {
-		var function string
-		switch p.peek().kind {
-		case tPlus:
-			function = operators.Add
-		case tMinus:
-			function = operators.Subtract
-		default:
-			return e, d
-		}
-		opID := p.h.tok(p.take())
-		r, dr := p.product()
-		e, d = p.globalCallOrMacro(opID, function, e, r), p.deeper(d, dr)
-	}
-}
-
-// product: unary (('*'|'/'|'%') unary)*, left-associative.
-func (p *state) product() (ast.Expr, int) {
-	e, d := p.unary()
-	for {
-		var function string
-		switch p.peek().kind {
-		case tStar:
-			function = operators.Multiply
-		case tSlash:
-			function = operators.Divide
-		case tPercent:
-			function = operators.Modulo
-		default:
-			return e, d
-		}
-		opID := p.h.tok(p.take())
-		r, dr := p.unary()
-		e, d = p.globalCallOrMacro(opID, function, e, r), p.deeper(d, dr)
+		r, dr := term(p)
+		e, d = p.globalCallOrMacro(opID, ops[k], e, r), p.deeper(d, dr)
 	}
 }
 
