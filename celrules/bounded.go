@@ -71,7 +71,7 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 				b.cost, b.perCallOK = unboundedCost, false
 			}
 		}()
-		if cr.program == nil {
+		if !cr.compiled {
 			// Never evaluated: a compile error or an empty rule.
 			b.cost, b.perCallOK = 0, true
 			return
@@ -80,7 +80,7 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 		if !ok {
 			return
 		}
-		if cr.message != nil {
+		if cr.messageCompiled {
 			mprog, mcost, ok := untracked(cr.messageEnv, cr.messageAST, cr.dt)
 			if !ok {
 				return

@@ -52,8 +52,10 @@ type compiledRule struct {
 	// compiled and messageCompiled tell that the rule and the
 	// messageExpression compiled, were estimated, and that their programs
 	// were (or, for CheckSchema, could be) created. Without checkOnly,
-	// program and message are then set.
+	// program and message are then set, or, with lazy compilation, made on
+	// first use (trackedPrograms).
 	compiled, messageCompiled bool
+	tracked                   *trackedPrograms // shared by the copies a cache hands out
 
 	message        cel.Program
 	messageErr     *ruleError
@@ -351,18 +353,26 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 }
 
 func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {
+	return newTrackedProgram(env, ast, nc.estimator)
+}
+
+// newTrackedProgram creates the program of the checked expression ast
+// with the API server's cost tracking, estimator giving the runtime cost
+// of library calls.
+func newTrackedProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimator) (cel.Program, error) {
 	opts := append(trackingOptions[:len(trackingOptions):len(trackingOptions)],
-		cel.CostTracking(nc.estimator),
+		cel.CostTracking(estimator),
 		cel.InterruptCheckFrequency(checkFrequency),
 	)
 	return env.Program(ast, opts...)
 }
 
 // programFor creates the program of the checked expression a, except when
-// only the check matters (CheckSchema) and creating it cannot fail: then
-// it returns a nil program and no error.
+// creating it cannot fail and only the check matters (CheckSchema) or the
+// compilation is lazy: then it returns a nil program and no error, and a
+// lazy compilation's program is made on first use (trackedPrograms).
 func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error) {
-	if nc.cfg.checkOnly && plansSafely(a) {
+	if (nc.cfg.checkOnly || nc.cfg.lazy) && plansSafely(a) {
 		return nil, nil
 	}
 	return nc.program(env, a)
@@ -370,7 +380,7 @@ func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error
 
 // compile compiles one rule; the result carries its errors.
 func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule, card uint64) (cr *compiledRule) {
-	cr = &compiledRule{src: r, bounds: new(lazyBounds)}
+	cr = &compiledRule{src: r, bounds: new(lazyBounds), tracked: new(trackedPrograms)}
 	defer func() {
 		if p := recover(); p != nil {
 			cr.program, cr.message = nil, nil

@@ -303,8 +303,8 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
 			continue
 		}
-		if cr.program == nil {
-			continue
+		if !cr.compiled {
+			continue // an empty rule
 		}
 		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
 		if cr.usesOldSelf && old == nil && !optional {
@@ -354,10 +354,14 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 			errs = append(errs, e)
 		}
 		detail, ok := "", false
-		if cr.message != nil {
-			prog := cr.message
+		if cr.messageCompiled {
+			var prog cel.Program
+			var perr error
 			if v.untracked {
 				prog = cr.boundsOf().message
+			} else if prog, perr = cr.trackedMessage(); perr != nil {
+				add(crdschema.InternalError(at, fmt.Errorf("messageExpression instantiation failed: %w", perr)))
+				return errs, -1
 			}
 			msg, left, merr := v.message(prog, rule.MessageExpression, act, budget)
 			switch {
@@ -396,7 +400,12 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 // budget. A negative budget means validation stops, with errs.
 func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, errs crdschema.ErrorList, budget int64) (ref.Val, int64, crdschema.ErrorList, error) {
 	rule := cr.src
-	result, details, err := evalProgram(v.ctx, cr.program, act)
+	prog, err := cr.trackedProgram()
+	if err != nil {
+		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)))
+		return nil, -1, errs, nil
+	}
+	result, details, err := evalProgram(v.ctx, prog, act)
 	if details == nil {
 		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
 		return nil, -1, errs, nil
