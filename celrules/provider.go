@@ -18,6 +18,9 @@ type typeProvider struct {
 	// keywords lets a property named like a CEL keyword be selected by its
 	// plain name (self.namespace) as well as escaped (self.__namespace__).
 	keywords bool
+	// registry tells that adapter is a cel-go registry or the default
+	// adapter, which return CEL values unchanged (see NativeToValue).
+	registry bool
 }
 
 func newTypeProvider(base types.Provider, root *declType, keywords bool) *typeProvider {
@@ -27,7 +30,9 @@ func newTypeProvider(base types.Provider, root *declType, keywords bool) *typePr
 	if a, ok := base.(types.Adapter); ok {
 		adapter = a
 	}
-	return &typeProvider{base: base, adapter: adapter, named: named, keywords: keywords}
+	_, registry := adapter.(*types.Registry)
+	registry = registry || adapter == types.DefaultTypeAdapter
+	return &typeProvider{base: base, adapter: adapter, named: named, keywords: keywords, registry: registry}
 }
 
 // registerTypes records t and everything below it under the names the
@@ -106,4 +111,18 @@ func (p *typeProvider) NewValue(name string, fields map[string]ref.Val) ref.Val 
 	return p.base.NewValue(name, fields)
 }
 
-func (p *typeProvider) NativeToValue(v any) ref.Val { return p.adapter.NativeToValue(v) }
+// NativeToValue converts v as the base adapter does. Most values the
+// interpreter asks about are CEL values already (every attribute it
+// resolves); a cel-go registry returns those unchanged, except pointers
+// to its scalar types, which it dereferences, so they skip its long type
+// switch.
+func (p *typeProvider) NativeToValue(v any) ref.Val {
+	if p.registry {
+		switch v.(type) {
+		case *types.Bool, *types.Bytes, *types.Double, *types.Int, *types.String, *types.Uint:
+		case ref.Val:
+			return v.(ref.Val)
+		}
+	}
+	return p.adapter.NativeToValue(v)
+}
