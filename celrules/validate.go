@@ -101,6 +101,7 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 		}
 	}
 	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
+	defer v.loc.Release()
 	if vc.bounded {
 		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
 			v.untracked = true

@@ -48,6 +48,7 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget}
 	root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 	st := pathstack.New(path) // paths are built for defaults only
+	defer st.Release()
 	err := v.walk(&st, s, s, root, false)
 	if err != nil {
 		return nil, err

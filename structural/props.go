@@ -48,6 +48,7 @@ type PropsOptions struct {
 func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
 	w := propsWalker{opts: opts}
 	st := pathstack.New(fldPath) // paths are built for errors only
+	defer st.Release()
 	w.walk(p, &st, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
 	return w.errs
 }

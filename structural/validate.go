@@ -64,6 +64,7 @@ func Validate(fldPath *crdschema.Path, s *Schema, opts ValidateOptions) crdschem
 	// The walk keeps its location as a stack and builds paths for
 	// errors only.
 	st := pathstack.New(fldPath)
+	defer st.Release()
 	errs = validateInvariants(errs, s, rootLevel, &st, o)
 	errs = validateCompleteness(errs, s, fldPath, o.ValidateOptions)
 	sortErrors(errs)

@@ -36,6 +36,7 @@ func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema
 
 func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
 	w := objectWalker{loc: pathstack.New(p)}
+	defer w.loc.Release()
 	w.embedded(v, s)
 	return w.errs
 }

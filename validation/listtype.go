@@ -18,6 +18,7 @@ import (
 // lists by their JSON text.
 func ValidateListSetsAndMaps(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema) crdschema.ErrorList {
 	w := objectWalker{loc: pathstack.New(fldPath)}
+	defer w.loc.Release()
 	w.object(s, obj)
 	sortErrors(w.errs)
 	return w.errs

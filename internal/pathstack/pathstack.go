@@ -3,13 +3,18 @@
 // for an error: a walk that finds nothing to report builds no path.
 package pathstack
 
-import "github.com/crdschema/crdschema"
+import (
+	"sync"
+
+	"github.com/crdschema/crdschema"
+)
 
 // A Stack is the location of a walk below a root path. The zero Stack is
 // at the nil root.
 type Stack struct {
 	root  *crdschema.Path
 	steps []step
+	buf   *[]step // the pooled storage of steps, until Release
 }
 
 // step is one step below the root: a property, a map key or a list index.
@@ -31,11 +36,34 @@ const depth = 16
 // New returns a Stack at root.
 func New(root *crdschema.Path) Stack { return Stack{root: root} }
 
+// storage holds the steps of released Stacks for later walks: a walk of
+// every object of a request needs one.
+var storage = sync.Pool{New: func() any {
+	s := make([]step, 0, depth)
+	return &s
+}}
+
 func (s *Stack) push(st step) {
 	if s.steps == nil {
-		s.steps = make([]step, 0, depth)
+		s.buf = storage.Get().(*[]step)
+		s.steps = (*s.buf)[:0]
 	}
 	s.steps = append(s.steps, st)
+}
+
+// Release ends the walk: the Stack is back at its root, and its storage
+// goes to later walks. Paths built before stay valid.
+func (s *Stack) Release() {
+	if s.buf == nil {
+		return
+	}
+	if cap(s.steps) <= 4*depth {
+		all := s.steps[:cap(s.steps)]
+		clear(all) // drop the names of the walk's values
+		*s.buf = all[:0]
+		storage.Put(s.buf)
+	}
+	s.buf, s.steps = nil, nil
 }
 
 // Child steps into the property name.

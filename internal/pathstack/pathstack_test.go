@@ -49,7 +49,52 @@ func TestStackDeep(t *testing.T) {
 		for range depth {
 			s.Pop()
 		}
-	}); n > 1 {
-		t.Errorf("a walk %d deep allocated %v times, want at most once", depth, n)
+		s.Release()
+	}); n > 0 {
+		t.Errorf("a released walk %d deep allocated %v times, want none (its storage is reused)", depth, n)
+	}
+}
+
+// TestRelease checks that a released Stack is back at its root, that paths
+// built before stay valid, and that a walk after a release starts afresh
+// on reused storage.
+func TestRelease(t *testing.T) {
+	s := New(crdschema.NewPath("spec"))
+	s.Child("a")
+	s.Index(2)
+	s.Key("k")
+	p := s.Path()
+	s.Release()
+	if got := s.Path().String(); got != "spec" {
+		t.Errorf("after Release: %q, want the root", got)
+	}
+	s.Release() // twice is harmless
+	for i := 0; i < 3; i++ {
+		w := New(crdschema.NewPath("x"))
+		w.Child("b")
+		if got := w.Path().String(); got != "x.b" {
+			t.Errorf("walk %d after a release: %q", i, got)
+		}
+		w.Release()
+	}
+	if got := p.String(); got != "spec.a[2][k]" {
+		t.Errorf("a path built before Release: %q", got)
+	}
+	// Deep walks grow the storage; released, it is reused or dropped.
+	d := New(nil)
+	for i := 0; i < 10*depth; i++ {
+		d.Index(i)
+	}
+	if got := len(d.Path().String()); got == 0 {
+		t.Error("deep path empty")
+	}
+	d.Release()
+	if allocs := testing.AllocsPerRun(100, func() {
+		w := New(nil)
+		w.Child("a")
+		w.Pop()
+		w.Release()
+	}); allocs != 0 {
+		t.Errorf("a walk on released storage allocates %v times", allocs)
 	}
 }
