@@ -129,6 +129,9 @@ type run struct {
 	// untracked runs the programs without cost tracking: the bounds proved
 	// that no limit can be reached (bounded.go).
 	untracked bool
+	// acts are the activations of the node whose rules are evaluated
+	// (see rules): with oldSelf as it is, and as an optional.
+	acts [2]activation
 }
 
 // path returns the path of the value being validated.
@@ -285,10 +288,14 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 	if budget <= 0 {
 		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, budgetExhausted)}, -1
 	}
-	act := &activation{self: toVal(obj, n.vs)}
+	// The rules of one node are evaluated before those of the next: the
+	// run's activations serve every node in turn.
+	act := &v.acts[0]
+	*act = activation{self: toVal(obj, n.vs)}
 	optAct := act
 	if n.usesOldSelf {
-		optAct = &activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		optAct = &v.acts[1]
+		*optAct = activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
 		if old != nil {
 			act.oldSelf = toVal(old, n.vs)
 			act.hasOldSelf = true
