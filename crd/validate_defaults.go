@@ -45,22 +45,45 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 		clone.XEmbeddedResource = true
 		s = &clone
 	}
-	v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget}
-	root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
-	st := pathstack.New(path) // paths are built for defaults only
-	defer st.Release()
-	err := v.walk(&st, s, s, root, false)
-	if err != nil {
-		return nil, err
+	// The rules first run without cost tracking where their bounds allow
+	// (see celrules/bounded.go): the budget left is then the budget less
+	// the bounds, at most what the exact costs leave. While it lasts, no
+	// evaluation can run out of budget with the exact costs either, and
+	// the errors are those of tracked runs. When it runs out, the walk is
+	// done again with every cost tracked.
+	var errs crdschema.ErrorList
+	for _, bounded := range defaultsPasses {
+		if bounded && boundedCost == nil {
+			continue
+		}
+		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded}
+		root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
+		st := pathstack.New(path) // paths are built for defaults only
+		err := v.walk(&st, s, s, root, false)
+		st.Release()
+		if err != nil {
+			return nil, err
+		}
+		errs = v.errs
+		if !bounded || v.budget >= 0 {
+			break
+		}
 	}
-	return v.errs, nil
+	return errs, nil
 }
+
+// defaultsPasses are the walks validateDefaults may make: bounded, then
+// tracked (tests change them).
+var defaultsPasses = []bool{true, false}
 
 type defaultsValidator struct {
 	*config
 	requirePruned bool
 	budget        int64 // left for CEL rules
 	errs          crdschema.ErrorList
+	// bounded lets the rules run without cost tracking where their bounds
+	// allow; budget is then at most what exact costs leave.
+	bounded bool
 }
 
 func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
@@ -193,9 +216,13 @@ func (v *defaultsValidator) evalRules(path *crdschema.Path, s *structural.Schema
 	if c == nil {
 		return // no rules
 	}
-	errs, left := c.Validate(v.ctx, path, value, value, v.budget)
+	var opts []celrules.ValidateOption
+	if v.bounded {
+		opts = append(opts, boundedCost)
+	}
+	errs, left := c.Validate(v.ctx, path, value, value, v.budget, opts...)
 	if len(errs) == 0 {
-		more, left2 := c.Validate(v.ctx, path, value, nil, v.budget)
+		more, left2 := c.Validate(v.ctx, path, value, nil, v.budget, opts...)
 		errs = append(errs, more...)
 		left = min(left, left2)
 	}
