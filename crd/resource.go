@@ -3,6 +3,7 @@ package crd
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -660,7 +661,17 @@ func randomUID() string {
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	var u [36]byte // 8-4-4-4-12 hexadecimal digits
+	hex.Encode(u[0:8], b[0:4])
+	u[8] = '-'
+	hex.Encode(u[9:13], b[4:6])
+	u[13] = '-'
+	hex.Encode(u[14:18], b[6:8])
+	u[18] = '-'
+	hex.Encode(u[19:23], b[8:10])
+	u[23] = '-'
+	hex.Encode(u[24:36], b[10:16])
+	return string(u[:])
 }
 
 // suffixAlphabet is the API server's: no vowels, no look-alike characters.
