@@ -223,15 +223,15 @@ func (p *pruner) known(k string, v any, fs, ns *structural.Schema) (any, bool) {
 
 // copyValue copies x, whose schema is s, pruned as Prune prunes it below
 // the root and, with nulls, with PruneNulls applied too.
-func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) any {
+func (p *pruner) copyValue(value any, s *structural.Schema, embedded, nulls bool) any {
 	ns := s
 	if !nulls {
 		ns = nil
 	}
 	if s != nil && s.XPreserveUnknownFields {
-		return p.keepUnknownCopy(x, s, embedded, ns)
+		return p.keepUnknownCopy(value, s, embedded, ns)
 	}
-	switch x := x.(type) {
+	switch x := value.(type) {
 	case map[string]any:
 		if x == nil {
 			return x // a nil map stays one, as jsonvalue.Copy keeps it
@@ -279,15 +279,25 @@ func (p *pruner) copyValue(x any, s *structural.Schema, embedded, nulls bool) an
 			out[i] = p.copyValue(v, is, is != nil && is.XEmbeddedResource, ns != nil && ns.Items != nil)
 			p.path = p.path[:n]
 		}
-		return out
+		return p.listValue(out, value)
 	}
-	return p.copyOf(x)
+	return p.copyOf(value)
+}
+
+// listValue returns the list out made of value: value itself when out is
+// value's list, pruned in place (a slice put in an interface again would
+// be a new allocation).
+func (p *pruner) listValue(out []any, value any) any {
+	if p.inPlace {
+		return value
+	}
+	return out
 }
 
 // keepUnknownCopy is copyValue for a node with
 // x-kubernetes-preserve-unknown-fields, as keepUnknown prunes it.
-func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns *structural.Schema) any {
-	switch x := x.(type) {
+func (p *pruner) keepUnknownCopy(value any, s *structural.Schema, embedded bool, ns *structural.Schema) any {
+	switch x := value.(type) {
 	case map[string]any:
 		if x == nil || s.Properties == nil && s.AdditionalProperties == nil {
 			return p.nullsCopy(x, ns)
@@ -323,9 +333,9 @@ func (p *pruner) keepUnknownCopy(x any, s *structural.Schema, embedded bool, ns 
 			}
 			p.path = p.path[:n]
 		}
-		return out
+		return p.listValue(out, value)
 	}
-	return p.copyOf(x)
+	return p.copyOf(value)
 }
 
 func fieldSchemaOrNil(k string, s *structural.Schema) *structural.Schema {
@@ -352,11 +362,11 @@ func (p *pruner) nullsField(k string, v any, s *structural.Schema) (any, bool) {
 }
 
 // nullsCopy copies x as PruneNulls(x, s) leaves it.
-func (p *pruner) nullsCopy(x any, s *structural.Schema) any {
+func (p *pruner) nullsCopy(value any, s *structural.Schema) any {
 	if s == nil {
-		return p.copyOf(x)
+		return p.copyOf(value)
 	}
-	switch x := x.(type) {
+	switch x := value.(type) {
 	case map[string]any:
 		if x == nil {
 			return x
@@ -375,7 +385,7 @@ func (p *pruner) nullsCopy(x any, s *structural.Schema) any {
 		for i, v := range x {
 			out[i] = p.nullsCopy(v, s.Items)
 		}
-		return out
+		return p.listValue(out, value)
 	}
-	return p.copyOf(x)
+	return p.copyOf(value)
 }
