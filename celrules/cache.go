@@ -1,7 +1,9 @@
 package celrules
 
 import (
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/google/cel-go/cel"
 
@@ -35,6 +37,34 @@ type Cache struct {
 	parses map[parseKey]parseResult
 	envs   map[envKey]*cel.Env
 	nodes  map[nodeKey]nodeResult
+	// checks and costs hold type-checks and cost estimates, shared
+	// between environments where they are provably the same (share.go).
+	checks map[checkKey]*flight[checkResult]
+	costs  map[costKey]*flight[costResult]
+	// names holds the name of the object types of each declaration set
+	// (typeName).
+	names map[typeDigest]string
+	// noShare keeps checks apart by environment (tests compare).
+	noShare bool
+}
+
+// typeName returns the name of the object types of the declaration set
+// decl: one per Cache and declaration set, so that the environments of
+// new and stored expressions of a node name self's type alike and their
+// checks can be shared. The API server derives its names from the clock
+// ("selfType" and the nanoseconds); so does a Cache, once per name.
+func (c *Cache) typeName(decl typeDigest) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.names[decl]; ok {
+		return n
+	}
+	if c.names == nil {
+		c.names = map[typeDigest]string{}
+	}
+	n := fmt.Sprintf("selfType%d", time.Now().Nanosecond())
+	c.names[decl] = n
+	return n
 }
 
 // nodeKey identifies the compilation of one node's rules: the options of
@@ -83,6 +113,9 @@ type parseKey struct {
 type parseResult struct {
 	ast *cel.Ast
 	iss *cel.Issues
+	// refs are the flagged functions the expression may call
+	// (flaggedRefs).
+	refs []string
 }
 
 // envKey identifies the environment of a node (see nodeCompiler.env): the
@@ -100,20 +133,25 @@ type envKey struct {
 // so a cached parse is checked as a copy.
 var emptyOptimizer, _ = cel.NewStaticOptimizer()
 
-// compile parses text in env, which extends a base environment whose
-// parser parser describes with declarations only, and type-checks it, as
+// compile parses text in env, which extends the base environment base
+// with the declarations of a node (shape), and type-checks it, as
 // env.Compile does; it parses text only when c has not parsed it before
-// with the same parser.
-func (c *Cache) compile(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
+// with the same parser, and type-checks it only when c has not checked it
+// before in env or in an environment where the check is provably the same
+// (share.go).
+func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text string) (*cel.Ast, *cel.Issues) {
 	if c == nil || emptyOptimizer == nil {
-		return compileText(env, parser, text)
+		return compileText(env, base.parser, text)
 	}
-	k := parseKey{parser, text}
+	k := parseKey{base.parser, text}
 	c.mu.Lock()
 	r, ok := c.parses[k]
 	c.mu.Unlock()
 	if !ok {
-		r.ast, r.iss = parse(env, parser, text)
+		r.ast, r.iss = parse(env, base.parser, text)
+		if r.iss.Err() == nil && r.ast != nil {
+			r.refs = flaggedRefs(r.ast)
+		}
 		c.mu.Lock()
 		if c.parses == nil {
 			c.parses = map[parseKey]parseResult{}
@@ -124,15 +162,31 @@ func (c *Cache) compile(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issue
 	if r.iss.Err() != nil || r.ast == nil {
 		return nil, r.iss
 	}
-	parsed, iss := emptyOptimizer.Optimize(env, r.ast)
-	if iss.Err() != nil {
-		return nil, iss
+	ck := checkKey{config: base.profile.config, text: text, refs: base.profile.refsKey(r.refs), node: shape}
+	if c.noShare {
+		ck.env = env
 	}
-	checked, iss := env.Check(parsed)
-	if iss.Err() != nil {
-		return nil, iss
+	res := once(&c.mu, &c.checks, ck, func() checkResult {
+		parsed, iss := emptyOptimizer.Optimize(env, r.ast)
+		if iss.Err() != nil {
+			return checkResult{nil, iss}
+		}
+		checked, iss := env.Check(parsed)
+		if iss.Err() != nil {
+			return checkResult{nil, iss}
+		}
+		return checkResult{checked, iss}
+	})
+	return res.ast, res.iss
+}
+
+// estimate returns the cost estimate of the checked AST a over the type
+// dt at release rel, computing it with f when c has none.
+func (c *Cache) estimate(a *cel.Ast, dt *declType, rel uint, f func() costResult) costResult {
+	if c == nil {
+		return f()
 	}
-	return checked, iss
+	return once(&c.mu, &c.costs, costKey{ast: a, typ: dt.digest().full, release: rel}, f)
 }
 
 // fastParsers holds the fast parser (internal/celparse) of each base

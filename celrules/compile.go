@@ -189,12 +189,31 @@ func b2i(b bool) int {
 
 // scopedType returns dt with its object types under a generated name, as
 // the API server names them ("selfType" and a number that changes with
-// every compilation).
+// every compilation); with a Cache, the Cache's name for the type's
+// declarations, the same in every environment.
 func (nc *nodeCompiler) scopedType() *declType {
 	if nc.scoped == nil {
-		nc.scoped = nc.dt.withTypeNames(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
+		name := ""
+		if nc.cfg.cache != nil {
+			name = nc.cfg.cache.typeName(nc.dt.digest().decl)
+		} else {
+			name = fmt.Sprintf("selfType%d", time.Now().Nanosecond())
+		}
+		nc.scoped = nc.dt.withTypeNames(name)
 	}
 	return nc.scoped
+}
+
+// shape returns what of the node's environment for new or stored
+// expressions reaches the type checker besides the base environment.
+func (nc *nodeCompiler) shape(stored, optional bool) nodeShape {
+	oldSelf := stored || nc.cfg.minor >= 24
+	return nodeShape{
+		decl:     nc.dt.digest().decl,
+		oldSelf:  oldSelf,
+		optional: optional && oldSelf,
+		keyword:  stored || nc.cfg.minor >= 31,
+	}
 }
 
 // env returns the environment with self and oldSelf declared.
@@ -227,13 +246,13 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	keywords := stored || nc.cfg.minor >= 31
+	shape := nc.shape(stored, optional)
 	scoped := nc.scopedType()
-	provider := newTypeProvider(base.CELTypeProvider(), scoped, keywords)
+	provider := newTypeProvider(base.CELTypeProvider(), scoped, shape.keyword)
 	lib := &envLib{env: []cel.EnvOption{cel.Variable(selfVar, scoped.celType)}}
-	if stored || nc.cfg.minor >= 24 {
+	if shape.oldSelf {
 		oldType := scoped.celType
-		if optional {
+		if shape.optional {
 			oldType = types.NewOptionalType(oldType)
 		}
 		lib.env = append(lib.env, cel.Variable(oldSelfVar, oldType))
@@ -242,17 +261,31 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 	return base.Extend(cel.Lib(lib))
 }
 
-// compileExpr compiles text in env, one of the node's environments, built
-// on the base environment for new or stored expressions.
-func (nc *nodeCompiler) compileExpr(env *cel.Env, stored bool, text string) (*cel.Ast, *cel.Issues) {
-	_, parser, err := baseEnvParser(nc.cfg.minor, nc.cfg.release, stored)
+// compileExpr compiles text in env, the node's environment for new or
+// stored expressions (optional: with an optional oldSelf).
+func (nc *nodeCompiler) compileExpr(env *cel.Env, stored, optional bool, text string) (*cel.Ast, *cel.Issues) {
+	base, err := baseFor(nc.cfg.minor, nc.cfg.release, stored)
 	if err != nil {
 		return env.Compile(text)
 	}
 	if nc.cfg.cache == nil {
-		return compileText(env, parser, text)
+		return compileText(env, base.parser, text)
 	}
-	return nc.cfg.cache.compile(env, parser, text)
+	return nc.cfg.cache.compile(env, base, nc.shape(stored, optional), text)
+}
+
+// estimate estimates the cost of the checked expression a, which env
+// compiled, and records the schema paths of the unbounded values the
+// estimate depends on.
+func (nc *nodeCompiler) estimate(env *cel.Env, a *cel.Ast) costResult {
+	return nc.cfg.cache.estimate(a, nc.dt, uint(nc.cfg.release), func() costResult {
+		rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
+		est, err := env.EstimateCost(a, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
+		if err != nil {
+			return costResult{err: err}
+		}
+		return costResult{max: est.Max, unbounded: sortedKeys(rec.used)}
+	})
 }
 
 // compileRules compiles the rules of the node whose schema is s and whose
@@ -393,7 +426,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	}
 	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
 	env, _ := nc.env(nc.cfg.storedFor(r.Rule, false), optional)
-	ast, iss := nc.compileExpr(env, nc.cfg.storedFor(r.Rule, false), r.Rule)
+	ast, iss := nc.compileExpr(env, nc.cfg.storedFor(r.Rule, false), optional, r.Rule)
 	if iss != nil || ast == nil {
 		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
 		return cr
@@ -413,21 +446,20 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
 		return cr
 	}
-	rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
-	est, err := env.EstimateCost(ast, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
-	if err != nil {
-		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + err.Error()}
+	est := nc.estimate(env, ast)
+	if est.err != nil {
+		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + est.err.Error()}
 		return cr
 	}
-	cr.maxCost = est.Max
-	cr.unbounded = sortedKeys(rec.used)
+	cr.maxCost = est.max
+	cr.unbounded = est.unbounded
 	cr.maxCardinality = card
 	cr.program = prog
 	cr.compiled = true
 	cr.env, cr.ast, cr.dt = env, ast, nc.dt
 	if r.MessageExpression != "" {
 		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
-		mast, iss := nc.compileExpr(menv, nc.cfg.storedFor(r.MessageExpression, true), r.MessageExpression)
+		mast, iss := nc.compileExpr(menv, nc.cfg.storedFor(r.MessageExpression, true), optional, r.MessageExpression)
 		if iss != nil || mast == nil {
 			cr.messageErr = &ruleError{detail: "messageExpression compilation failed: " + iss.String()}
 			return cr
@@ -441,17 +473,16 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 			cr.messageErr = &ruleError{detail: "messageExpression instantiation failed: " + err.Error()}
 			return cr
 		}
-		mrec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
-		mest, err := menv.EstimateCost(mast, &cellib.CostEstimator{SizeEstimator: mrec, FlatGlobalMatches: nc.cfg.release < 37})
-		if err != nil {
-			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + err.Error()}
+		mest := nc.estimate(menv, mast)
+		if mest.err != nil {
+			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + mest.err.Error()}
 			return cr
 		}
 		cr.message = mprog
 		cr.messageCompiled = true
 		cr.messageEnv, cr.messageAST = menv, mast
-		cr.messageMaxCost = mest.Max
-		cr.messageUnbounded = sortedKeys(mrec.used)
+		cr.messageMaxCost = mest.max
+		cr.messageUnbounded = mest.unbounded
 	}
 	if r.FieldPath != "" {
 		cr.fieldPath = resolveFieldPath(r.FieldPath, s)

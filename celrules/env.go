@@ -51,6 +51,10 @@ type versionedOptions struct {
 	introduced, removed uint
 	env                 func() []cel.EnvOption
 	program             []cel.ProgramOption
+	// declaresFunctionsOnly marks a row whose options declare functions
+	// (with their implementations) and nothing else: environments that
+	// differ only in such rows share type-checks (see share.go).
+	declaresFunctionsOnly bool
 }
 
 // baseTable lists the base environment's options in the API server's
@@ -71,7 +75,7 @@ var baseTable = []versionedOptions{
 		// makes untracked programs (see bounded.go).
 		cel.EvalOptions(cel.OptOptimize),
 	}},
-	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(0)} }},
+	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(0)} }, declaresFunctionsOnly: true},
 	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Authz()} }},
 	{introduced: 28, env: func() []cel.EnvOption {
 		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), cellib.Quantity()}
@@ -88,7 +92,7 @@ var baseTable = []versionedOptions{
 	{introduced: 32, env: func() []cel.EnvOption { return []cel.EnvOption{ext.TwoVarComprehensions()} }},
 	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Semver(1)} }},
 	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
-	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(1)} }},
+	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{cellib.Lists(1)} }, declaresFunctionsOnly: true},
 }
 
 // trackingOptions are the API server's cost tracking options of every
@@ -136,6 +140,8 @@ type lazyEnv struct {
 	err  error
 	// parser identifies the environment's parser (see parserOf).
 	parser string
+	// profile is what of the environment reaches the type checker.
+	profile *checkProfile
 }
 
 func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
@@ -148,6 +154,7 @@ func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
 		l.env, l.err = buildBaseEnv(minor)
 		if l.err == nil {
 			l.parser = parserOf(l.env)
+			l.profile = newCheckProfile(minor, l.env, l.parser)
 		}
 	})
 	return l.env, l.err
@@ -188,6 +195,16 @@ func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
 // baseEnvParser returns baseEnv's environment and the description of its
 // parser (parserOf).
 func baseEnvParser(minor uint, rel release.Minor, stored bool) (*cel.Env, string, error) {
+	l, err := baseFor(minor, rel, stored)
+	if err != nil {
+		return nil, "", err
+	}
+	return l.env, l.parser, nil
+}
+
+// baseFor returns the built base environment for new expressions at
+// compatibility version 1.minor, or for stored expressions.
+func baseFor(minor uint, rel release.Minor, stored bool) (*lazyEnv, error) {
 	var l *lazyEnv
 	if stored {
 		if !rel.Valid() {
@@ -199,6 +216,8 @@ func baseEnvParser(minor uint, rel release.Minor, stored bool) (*cel.Env, string
 		minor = min(minor, maxMinor)
 		l = &newExprEnvs[minor]
 	}
-	e, err := l.get(minor)
-	return e, l.parser, err
+	if _, err := l.get(minor); err != nil {
+		return nil, err
+	}
+	return l, nil
 }

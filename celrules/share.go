@@ -1,0 +1,394 @@
+package celrules
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/containers"
+	"github.com/google/cel-go/common/decls"
+)
+
+// Sharing type-checks between environments.
+//
+// CRD validation compiles a rule in the environment of new expressions
+// (the compatibility version's), a resource compiles it in the environment
+// of stored expressions (the release's). Through one Cache both type-check
+// the same text over the same node type; the two base environments of a
+// release differ little (at 1.37 only in the function includes). A check
+// is done once and its result used in both whenever it is provably the
+// same:
+//
+// The type checker (cel.Env.Check) reads of its environment: the checker
+// options and features, the container, the type provider, the variables,
+// the AST validators, and the declarations of the functions the
+// expression calls. It looks a function up only for a call, by the call's
+// name or, for a call with a receiver that is a qualified name (a.b.f()),
+// by the qualified name first (a.b.f); the container is empty in every
+// environment of this package, so these are the only names looked up
+// (with a leading dot dropped). The AST validators read the AST only,
+// except those of duration and timestamp literals, which evaluate the
+// call with the environment's implementation of duration or timestamp.
+//
+// The base environments are made of the rows of baseTable. A row flagged
+// declaresFunctionsOnly adds function declarations (with their
+// implementations) and nothing else: no variable, type, macro, option or
+// validator (TestFlaggedRowsDeclareFunctionsOnly checks what of this is
+// observable). So two base environments with the same unflagged rows have
+// the same checker configuration, and the same declaration and
+// implementation of every function no flagged row declares
+// (flaggedFunctions). They can differ only in the declarations (and
+// implementations) of a set D of flagged functions: those whose
+// declarations (name, overload IDs, signatures, member flags, type
+// parameters, disabled state) differ. An expression that calls none of D
+// type-checks alike in both: the checker sees the same declarations for
+// every name it looks up, and duration and timestamp are not flagged
+// (the test checks it), so the literal validators run the same
+// implementations. The node's environment extends the base with self and
+// oldSelf over the node's type (the same object type names for both
+// environments: Cache.typeName), and a type provider that depends on the
+// base provider and the type only; it is part of the key.
+//
+// The key of a check (checkKey) therefore holds the unflagged rows and the
+// parser of the base environment (checkProfile.config), the node's
+// declarations, and, for every flagged name the expression may look up,
+// that function's declaration digest in the base environment (or its
+// absence): two environments get the same key for an expression exactly
+// when their configurations are equal and the expression refers to no
+// function of D. The checked AST is then used in both; a program made from
+// it in either environment binds that environment's implementations, as
+// one made from its own check would.
+//
+// Cost estimates (checker.Cost) read the checked AST, the estimator (the
+// node's full type and the release) and the environment's cost options,
+// which come from an unflagged row: an estimate is shared by the checked
+// AST it was made from, the node's full type digest and the release.
+
+// checkProfile is what of a base environment reaches the type checker.
+type checkProfile struct {
+	// config identifies the configuration apart from the flagged rows:
+	// the unflagged rows of baseTable it was built with and its parser.
+	config string
+	// funcs holds the declaration digest of every flagged function the
+	// environment declares.
+	funcs map[string]string
+}
+
+// newCheckProfile describes the base environment e built for minor.
+func newCheckProfile(minor uint, e *cel.Env, parser string) *checkProfile {
+	var b strings.Builder
+	for i, row := range baseTable {
+		if minor < row.introduced || (row.removed != 0 && minor >= row.removed) || row.declaresFunctionsOnly {
+			continue
+		}
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte(',')
+	}
+	b.WriteByte('\n')
+	b.WriteString(parser)
+	p := &checkProfile{config: b.String(), funcs: map[string]string{}}
+	flagged := flaggedFunctions()
+	for name, fd := range e.Functions() {
+		if flagged.names[name] {
+			p.funcs[name] = funcDigest(fd)
+		}
+	}
+	return p
+}
+
+// refsKey renders the declarations of the flagged functions refs (sorted)
+// as p's environment declares them.
+func (p *checkProfile) refsKey(refs []string) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range refs {
+		b.WriteString(name)
+		b.WriteByte('=')
+		b.WriteString(p.funcs[name]) // "" when not declared
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// funcDigest identifies what the type checker sees of a function
+// declaration.
+func funcDigest(fd *decls.FunctionDecl) string {
+	var b strings.Builder
+	b.WriteString(fd.Name())
+	if fd.IsDeclarationDisabled() {
+		b.WriteString(" disabled")
+	}
+	ovs := fd.OverloadDecls()
+	lines := make([]string, 0, len(ovs))
+	for _, o := range ovs {
+		var l strings.Builder
+		l.WriteString(strconv.Quote(o.ID()))
+		if o.IsMemberFunction() {
+			l.WriteString(" member")
+		}
+		if o.IsNonStrict() {
+			l.WriteString(" nonstrict")
+		}
+		l.WriteString(" trait=" + strconv.Itoa(o.OperandTrait()))
+		l.WriteString(" params=" + strings.Join(o.TypeParams(), ","))
+		l.WriteString(" (")
+		for _, t := range o.ArgTypes() {
+			l.WriteString(typeString(t))
+			l.WriteByte(',')
+		}
+		l.WriteString(") " + typeString(o.ResultType()))
+		lines = append(lines, l.String())
+	}
+	sort.Strings(lines)
+	for _, l := range lines {
+		b.WriteByte('\n')
+		b.WriteString(l)
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:16])
+}
+
+// typeString renders a type with its kind, name and parameters.
+func typeString(t *cel.Type) string {
+	if t == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(int(t.Kind())))
+	b.WriteByte(':')
+	b.WriteString(strconv.Quote(t.TypeName()))
+	if ps := t.Parameters(); len(ps) > 0 {
+		b.WriteByte('<')
+		for _, p := range ps {
+			b.WriteString(typeString(p))
+			b.WriteByte(',')
+		}
+		b.WriteByte('>')
+	}
+	return b.String()
+}
+
+// flaggedSet is the set of functions the flagged rows of baseTable
+// declare: every name whose declaration a flagged row adds or changes.
+type flaggedSet struct {
+	names map[string]bool
+	// all is every name, sorted: the references of an expression too
+	// deep to walk.
+	all []string
+}
+
+var (
+	flaggedOnce sync.Once
+	flagged     flaggedSet
+)
+
+// flaggedFunctions returns the functions the flagged rows declare,
+// computed once from the rows themselves.
+func flaggedFunctions() *flaggedSet {
+	flaggedOnce.Do(func() {
+		flagged.names = map[string]bool{}
+		e0, err := cel.NewEnv()
+		if err != nil {
+			return
+		}
+		before := map[string]string{}
+		for name, fd := range e0.Functions() {
+			before[name] = funcDigest(fd)
+		}
+		for _, row := range baseTable {
+			if !row.declaresFunctionsOnly {
+				continue
+			}
+			e1, err := e0.Extend(cel.Lib(&envLib{env: row.env()}))
+			if err != nil {
+				// The row cannot be told apart: no environment with it
+				// builds either.
+				continue
+			}
+			for name, fd := range e1.Functions() {
+				if d, ok := before[name]; !ok || d != funcDigest(fd) {
+					flagged.names[name] = true
+				}
+			}
+		}
+		for name := range flagged.names {
+			flagged.all = append(flagged.all, name)
+		}
+		sort.Strings(flagged.all)
+	})
+	return &flagged
+}
+
+// flaggedRefs returns the flagged functions the parsed expression a may
+// look up when it is type-checked (see above), sorted; every flagged name
+// when a is too deep to walk.
+func flaggedRefs(a *cel.Ast) []string {
+	f := flaggedFunctions()
+	if len(f.names) == 0 || a == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	if !collectRefs(a.NativeRep().Expr(), f.names, seen, 0) {
+		return f.all
+	}
+	if len(seen) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(seen))
+	for name := range seen {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// collectRefs adds to seen the names in names that a call at or below e
+// may be looked up by; false means e is too deep.
+func collectRefs(e ast.Expr, names, seen map[string]bool, depth int) bool {
+	if e == nil {
+		return true
+	}
+	if depth > maxWalkDepth {
+		return false
+	}
+	depth++
+	switch e.Kind() {
+	case ast.CallKind:
+		c := e.AsCall()
+		if n := strings.TrimPrefix(c.FunctionName(), "."); names[n] {
+			seen[n] = true
+		}
+		if c.IsMemberFunction() {
+			if q, ok := containers.ToQualifiedName(c.Target()); ok {
+				if n := strings.TrimPrefix(q+"."+c.FunctionName(), "."); names[n] {
+					seen[n] = true
+				}
+			}
+			if !collectRefs(c.Target(), names, seen, depth) {
+				return false
+			}
+		}
+		for _, a := range c.Args() {
+			if !collectRefs(a, names, seen, depth) {
+				return false
+			}
+		}
+	case ast.ListKind:
+		for _, el := range e.AsList().Elements() {
+			if !collectRefs(el, names, seen, depth) {
+				return false
+			}
+		}
+	case ast.MapKind:
+		for _, en := range e.AsMap().Entries() {
+			me := en.AsMapEntry()
+			if !collectRefs(me.Key(), names, seen, depth) || !collectRefs(me.Value(), names, seen, depth) {
+				return false
+			}
+		}
+	case ast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			if !collectRefs(f.AsStructField().Value(), names, seen, depth) {
+				return false
+			}
+		}
+	case ast.SelectKind:
+		return collectRefs(e.AsSelect().Operand(), names, seen, depth)
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		for _, x := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
+			if !collectRefs(x, names, seen, depth) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nodeShape is what of a node's environment, besides its base
+// environment, reaches the type checker: the declarations of self and
+// oldSelf (the node's type without its bounds, under the Cache's names
+// for it), whether oldSelf is declared and optional, and whether the type
+// provider escapes keywords in field names.
+type nodeShape struct {
+	decl                       typeDigest
+	oldSelf, optional, keyword bool
+}
+
+// checkKey identifies a type-check (see above).
+type checkKey struct {
+	config string
+	text   string
+	refs   string
+	node   nodeShape
+	// env is set when the Cache does not share checks between
+	// environments (noShare, for tests).
+	env *cel.Env
+}
+
+// checkResult is the result of a type-check.
+type checkResult struct {
+	ast *cel.Ast
+	iss *cel.Issues
+}
+
+// costKey identifies a cost estimate: the checked AST, the node's full
+// type and the release, which decides the estimator's options.
+type costKey struct {
+	ast     *cel.Ast
+	typ     typeDigest
+	release uint
+}
+
+type costResult struct {
+	max       uint64
+	unbounded []string
+	err       error
+}
+
+// flight is one computation of a value that concurrent callers wait for.
+type flight[V any] struct {
+	done chan struct{}
+	v    V
+	ok   bool // false when the computation panicked
+}
+
+// once returns the value cached in m under k, computing it with f when no
+// computation of it has started; a caller that finds one in flight waits
+// for it. A computation that panics is not cached: its waiters compute on
+// their own.
+func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func() V) V {
+	mu.Lock()
+	if fl, ok := (*m)[k]; ok {
+		mu.Unlock()
+		<-fl.done
+		if fl.ok {
+			return fl.v
+		}
+		return f()
+	}
+	if *m == nil {
+		*m = map[K]*flight[V]{}
+	}
+	fl := &flight[V]{done: make(chan struct{})}
+	(*m)[k] = fl
+	mu.Unlock()
+	defer func() {
+		if !fl.ok {
+			mu.Lock()
+			delete(*m, k)
+			mu.Unlock()
+		}
+		close(fl.done)
+	}()
+	fl.v = f()
+	fl.ok = true
+	return fl.v
+}
