@@ -52,7 +52,8 @@ type Cache struct {
 // decl: one per Cache and declaration set, so that the environments of
 // new and stored expressions of a node name self's type alike and their
 // checks can be shared. The API server derives its names from the clock
-// ("selfType" and the nanoseconds); so does a Cache, once per name.
+// ("selfType" and the nanoseconds); so does a Cache, once per declaration
+// set, and never twice the same.
 func (c *Cache) typeName(decl typeDigest) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -62,9 +63,24 @@ func (c *Cache) typeName(decl typeDigest) string {
 	if c.names == nil {
 		c.names = map[typeDigest]string{}
 	}
-	n := fmt.Sprintf("selfType%d", time.Now().Nanosecond())
-	c.names[decl] = n
-	return n
+	n := time.Now().Nanosecond()
+	for c.nameTaken(n) {
+		n++
+	}
+	name := fmt.Sprintf("selfType%d", n)
+	c.names[decl] = name
+	return name
+}
+
+// nameTaken reports whether c named a declaration set selfType<n>.
+func (c *Cache) nameTaken(n int) bool {
+	name := fmt.Sprintf("selfType%d", n)
+	for _, used := range c.names {
+		if used == name {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeKey identifies the compilation of one node's rules: the options of

@@ -137,7 +137,9 @@ func funcDigest(fd *decls.FunctionDecl) string {
 			l.WriteString(" nonstrict")
 		}
 		l.WriteString(" trait=" + strconv.Itoa(o.OperandTrait()))
-		l.WriteString(" params=" + strings.Join(o.TypeParams(), ","))
+		params := append([]string(nil), o.TypeParams()...)
+		sort.Strings(params) // collected from a map: in no set order
+		l.WriteString(" params=" + strings.Join(params, ","))
 		l.WriteString(" (")
 		for _, t := range o.ArgTypes() {
 			l.WriteString(typeString(t))

@@ -1,0 +1,504 @@
+package celrules
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/cel-go/cel"
+	"google.golang.org/protobuf/encoding/prototext"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// shareCorpus is the shared corpus of real CRDs, beside the repository.
+const shareCorpus = "../../../shared/corpus"
+
+// sharedCRDs returns the CRDs of the conformance cases, of crdtest's
+// openshift-api archive, of the benchmark corpus and of the shared corpus
+// (when it is there), by source.
+func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
+	out := map[string][]*crdschema.CustomResourceDefinition{}
+	// The conformance cases: crd and oldCRD of every case.
+	err := filepath.WalkDir("../conformance/testdata/cases", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		objs, err := crdschema.ReadObjects(b)
+		if err != nil || len(objs) != 1 {
+			return nil
+		}
+		for _, k := range []string{"crd", "oldCRD"} {
+			v, ok := objs[0][k]
+			if !ok {
+				continue
+			}
+			j, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			if c, _, err := crdschema.UnmarshalCRD(j); err == nil {
+				out["conformance"] = append(out["conformance"], c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// openshift/api's CRD manifests.
+	if f, err := os.Open("../crdtest/testdata/openshift-api.tar.gz"); err != nil {
+		t.Logf("openshift-api suites not tested: %v", err)
+	} else {
+		defer f.Close()
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := tar.NewReader(gz)
+		for {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Typeflag != tar.TypeReg || !strings.HasSuffix(h.Name, ".yaml") {
+				continue
+			}
+			b, err := io.ReadAll(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if crds, err := crdschema.ReadCRDs(b); err == nil {
+				out["openshift-api"] = append(out["openshift-api"], crds...)
+			}
+		}
+	}
+	// The benchmark corpus.
+	files, _ := filepath.Glob("../bench/testdata/crds/*.yaml.gz")
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if crds, err := crdschema.ReadCRDs(b); err == nil {
+			out["bench corpus"] = append(out["bench corpus"], crds...)
+		}
+	}
+	// The shared corpus.
+	if _, err := os.Stat(shareCorpus); err != nil {
+		fmt.Printf("the shared corpus is not tested: %v\n", err)
+		return out
+	}
+	err = filepath.WalkDir(shareCorpus, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".json")) {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if crds, err := crdschema.ReadCRDs(b); err == nil {
+			out["shared corpus"] = append(out["shared corpus"], crds...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// ruleNode is a schema node with rules, and its CEL type at a release.
+type ruleNode struct {
+	s  *structural.Schema
+	dt *declType
+}
+
+// ruleNodes returns the distinct nodes with rules (by rules and full type)
+// of the CRDs' schemas at release rel.
+func ruleNodes(crds []*crdschema.CustomResourceDefinition, rel release.Minor, seen map[string]bool) []ruleNode {
+	var out []ruleNode
+	var walk func(s *structural.Schema, root bool, depth int)
+	walk = func(s *structural.Schema, root bool, depth int) {
+		if s == nil || depth > maxSchemaDepth {
+			return
+		}
+		if len(s.XValidations) > 0 {
+			if dt := newDeclTypeAt(s, root || s.XEmbeddedResource, rel); dt != nil {
+				d := dt.digest().full
+				k := rulesKey(s.XValidations, &config{}) + string(d[:])
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, ruleNode{s, dt})
+				}
+			}
+		}
+		names := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			walk(s.Properties[k], false, depth+1)
+		}
+		walk(s.Items, false, depth+1)
+		if s.AdditionalProperties != nil {
+			walk(s.AdditionalProperties.Schema, false, depth+1)
+		}
+	}
+	for _, c := range crds {
+		for _, v := range c.Spec.Versions {
+			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+				continue
+			}
+			s, err := structural.New(v.Schema.OpenAPIV3Schema)
+			if err != nil {
+				continue
+			}
+			walk(s, true, 0)
+		}
+	}
+	return out
+}
+
+var selfTypeNames = regexp.MustCompile(`selfType[0-9]+`)
+
+// astText renders a checked AST whole: expressions, types, references
+// and source information, with the object type names normalised.
+func astText(t *testing.T, a *cel.Ast) string {
+	if a == nil {
+		return "<nil>"
+	}
+	ce, err := cel.AstToCheckedExpr(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return selfTypeNames.ReplaceAllString(prototext.Format(ce), "selfType") + "\noutput " + selfTypeNames.ReplaceAllString(a.OutputType().String(), "selfType")
+}
+
+// compiledText renders everything compiling a rule gives that does not
+// depend on the environment's identity.
+func compiledText(t *testing.T, cr *compiledRule) string {
+	detail := func(e *ruleError) string {
+		if e == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%v %s", e.internal, selfTypeNames.ReplaceAllString(e.detail, "selfType"))
+	}
+	return fmt.Sprintf("err %s\ncompiled %v cost %d unbounded %q oldSelf %v\nast %s\nmessageErr %s\nmessageCompiled %v cost %d unbounded %q\nmessageAST %s\nprogram %v message %v",
+		detail(cr.err), cr.compiled, cr.maxCost, cr.unbounded, cr.usesOldSelf, astText(t, cr.ast),
+		detail(cr.messageErr), cr.messageCompiled, cr.messageMaxCost, cr.messageUnbounded, astText(t, cr.messageAST),
+		cr.program != nil, cr.message != nil)
+}
+
+// TestSharedChecksDifferential compiles every rule and messageExpression
+// of the conformance cases, openshift/api's CRDs and the corpora at every
+// release, in the environments of new expressions (as CRD validation
+// does) and of stored expressions (as a resource does), through a Cache
+// that shares checks between them and through one that does not, and
+// checks that both give the same checked ASTs, errors, output types and
+// cost estimates. It also checks that sharing happens: at 1.37 most
+// stored checks are those of new expressions.
+func TestSharedChecksDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the differential test of shared checks compiles every rule of the corpora five times over (not in -short)")
+	}
+	sources := sharedCRDs(t)
+	var crds []*crdschema.CustomResourceDefinition
+	names := make([]string, 0, len(sources))
+	for name := range sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Logf("%s: %d CRDs", name, len(sources[name]))
+		crds = append(crds, sources[name]...)
+	}
+	for rel := release.Oldest; rel <= release.Newest; rel++ {
+		t.Run(rel.String(), func(t *testing.T) {
+			nodes := ruleNodes(crds, rel, map[string]bool{})
+			if len(nodes) < 100 {
+				t.Fatalf("only %d nodes with rules", len(nodes))
+			}
+			shared, apart := &Cache{}, &Cache{noShare: true}
+			exprs, reused := 0, 0
+			for _, n := range nodes {
+				var results [2][2][]*compiledRule // [cache][stored]
+				for ci, c := range []*Cache{shared, apart} {
+					for si, stored := range []bool{false, true} {
+						cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: !stored, checkOnly: !stored, cache: c}
+						out, err := compileNode(n.s, n.s.XValidations, n.dt, cfg)
+						if err != nil {
+							t.Fatalf("%v: %v", n.s.XValidations, err)
+						}
+						results[ci][si] = out
+					}
+				}
+				for si := range 2 {
+					for i := range results[0][si] {
+						got, want := compiledText(t, results[0][si][i]), compiledText(t, results[1][si][i])
+						if got != want {
+							t.Errorf("rule %q (stored %v): with shared checks\n%s\nwithout\n%s", n.s.XValidations[i].Rule, si == 1, got, want)
+						}
+					}
+				}
+				for i, cr := range results[0][1] {
+					if cr.ast != nil {
+						exprs++
+						if cr.ast == results[0][0][i].ast {
+							reused++
+						}
+					}
+				}
+			}
+			t.Logf("%d nodes, %d rules checked in the stored environment, %d of them shared with new expressions", len(nodes), exprs, reused)
+			switch {
+			case rel >= 35 && reused < exprs*9/10:
+				t.Errorf("%d of %d stored checks shared: want most", reused, exprs)
+			case rel < 35 && reused != 0:
+				// At 1.33 and 1.34 the environments differ in libraries
+				// with types or macros: nothing may be shared.
+				t.Errorf("%d of %d stored checks shared: want none", reused, exprs)
+			}
+		})
+	}
+}
+
+// TestSharedChecksFlaggedFunctions checks that an expression calling a
+// function whose declarations differ between the two environments (at
+// 1.37, includes) is checked in each, and compiles or fails as without
+// sharing, while expressions calling only functions declared alike (the
+// other list functions) are shared.
+func TestSharedChecksFlaggedFunctions(t *testing.T) {
+	list := listOf(str("string"), "atomic")
+	list.ValueValidation = &structural.ValueValidation{MaxItems: i64(10)}
+	dt := newDeclTypeAt(list, false, release.Newest)
+	rules := []crdschema.ValidationRule{
+		{Rule: "self.includes('a')"},
+		{Rule: "self.isSorted()", MessageExpression: "self.includes('b') ? 'b' : 'no b'"},
+		{Rule: "self.size() < 5"},
+		{Rule: "[self].all(l, l.includes('c'))"},
+	}
+	for _, c := range []*Cache{{}, {noShare: true}} {
+		rel := release.Newest
+		newCfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: true, checkOnly: true, cache: c}
+		storedCfg := &config{minor: uint(rel.Compatibility()), release: rel, cache: c}
+		fresh, err := compileNode(list, rules, dt, newCfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := compileNode(list, rules, dt, storedCfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, 3} {
+			if fresh[i].err == nil || !strings.Contains(fresh[i].err.detail, "undeclared reference to 'includes'") {
+				t.Errorf("noShare %v: %s as a new expression: error %v, want an undeclared reference to includes", c.noShare, rules[i].Rule, fresh[i].err)
+			}
+			if !stored[i].compiled || stored[i].err != nil {
+				t.Errorf("noShare %v: %s as a stored expression: %v, want it compiled", c.noShare, rules[i].Rule, stored[i].err)
+			}
+		}
+		if fresh[1].messageErr == nil || !stored[1].messageCompiled {
+			t.Errorf("noShare %v: messageExpression: new %v, stored %v; want it to fail as new and compile as stored", c.noShare, fresh[1].messageErr, stored[1].messageErr)
+		}
+		for _, i := range []int{1, 2} {
+			if !fresh[i].compiled || !stored[i].compiled {
+				t.Fatalf("noShare %v: %s does not compile: %v %v", c.noShare, rules[i].Rule, fresh[i].err, stored[i].err)
+			}
+			if shared := fresh[i].ast == stored[i].ast; shared == c.noShare {
+				t.Errorf("noShare %v: %s: check shared %v", c.noShare, rules[i].Rule, shared)
+			}
+		}
+	}
+	if got := flaggedRefs(mustParse(t, "a.b.includes(1) && x.isSorted() && includes(y) && .includes(z)")); strings.Join(got, ",") != "includes,isSorted" {
+		t.Errorf("flaggedRefs = %q, want includes and isSorted", got)
+	}
+	if got := flaggedRefs(mustParse(t, "self.size() + [1].size() > 0 && self.exists(x, x == 'a')")); len(got) != 0 {
+		t.Errorf("flaggedRefs = %q, want none", got)
+	}
+}
+
+func mustParse(t *testing.T, text string) *cel.Ast {
+	t.Helper()
+	e, err := baseEnv(defaultMinor, release.Default, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, iss := e.Parse(text)
+	if iss.Err() != nil {
+		t.Fatal(iss.Err())
+	}
+	return a
+}
+
+// TestFlaggedRowsDeclareFunctionsOnly checks what can be observed of the
+// claim share.go rests on: a row of baseTable flagged
+// declaresFunctionsOnly adds functions to an environment and changes
+// nothing else of it (macros, parser, variables, validators, features),
+// and none of the functions the literal validators evaluate.
+func TestFlaggedRowsDeclareFunctionsOnly(t *testing.T) {
+	flaggedRows := 0
+	for i, row := range baseTable {
+		if !row.declaresFunctionsOnly {
+			continue
+		}
+		flaggedRows++
+		e0, err := cel.NewEnv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e1, err := e0.Extend(cel.Lib(&envLib{env: row.env()}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parserOf(e0) != parserOf(e1) {
+			t.Errorf("row %d changes the parser", i)
+		}
+		if len(e0.Variables()) != len(e1.Variables()) {
+			t.Errorf("row %d declares variables", i)
+		}
+		if len(e0.Validators()) != len(e1.Validators()) {
+			t.Errorf("row %d adds validators", i)
+		}
+		for f := 0; f < 64; f++ {
+			if e0.HasFeature(f) != e1.HasFeature(f) {
+				t.Errorf("row %d changes feature %d", i, f)
+			}
+		}
+		if len(e1.Functions()) <= len(e0.Functions()) {
+			t.Errorf("row %d declares no function", i)
+		}
+		if len(row.program) != 0 {
+			t.Errorf("row %d has program options", i)
+		}
+	}
+	if flaggedRows == 0 {
+		t.Fatal("no row is flagged")
+	}
+	f := flaggedFunctions()
+	for _, name := range []string{"duration", "timestamp", "matches"} {
+		if f.names[name] {
+			t.Errorf("%s is declared by a flagged row: the literal validators evaluate it", name)
+		}
+	}
+	for _, name := range []string{"includes", "isSorted", "sum", "indexOf"} {
+		if !f.names[name] {
+			t.Errorf("%s is not among the flagged functions %q", name, f.all)
+		}
+	}
+	// At 1.37 the two base environments differ in includes only.
+	fresh, err := baseFor(uint(release.Newest.Compatibility()), release.Newest, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := baseFor(0, release.Newest, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.profile.config != stored.profile.config {
+		t.Errorf("1.37: the configurations differ:\n%s\n%s", fresh.profile.config, stored.profile.config)
+	}
+	var differ []string
+	for _, name := range f.all {
+		if fresh.profile.funcs[name] != stored.profile.funcs[name] {
+			differ = append(differ, name)
+		}
+	}
+	if strings.Join(differ, ",") != "includes" {
+		t.Errorf("1.37: the environments differ in %q, want includes only", differ)
+	}
+}
+
+// TestOnceWaits checks the Cache's single flight: concurrent requests for
+// one value compute it once, and a computation that panics is not cached
+// (the next request computes again).
+func TestOnceWaits(t *testing.T) {
+	var mu sync.Mutex
+	var m map[int]*flight[int]
+	var calls atomic.Int32
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	results := make([]int, 8)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			results[i] = once(&mu, &m, 1, func() int {
+				calls.Add(1)
+				return 42
+			})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if calls.Load() != 1 {
+		t.Errorf("computed %d times, want once", calls.Load())
+	}
+	for _, r := range results {
+		if r != 42 {
+			t.Errorf("result %d, want 42", r)
+		}
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic was not passed on")
+			}
+		}()
+		once(&mu, &m, 2, func() int { panic("boom") })
+	}()
+	if got := once(&mu, &m, 2, func() int { return 7 }); got != 7 {
+		t.Errorf("after a panic: %d, want 7", got)
+	}
+}
+
+// TestSharedTypeNames checks that with a Cache the environments of new and
+// stored expressions of a node name its object types alike, and that
+// another declaration set gets another name.
+func TestSharedTypeNames(t *testing.T) {
+	c := &Cache{}
+	a := obj(map[string]*structural.Schema{"x": str("string")})
+	b := obj(map[string]*structural.Schema{"y": str("string")})
+	dta := newDeclTypeAt(a, false, release.Default)
+	dtb := newDeclTypeAt(b, false, release.Default)
+	n1 := c.typeName(dta.digest().decl)
+	n2 := c.typeName(newDeclTypeAt(a, false, release.Default).digest().decl)
+	n3 := c.typeName(dtb.digest().decl)
+	if n1 != n2 || !selfTypeNames.MatchString(n1) || n1 != selfTypeNames.FindString(n1) {
+		t.Errorf("names %q and %q for one declaration set, want one selfType<N>", n1, n2)
+	}
+	if n3 == n1 || !selfTypeNames.MatchString(n3) {
+		t.Errorf("name %q for another declaration set", n3)
+	}
+}
