@@ -381,8 +381,22 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 	out := make([]*compiledRule, len(rules))
 	for i, r := range rules {
 		out[i] = nc.compile(s, r, card)
+		if cfg.checkOnly {
+			out[i].dropEvaluation()
+		}
 	}
 	return out, nil
+}
+
+// dropEvaluation drops what only evaluation uses (programs, environments,
+// ASTs, bounds) from a rule compiled by Check, which evaluates nothing:
+// the Cache keeps the rule for Check only, and should not keep alive what
+// no one will use.
+func (cr *compiledRule) dropEvaluation() {
+	cr.program, cr.message = nil, nil
+	cr.env, cr.messageEnv = nil, nil
+	cr.ast, cr.messageAST = nil, nil
+	cr.dt, cr.bounds = nil, nil
 }
 
 func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {

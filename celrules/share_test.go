@@ -255,7 +255,8 @@ func TestSharedChecksDifferential(t *testing.T) {
 				var results [2][2][]*compiledRule // [cache][stored]
 				for ci, c := range []*Cache{shared, apart} {
 					for si, stored := range []bool{false, true} {
-						cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: !stored, checkOnly: !stored, cache: c}
+						// Check (checkOnly) drops the ASTs it compared: compile fully.
+						cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: !stored, cache: c}
 						out, err := compileNode(n.s, n.s.XValidations, n.dt, cfg)
 						if err != nil {
 							t.Fatalf("%v: %v", n.s.XValidations, err)
@@ -310,7 +311,7 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 	}
 	for _, c := range []*Cache{{}, {noShare: true}} {
 		rel := release.Newest
-		newCfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: true, checkOnly: true, cache: c}
+		newCfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: true, cache: c}
 		storedCfg := &config{minor: uint(rel.Compatibility()), release: rel, cache: c}
 		fresh, err := compileNode(list, rules, dt, newCfg)
 		if err != nil {
@@ -500,5 +501,26 @@ func TestSharedTypeNames(t *testing.T) {
 	}
 	if n3 == n1 || !selfTypeNames.MatchString(n3) {
 		t.Errorf("name %q for another declaration set", n3)
+	}
+}
+
+// TestCheckDropsEvaluation checks that the rules Check compiles (and the
+// Cache keeps) hold nothing of evaluation: no program, environment, AST or
+// bounds, while their results stay.
+func TestCheckDropsEvaluation(t *testing.T) {
+	list := listOf(str("string"), "atomic")
+	rules := []crdschema.ValidationRule{{Rule: "self.all(x, x.matches('^a+$'))", MessageExpression: "'bad: ' + self[0]"}}
+	dt := newDeclTypeAt(list, false, release.Default)
+	cfg := &config{minor: defaultMinor, release: release.Default, newExpressions: true, checkOnly: true, cache: &Cache{}}
+	out, err := compileNode(list, rules, dt, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := out[0]
+	if !cr.compiled || !cr.messageCompiled || cr.maxCost == 0 || cr.messageMaxCost == 0 {
+		t.Fatalf("rule %+v: want it and its message compiled and estimated", cr)
+	}
+	if cr.program != nil || cr.message != nil || cr.env != nil || cr.messageEnv != nil || cr.ast != nil || cr.messageAST != nil || cr.dt != nil || cr.bounds != nil {
+		t.Errorf("Check keeps what only evaluation uses: %+v", cr)
 	}
 }
