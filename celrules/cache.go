@@ -159,22 +159,7 @@ func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text strin
 	if c == nil || emptyOptimizer == nil {
 		return compileText(env, base.parser, text)
 	}
-	k := parseKey{base.parser, text}
-	c.mu.Lock()
-	r, ok := c.parses[k]
-	c.mu.Unlock()
-	if !ok {
-		r.ast, r.iss = parse(env, base.parser, text)
-		if r.iss.Err() == nil && r.ast != nil {
-			r.refs = flaggedRefs(r.ast)
-		}
-		c.mu.Lock()
-		if c.parses == nil {
-			c.parses = map[parseKey]parseResult{}
-		}
-		c.parses[k] = r
-		c.mu.Unlock()
-	}
+	r := c.parsed(base, text)
 	if r.iss.Err() != nil || r.ast == nil {
 		return nil, r.iss
 	}
@@ -194,6 +179,29 @@ func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text strin
 		return checkResult{checked, iss}
 	})
 	return res.ast, res.iss
+}
+
+// parsed returns the parse of text by the parser of base, parsing it when
+// c has not parsed it before with that parser.
+func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
+	k := parseKey{base.parser, text}
+	c.mu.Lock()
+	r, ok := c.parses[k]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r.ast, r.iss = parse(base.env, base.parser, text)
+	if r.iss.Err() == nil && r.ast != nil {
+		r.refs = flaggedRefs(r.ast)
+	}
+	c.mu.Lock()
+	if c.parses == nil {
+		c.parses = map[parseKey]parseResult{}
+	}
+	c.parses[k] = r
+	c.mu.Unlock()
+	return r
 }
 
 // estimate returns the cost estimate of the checked AST a over the type

@@ -305,6 +305,11 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: dt.digest().full}
 	r, hit := cfg.cache.node(k, func() nodeResult {
 		rules, err := compileNode(s, rules, dt, cfg)
+		if cfg.checkOnly {
+			for _, cr := range rules {
+				cr.dropEvaluation()
+			}
+		}
 		return nodeResult{rules, err}
 	})
 	if !hit || r.err != nil {
@@ -366,13 +371,15 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 	}
 	// Build every environment the rules need first: a failure is the
 	// node's, as in the API server.
+	// (Check may compile new expressions in the environment of stored
+	// expressions: envStored.)
 	for _, r := range rules {
 		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-		if _, err := nc.env(cfg.storedFor(r.Rule, false), optional); err != nil {
+		if _, err := nc.env(nc.envStored(cfg.storedFor(r.Rule, false), optional, ""), optional); err != nil {
 			return nil, err
 		}
 		if r.MessageExpression != "" {
-			if _, err := nc.env(cfg.storedFor(r.MessageExpression, true), optional); err != nil {
+			if _, err := nc.env(nc.envStored(cfg.storedFor(r.MessageExpression, true), optional, ""), optional); err != nil {
 				return nil, err
 			}
 		}
@@ -381,17 +388,14 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 	out := make([]*compiledRule, len(rules))
 	for i, r := range rules {
 		out[i] = nc.compile(s, r, card)
-		if cfg.checkOnly {
-			out[i].dropEvaluation()
-		}
 	}
 	return out, nil
 }
 
 // dropEvaluation drops what only evaluation uses (programs, environments,
-// ASTs, bounds) from a rule compiled by Check, which evaluates nothing:
-// the Cache keeps the rule for Check only, and should not keep alive what
-// no one will use.
+// ASTs, bounds) from a rule compiled by Check, which evaluates nothing,
+// before the Cache keeps it: the Cache keeps it for Check only, and should
+// not keep alive what no one will use.
 func (cr *compiledRule) dropEvaluation() {
 	cr.program, cr.message = nil, nil
 	cr.env, cr.messageEnv = nil, nil
@@ -439,8 +443,13 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		return cr
 	}
 	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-	env, _ := nc.env(nc.cfg.storedFor(r.Rule, false), optional)
-	ast, iss := nc.compileExpr(env, nc.cfg.storedFor(r.Rule, false), optional, r.Rule)
+	stored := nc.envStored(nc.cfg.storedFor(r.Rule, false), optional, r.Rule)
+	env, err := nc.env(stored, optional)
+	if err != nil {
+		cr.err = &ruleError{internal: true, detail: "compilation failed: " + err.Error()}
+		return cr
+	}
+	ast, iss := nc.compileExpr(env, stored, optional, r.Rule)
 	if iss != nil || ast == nil {
 		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
 		return cr
@@ -472,8 +481,13 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr.compiled = true
 	cr.env, cr.ast, cr.dt = env, ast, nc.dt
 	if r.MessageExpression != "" {
-		menv, _ := nc.env(nc.cfg.storedFor(r.MessageExpression, true), optional)
-		mast, iss := nc.compileExpr(menv, nc.cfg.storedFor(r.MessageExpression, true), optional, r.MessageExpression)
+		mstored := nc.envStored(nc.cfg.storedFor(r.MessageExpression, true), optional, r.MessageExpression)
+		menv, err := nc.env(mstored, optional)
+		if err != nil {
+			cr.messageErr = &ruleError{internal: true, detail: "messageExpression compilation failed: " + err.Error()}
+			return cr
+		}
+		mast, iss := nc.compileExpr(menv, mstored, optional, r.MessageExpression)
 		if iss != nil || mast == nil {
 			cr.messageErr = &ruleError{detail: "messageExpression compilation failed: " + iss.String()}
 			return cr

@@ -394,3 +394,62 @@ func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func(
 	fl.ok = true
 	return fl.v
 }
+
+// Check compiles new expressions in the node's environment of stored
+// expressions where that gives what the environment of new expressions
+// gives, so that it builds (and the Cache keeps) one environment per node
+// type rather than two: Compile later uses the same. It does so only when
+// it evaluates nothing (checkOnly), where an expression's results are its
+// check, its cost estimate and whether a program can be made:
+//
+//   - the check, as argued above, when the expression refers to no
+//     function of D and the node's declarations are the same in both;
+//   - the estimate, which reads the checked AST, the node's type and the
+//     cost options of an unflagged row;
+//   - the program: planning reads the checked AST, the type provider,
+//     the program options (an unflagged row's: flagged rows have none)
+//     and the implementations of the overloads the AST references, which
+//     are those of functions outside D: the same declarations, bound by
+//     the same rows (or, for flagged functions outside D, by the same
+//     flagged library's code, which binds an overload ID to one Go
+//     function whatever its version). Planning calls none of them.
+//
+// Building the node's environment succeeds or fails alike on either base:
+// it adds self, oldSelf and the node's type provider, the same on both,
+// to base environments whose own declarations were validated when they
+// were built (EagerlyValidateDeclarations) and whose configurations are
+// equal.
+
+// envStored reports whether the expression text (every expression of the
+// node, when text is ""), to be compiled in the node's environment for
+// new or stored expressions (stored), compiles in the environment of
+// stored expressions, as explained above.
+func (nc *nodeCompiler) envStored(stored, optional bool, text string) bool {
+	if stored {
+		return true
+	}
+	c := nc.cfg.cache
+	if !nc.cfg.checkOnly || c == nil || c.noShare {
+		return false
+	}
+	fresh, err := baseFor(nc.cfg.minor, nc.cfg.release, false)
+	if err != nil {
+		return false
+	}
+	kept, err := baseFor(nc.cfg.minor, nc.cfg.release, true)
+	if err != nil {
+		return false
+	}
+	if fresh.profile.config != kept.profile.config || nc.shape(false, optional) != nc.shape(true, optional) {
+		return false
+	}
+	if text == "" {
+		return true
+	}
+	r := c.parsed(fresh, text)
+	if r.iss.Err() != nil || r.ast == nil {
+		// The same parser (config holds it): the same errors.
+		return true
+	}
+	return fresh.profile.refsKey(r.refs) == kept.profile.refsKey(r.refs)
+}

@@ -252,26 +252,34 @@ func TestSharedChecksDifferential(t *testing.T) {
 			shared, apart := &Cache{}, &Cache{noShare: true}
 			exprs, reused := 0, 0
 			for _, n := range nodes {
-				var results [2][2][]*compiledRule // [cache][stored]
+				// The modes: Check's (new expressions, checkOnly, as CRD
+				// validation compiles them first), new expressions
+				// compiled fully (Check drops the ASTs to compare), and
+				// stored expressions (as a resource compiles them).
+				modes := []struct {
+					name              string
+					stored, checkOnly bool
+				}{{"Check", false, true}, {"new", false, false}, {"stored", true, false}}
+				var results [2][3][]*compiledRule // [cache][mode]
 				for ci, c := range []*Cache{shared, apart} {
-					for si, stored := range []bool{false, true} {
-						// Check (checkOnly) drops the ASTs it compared: compile fully.
-						cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: !stored, cache: c}
+					for mi, m := range modes {
+						cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: !m.stored, checkOnly: m.checkOnly, cache: c}
 						out, err := compileNode(n.s, n.s.XValidations, n.dt, cfg)
 						if err != nil {
 							t.Fatalf("%v: %v", n.s.XValidations, err)
 						}
-						results[ci][si] = out
+						results[ci][mi] = out
 					}
 				}
-				for si := range 2 {
-					for i := range results[0][si] {
-						got, want := compiledText(t, results[0][si][i]), compiledText(t, results[1][si][i])
+				for mi, m := range modes {
+					for i := range results[0][mi] {
+						got, want := compiledText(t, results[0][mi][i]), compiledText(t, results[1][mi][i])
 						if got != want {
-							t.Errorf("rule %q (stored %v): with shared checks\n%s\nwithout\n%s", n.s.XValidations[i].Rule, si == 1, got, want)
+							t.Errorf("rule %q (%s): with shared checks\n%s\nwithout\n%s", n.s.XValidations[i].Rule, m.name, got, want)
 						}
 					}
 				}
+				results[0][0], results[0][1] = results[0][1], results[0][2] // new, stored
 				for i, cr := range results[0][1] {
 					if cr.ast != nil {
 						exprs++
@@ -340,6 +348,37 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 				t.Errorf("noShare %v: %s: check shared %v", c.noShare, rules[i].Rule, shared)
 			}
 		}
+	}
+	// Check compiles in the environment of stored expressions where it
+	// may, and builds the one of new expressions only for includes.
+	c := &Cache{}
+	rel := release.Newest
+	cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: true, checkOnly: true, cache: c}
+	envs := func() (fresh, stored int) {
+		for k := range c.envs {
+			if k.stored {
+				stored++
+			} else {
+				fresh++
+			}
+		}
+		return
+	}
+	if _, err := compileNode(list, rules[2:3], dt, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if f, s := envs(); f != 0 || s != 1 {
+		t.Errorf("Check of %q built %d environments of new expressions and %d of stored ones, want 0 and 1", rules[2].Rule, f, s)
+	}
+	out, err := compileNode(list, rules, dt, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, s := envs(); f != 1 || s != 1 {
+		t.Errorf("Check of includes built %d environments of new expressions and %d of stored ones, want 1 and 1", f, s)
+	}
+	if out[0].err == nil || out[3].err == nil || out[1].messageErr == nil || !out[1].compiled || !out[2].compiled {
+		t.Errorf("Check: %+v %+v %+v %+v: want includes refused, the rest compiled", out[0], out[1], out[2], out[3])
 	}
 	if got := flaggedRefs(mustParse(t, "a.b.includes(1) && x.isSorted() && includes(y) && .includes(z)")); strings.Join(got, ",") != "includes,isSorted" {
 		t.Errorf("flaggedRefs = %q, want includes and isSorted", got)
@@ -504,15 +543,15 @@ func TestSharedTypeNames(t *testing.T) {
 	}
 }
 
-// TestCheckDropsEvaluation checks that the rules Check compiles (and the
-// Cache keeps) hold nothing of evaluation: no program, environment, AST or
+// TestCheckDropsEvaluation checks that the rules Check compiles and the
+// Cache keeps hold nothing of evaluation: no program, environment, AST or
 // bounds, while their results stay.
 func TestCheckDropsEvaluation(t *testing.T) {
 	list := listOf(str("string"), "atomic")
 	rules := []crdschema.ValidationRule{{Rule: "self.all(x, x.matches('^a+$'))", MessageExpression: "'bad: ' + self[0]"}}
 	dt := newDeclTypeAt(list, false, release.Default)
 	cfg := &config{minor: defaultMinor, release: release.Default, newExpressions: true, checkOnly: true, cache: &Cache{}}
-	out, err := compileNode(list, rules, dt, cfg)
+	out, err := compileRules(list, rules, dt, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
