@@ -181,6 +181,9 @@ func typeString(t *cel.Type) string {
 // declare: every name whose declaration a flagged row adds or changes.
 type flaggedSet struct {
 	names map[string]bool
+	// tails holds the last part of every qualified name ("f" of "a.b.f"):
+	// only a call of such a function may be looked up by a qualified name.
+	tails map[string]bool
 	// all is every name, sorted: the references of an expression too
 	// deep to walk.
 	all []string
@@ -220,8 +223,12 @@ func flaggedFunctions() *flaggedSet {
 				}
 			}
 		}
+		flagged.tails = map[string]bool{}
 		for name := range flagged.names {
 			flagged.all = append(flagged.all, name)
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				flagged.tails[name[i+1:]] = true
+			}
 		}
 		sort.Strings(flagged.all)
 	})
@@ -236,8 +243,8 @@ func flaggedRefs(a *cel.Ast) []string {
 	if len(f.names) == 0 || a == nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	if !collectRefs(a.NativeRep().Expr(), f.names, seen, 0) {
+	var seen map[string]bool // made on the first name found
+	if !collectRefs(a.NativeRep().Expr(), f, &seen, 0) {
 		return f.all
 	}
 	if len(seen) == 0 {
@@ -251,9 +258,17 @@ func flaggedRefs(a *cel.Ast) []string {
 	return out
 }
 
-// collectRefs adds to seen the names in names that a call at or below e
+// collectRefs adds to *seen the names in names that a call at or below e
 // may be looked up by; false means e is too deep.
-func collectRefs(e ast.Expr, names, seen map[string]bool, depth int) bool {
+func collectRefs(e ast.Expr, f *flaggedSet, seen *map[string]bool, depth int) bool {
+	add := func(n string) {
+		if f.names[n] {
+			if *seen == nil {
+				*seen = map[string]bool{}
+			}
+			(*seen)[n] = true
+		}
+	}
 	if e == nil {
 		return true
 	}
@@ -264,49 +279,47 @@ func collectRefs(e ast.Expr, names, seen map[string]bool, depth int) bool {
 	switch e.Kind() {
 	case ast.CallKind:
 		c := e.AsCall()
-		if n := strings.TrimPrefix(c.FunctionName(), "."); names[n] {
-			seen[n] = true
-		}
+		add(strings.TrimPrefix(c.FunctionName(), "."))
 		if c.IsMemberFunction() {
-			if q, ok := containers.ToQualifiedName(c.Target()); ok {
-				if n := strings.TrimPrefix(q+"."+c.FunctionName(), "."); names[n] {
-					seen[n] = true
-				}
+			if !f.tails[c.FunctionName()] {
+				// No flagged name to look up as a.b.f.
+			} else if q, ok := containers.ToQualifiedName(c.Target()); ok {
+				add(strings.TrimPrefix(q+"."+c.FunctionName(), "."))
 			}
-			if !collectRefs(c.Target(), names, seen, depth) {
+			if !collectRefs(c.Target(), f, seen, depth) {
 				return false
 			}
 		}
 		for _, a := range c.Args() {
-			if !collectRefs(a, names, seen, depth) {
+			if !collectRefs(a, f, seen, depth) {
 				return false
 			}
 		}
 	case ast.ListKind:
 		for _, el := range e.AsList().Elements() {
-			if !collectRefs(el, names, seen, depth) {
+			if !collectRefs(el, f, seen, depth) {
 				return false
 			}
 		}
 	case ast.MapKind:
 		for _, en := range e.AsMap().Entries() {
 			me := en.AsMapEntry()
-			if !collectRefs(me.Key(), names, seen, depth) || !collectRefs(me.Value(), names, seen, depth) {
+			if !collectRefs(me.Key(), f, seen, depth) || !collectRefs(me.Value(), f, seen, depth) {
 				return false
 			}
 		}
 	case ast.StructKind:
-		for _, f := range e.AsStruct().Fields() {
-			if !collectRefs(f.AsStructField().Value(), names, seen, depth) {
+		for _, fe := range e.AsStruct().Fields() {
+			if !collectRefs(fe.AsStructField().Value(), f, seen, depth) {
 				return false
 			}
 		}
 	case ast.SelectKind:
-		return collectRefs(e.AsSelect().Operand(), names, seen, depth)
+		return collectRefs(e.AsSelect().Operand(), f, seen, depth)
 	case ast.ComprehensionKind:
 		c := e.AsComprehension()
-		for _, x := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
-			if !collectRefs(x, names, seen, depth) {
+		for _, x := range [...]ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
+			if !collectRefs(x, f, seen, depth) {
 				return false
 			}
 		}
@@ -357,7 +370,7 @@ type costResult struct {
 
 // flight is one computation of a value that concurrent callers wait for.
 type flight[V any] struct {
-	done chan struct{}
+	done sync.WaitGroup
 	v    V
 	ok   bool // false when the computation panicked
 }
@@ -370,7 +383,7 @@ func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func(
 	mu.Lock()
 	if fl, ok := (*m)[k]; ok {
 		mu.Unlock()
-		<-fl.done
+		fl.done.Wait()
 		if fl.ok {
 			return fl.v
 		}
@@ -379,7 +392,8 @@ func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func(
 	if *m == nil {
 		*m = map[K]*flight[V]{}
 	}
-	fl := &flight[V]{done: make(chan struct{})}
+	fl := &flight[V]{}
+	fl.done.Add(1)
 	(*m)[k] = fl
 	mu.Unlock()
 	defer func() {
@@ -388,7 +402,7 @@ func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func(
 			delete(*m, k)
 			mu.Unlock()
 		}
-		close(fl.done)
+		fl.done.Done()
 	}()
 	fl.v = f()
 	fl.ok = true
@@ -402,17 +416,20 @@ func once[K comparable, V any](mu *sync.Mutex, m *map[K]*flight[V], k K, f func(
 // it evaluates nothing (checkOnly), where an expression's results are its
 // check, its cost estimate and whether a program can be made:
 //
-//   - the check, as argued above, when the expression refers to no
-//     function of D and the node's declarations are the same in both;
+//   - the check, as argued above, when the expression calls no flagged
+//     function and the node's declarations are the same in both;
 //   - the estimate, which reads the checked AST, the node's type and the
 //     cost options of an unflagged row;
 //   - the program: planning reads the checked AST, the type provider,
 //     the program options (an unflagged row's: flagged rows have none)
 //     and the implementations of the overloads the AST references, which
-//     are those of functions outside D: the same declarations, bound by
-//     the same rows (or, for flagged functions outside D, by the same
-//     flagged library's code, which binds an overload ID to one Go
-//     function whatever its version). Planning calls none of them.
+//     are all of functions no flagged row declares: the same declarations
+//     and implementations, from the same rows.
+//
+// (An expression that calls a flagged function declared alike in both,
+// such as isSorted at 1.37, shares its check but is compiled by Check in
+// the environment of new expressions: the flagged rows' implementations
+// are not compared.)
 //
 // Building the node's environment succeeds or fails alike on either base:
 // it adds self, oldSelf and the node's type provider, the same on both,
@@ -451,5 +468,5 @@ func (nc *nodeCompiler) envStored(stored, optional bool, text string) bool {
 		// The same parser (config holds it): the same errors.
 		return true
 	}
-	return fresh.profile.refsKey(r.refs) == kept.profile.refsKey(r.refs)
+	return len(r.refs) == 0
 }

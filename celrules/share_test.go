@@ -350,7 +350,8 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 		}
 	}
 	// Check compiles in the environment of stored expressions where it
-	// may, and builds the one of new expressions only for includes.
+	// may, and builds the one of new expressions only for the rules that
+	// call a flagged function (includes, isSorted).
 	c := &Cache{}
 	rel := release.Newest
 	cfg := &config{minor: uint(rel.Compatibility()), release: rel, newExpressions: true, checkOnly: true, cache: c}
@@ -375,7 +376,7 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	if f, s := envs(); f != 1 || s != 1 {
-		t.Errorf("Check of includes built %d environments of new expressions and %d of stored ones, want 1 and 1", f, s)
+		t.Errorf("Check of includes and isSorted built %d environments of new expressions and %d of stored ones, want 1 and 1", f, s)
 	}
 	if out[0].err == nil || out[3].err == nil || out[1].messageErr == nil || !out[1].compiled || !out[2].compiled {
 		t.Errorf("Check: %+v %+v %+v %+v: want includes refused, the rest compiled", out[0], out[1], out[2], out[3])
@@ -385,6 +386,26 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 	}
 	if got := flaggedRefs(mustParse(t, "self.size() + [1].size() > 0 && self.exists(x, x == 'a')")); len(got) != 0 {
 		t.Errorf("flaggedRefs = %q, want none", got)
+	}
+	// A qualified name is looked up for a call whose receiver is one.
+	qualified := &flaggedSet{names: map[string]bool{"a.b.f": true, "g": true}, tails: map[string]bool{"f": true}}
+	for text, want := range map[string]bool{
+		"a.b.f(1)":             true,
+		".a.b.f(1)":            true,
+		"[a.b.f(1)][0]":        true,
+		"a.c.f(1)":             false,
+		"a.b.h(1)":             false,
+		"has(a.b) && b.f(1)":   false,
+		"{'k': a.b.f(1)}.k":    true,
+		"[1].all(x, a.b.f(x))": true,
+	} {
+		var seen map[string]bool
+		if !collectRefs(mustParse(t, text).NativeRep().Expr(), qualified, &seen, 0) {
+			t.Fatalf("%s: too deep", text)
+		}
+		if seen["a.b.f"] != want {
+			t.Errorf("%s: a.b.f looked up %v, want %v", text, seen["a.b.f"], want)
+		}
 	}
 }
 
