@@ -400,7 +400,7 @@ func (cr *compiledRule) dropEvaluation() {
 	cr.program, cr.message = nil, nil
 	cr.env, cr.messageEnv = nil, nil
 	cr.ast, cr.messageAST = nil, nil
-	cr.dt, cr.bounds = nil, nil
+	cr.dt, cr.bounds, cr.tracked = nil, nil, nil
 }
 
 func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {

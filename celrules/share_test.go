@@ -580,7 +580,7 @@ func TestCheckDropsEvaluation(t *testing.T) {
 	if !cr.compiled || !cr.messageCompiled || cr.maxCost == 0 || cr.messageMaxCost == 0 {
 		t.Fatalf("rule %+v: want it and its message compiled and estimated", cr)
 	}
-	if cr.program != nil || cr.message != nil || cr.env != nil || cr.messageEnv != nil || cr.ast != nil || cr.messageAST != nil || cr.dt != nil || cr.bounds != nil {
+	if cr.program != nil || cr.message != nil || cr.env != nil || cr.messageEnv != nil || cr.ast != nil || cr.messageAST != nil || cr.dt != nil || cr.bounds != nil || cr.tracked != nil {
 		t.Errorf("Check keeps what only evaluation uses: %+v", cr)
 	}
 }
