@@ -584,3 +584,68 @@ func TestCheckDropsEvaluation(t *testing.T) {
 		t.Errorf("Check keeps what only evaluation uses: %+v", cr)
 	}
 }
+
+// TestSharedChecksConcurrent runs, under -race, what crdcheck runs at once
+// on one Cache: Check (CRD validation) and Compile with evaluation (the
+// first objects), on several goroutines, and checks that every result is
+// the one a Cache of its own gives.
+func TestSharedChecksConcurrent(t *testing.T) {
+	item := obj(map[string]*structural.Schema{"k": str("string"), "v": str("integer")})
+	s := obj(map[string]*structural.Schema{"ml": listOf(item, "map", "k"), "set": listOf(str("string"), "set")},
+		rule("self.ml.all(e, e.v > 0)"), rule("self.set.includes('x')"), rule("self.ml.map(e, e.v).isSorted()"),
+		rule("self.set.size() < 3 && self.ml.size() == 1"))
+	wantCheck, err := Check(s, crdschema.NewPath("s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText := func(n *NodeCheck) string {
+		var b strings.Builder
+		for _, r := range n.Rules {
+			fmt.Fprintf(&b, "%s: %v %q %d\n", r.Rule.Rule, r.Compiled, r.Err, r.Cost)
+		}
+		return b.String()
+	}
+	o := map[string]any{"ml": []any{map[string]any{"k": "a", "v": int64(-1)}}, "set": []any{"x", "y"}}
+	validateText := func(c *Compiled) string {
+		errs, _ := c.Validate(t.Context(), nil, o, nil, RuntimeBudget)
+		return fmt.Sprint(errs)
+	}
+	own, err := Compile(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantValidate := validateText(own)
+	if !strings.Contains(checkText(wantCheck), "undeclared reference to 'includes'") || !strings.Contains(wantValidate, "self.ml.all") {
+		t.Fatalf("Check:\n%s\nValidate: %s\nwant includes refused by Check, the first rule failing", checkText(wantCheck), wantValidate)
+	}
+	for round := 0; round < 20; round++ {
+		cache := &Cache{}
+		var wg sync.WaitGroup
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if g%2 == 0 {
+					got, err := Check(s, crdschema.NewPath("s"), WithCache(cache))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if checkText(got) != checkText(wantCheck) {
+						t.Errorf("Check with a shared Cache:\n%s\nwant\n%s", checkText(got), checkText(wantCheck))
+					}
+					return
+				}
+				c, err := Compile(s, true, WithCache(cache), WithLazyCompile())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := validateText(c); got != wantValidate {
+					t.Errorf("Validate with a shared Cache: %s, want %s", got, wantValidate)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}
