@@ -51,8 +51,9 @@ import (
 // (the test checks it), so the literal validators run the same
 // implementations. The node's environment extends the base with self and
 // oldSelf over the node's type (the same object type names for both
-// environments: Cache.typeName), and a type provider that depends on the
-// base provider and the type only; it is part of the key.
+// environments: Cache.typeName) and a type provider that depends on the
+// base provider, the type and whether field names are escaped: what of it
+// reaches the checker (nodeShape) is part of the key.
 //
 // The key of a check (checkKey) therefore holds the unflagged rows and the
 // parser of the base environment (checkProfile.config), the node's
