@@ -232,6 +232,9 @@ func TestSharedChecksDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the differential test of shared checks compiles every rule of the corpora five times over (not in -short)")
 	}
+	if raceEnabled {
+		t.Skip("-race: the differential test of shared checks runs one goroutine for minutes; it runs without -race (TestSharedChecksConcurrent runs with it)")
+	}
 	sources := sharedCRDs(t)
 	var crds []*crdschema.CustomResourceDefinition
 	names := make([]string, 0, len(sources))
