@@ -118,10 +118,10 @@ func (p *typeProvider) NewValue(name string, fields map[string]ref.Val) ref.Val 
 // switch.
 func (p *typeProvider) NativeToValue(v any) ref.Val {
 	if p.registry {
-		switch v.(type) {
+		switch x := v.(type) {
 		case *types.Bool, *types.Bytes, *types.Double, *types.Int, *types.String, *types.Uint:
 		case ref.Val:
-			return v.(ref.Val)
+			return x
 		}
 	}
 	return p.adapter.NativeToValue(v)
