@@ -90,6 +90,11 @@ type checker struct {
 	pending    []document  // objects no -crds CRD serves, for the CRDs of the manifests
 }
 
+// decodeAhead is how many objects each decoding goroutine decodes while
+// the CRDs of -crds load: enough to keep a core busy for the few
+// milliseconds that takes, a few hundred kilobytes.
+const decodeAhead = 64
+
 // testHooks let tests order the concurrent steps of a run; they are nil
 // in the command.
 var testHooks struct {
@@ -138,9 +143,10 @@ func (c *checker) inputError(file string, seq int, err error) {
 }
 
 // readManifests reads the manifests of paths and feeds their documents to
-// tasks as they are read, numbering them from *seq. Paths and files that
-// cannot be read are recorded as input errors.
-func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
+// tasks as they are read, numbering them from *seq: files are streamed,
+// or read at once when whole is set. Paths and files that cannot be read
+// are recorded as input errors.
+func (c *checker) readManifests(paths []string, whole bool, tasks chan<- task, seq *int) {
 	for _, p := range paths {
 		files, err := expandPath(p)
 		if err != nil {
@@ -154,7 +160,7 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 			if f == stdinName {
 				label = stdinLabel
 			}
-			err := c.splitInput(f, func(ch chunk) {
+			err := c.splitInput(f, whole, func(ch chunk) {
 				*seq++
 				index++
 				tasks <- task{file: label, chunk: ch, index: index, seq: *seq}
@@ -168,9 +174,9 @@ func (c *checker) readManifests(paths []string, tasks chan<- task, seq *int) {
 }
 
 // splitInput passes the documents of one input to emit as they are read:
-// a file, streamed, or the standard input for "-".
-func (c *checker) splitInput(name string, emit func(chunk)) error {
-	if name == stdinName {
+// a file, streamed or read at once, or the standard input for "-".
+func (c *checker) splitInput(name string, whole bool, emit func(chunk)) error {
+	if name == stdinName || whole {
 		_, data, err := c.readInput(name)
 		if err != nil {
 			return err
@@ -191,20 +197,65 @@ func (c *checker) splitInput(name string, emit func(chunk)) error {
 // decodeAll decodes every document of paths on jobs goroutines and passes
 // each decoded document to handle, from those goroutines.
 func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
+	c.decode(paths, decoding{jobs: jobs}, seq, handle)
+}
+
+// decoding says how decode reads and hands over documents.
+type decoding struct {
+	jobs int // goroutines
+	// whole: files are read at once rather than streamed (for CRDs,
+	// which are large documents that must be held whole anyway)
+	whole bool
+	// ready, when set, is closed once handle can use the documents: until
+	// then each goroutine decodes up to ahead documents and holds them,
+	// so that decoding goes on while the CRDs load, within a small bound
+	// of memory (a decoded object is a few kilobytes).
+	ready <-chan struct{}
+	ahead int
+}
+
+// decode decodes every document of paths as opts says and passes each
+// decoded document to handle, from its goroutines.
+func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(document)) {
 	tasks := make(chan task, 64) // chunks share the blocks they were read in
 	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
+	for w := 0; w < opts.jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ready := opts.ready
+			var held []document
+			flush := func() {
+				if ready == nil {
+					return
+				}
+				<-ready
+				ready = nil
+				for _, d := range held {
+					handle(d)
+				}
+				held = nil
+			}
 			for t := range tasks {
 				for _, d := range decodeChunk(t.file, t.chunk, t.index, t.seq) {
+					if ready != nil {
+						select {
+						case <-ready:
+						default:
+							if len(held) < opts.ahead {
+								held = append(held, d)
+								continue
+							}
+						}
+						flush()
+					}
 					handle(d)
 				}
 			}
+			flush()
 		}()
 	}
-	c.readManifests(paths, tasks, seq)
+	c.readManifests(paths, opts.whole, tasks, seq)
 	close(tasks)
 	wg.Wait()
 }
@@ -223,7 +274,7 @@ func (c *checker) run() ([]outcome, []*crdEntry) {
 		c.olds = c.loadOld(&oldSeq)
 	}
 
-	c.decodeAll(c.opts.files, c.opts.jobs, &seq, c.handle)
+	c.decode(c.opts.files, decoding{jobs: c.opts.jobs, ready: c.crdReady, ahead: decodeAhead}, &seq, c.handle)
 	<-c.crdReady
 	if h := testHooks.checked; h != nil {
 		h() // every object of a -crds CRD is checked
@@ -272,7 +323,7 @@ func (c *checker) loadCRDs() *catalog {
 		entries []*crdEntry
 		seq     = -(1 << 40) // before the manifests
 	)
-	c.decodeAll(c.opts.crdPaths, c.opts.jobs, &seq, func(d document) {
+	c.decode(c.opts.crdPaths, decoding{jobs: c.opts.jobs, whole: true}, &seq, func(d document) {
 		var e *crdEntry
 		switch {
 		case d.err != nil:
@@ -456,6 +507,7 @@ func (c *checker) loadOld(seq *int) *oldObjects {
 			c.record(outcome{doc: d, status: statusError, problem: "in -old: " + d.err.Error()})
 			return
 		}
+		d.object()
 		mu.Lock()
 		docs = append(docs, d)
 		mu.Unlock()

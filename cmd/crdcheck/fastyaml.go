@@ -1,8 +1,12 @@
 package main
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 // decodeFast decodes the common subset of YAML that manifests are written
@@ -14,75 +18,143 @@ import (
 // as a plain string, decimal integer, true, false or null, duplicate keys,
 // tabs — and the caller then takes the full path, so that its result is
 // always the full path's (FuzzDecodeFast checks that).
+//
+// The keys and strings of the result share data's memory rather than
+// copying it: data must not be modified once decodeFast is called (the
+// chunks of split.go never are).
 func decodeFast(data []byte) (v any, ok bool) {
-	p := fastParser{}
-	if !p.lines(data) || len(p.ls) == 0 {
-		return nil, false
-	}
-	v, next, ok := p.block(0, p.ls[0].indent, 0)
-	if !ok || next != len(p.ls) {
-		return nil, false
-	}
-	return v, true
+	p := fastParsers.Get().(*fastParser)
+	defer p.release()
+	return p.parse(data)
 }
 
-// fastLine is a line with content: its indentation, the rest, and its
-// index among all lines.
+// transcodeFast writes the document that decodeFast decodes as the JSON
+// text that crdschema.DecodeJSON decodes into decodeFast's value, without
+// building that value: CustomResourceDefinitions, whose typed form is
+// decoded from JSON, are decoded once (FuzzTranscodeFast checks that both
+// agree). It gives up exactly where decodeFast does. apiVersion and kind
+// are the document's top-level fields of those names when they are
+// strings (they may share data's memory; the JSON text does not).
+func transcodeFast(data []byte) (j []byte, apiVersion, kind string, ok bool) {
+	p := fastParsers.Get().(*fastParser)
+	defer p.release()
+	p.json = true
+	p.out = make([]byte, 0, len(data))
+	if _, ok := p.parse(data); !ok {
+		return nil, "", "", false
+	}
+	return p.out, p.apiVersion, p.kind, true
+}
+
+// fastLine is a line with content: its indentation, the rest (without
+// trailing spaces) as offsets in the document, and its index among all
+// lines.
 type fastLine struct {
-	indent int
-	text   string
-	raw    int
+	indent     int32
+	start, end int32
+	raw        int32
 }
 
+// fastParser holds the state of one decoding; parsers are reused (see
+// fastParsers), so that their buffers are allocated once per goroutine
+// rather than once per document.
 type fastParser struct {
 	src     string     // the document
 	nraw    int        // the number of its lines
 	raw     []string   // every line, split from src when a literal scalar needs them
 	ls      []fastLine // the lines with content
 	newline bool       // the last line ends with a line break
+
+	vals  []any    // the items of the sequences being read (values mode)
+	parts []string // the lines of a literal scalar
+
+	// json is set when the document is written as JSON into out rather
+	// than decoded into values.
+	json             bool
+	out              []byte
+	keys             []string // the keys of the mappings being written, for duplicates
+	apiVersion, kind string   // the top-level fields of these names
+}
+
+var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
+
+// release resets p and returns it to fastParsers. Nothing p holds refers
+// to the document after that.
+func (p *fastParser) release() {
+	clear(p.raw)
+	clear(p.vals[:cap(p.vals)])
+	clear(p.parts[:cap(p.parts)])
+	clear(p.keys[:cap(p.keys)])
+	*p = fastParser{ls: p.ls[:0], raw: p.raw[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
+	fastParsers.Put(p)
+}
+
+func (p *fastParser) parse(data []byte) (any, bool) {
+	if !p.lines(data) || len(p.ls) == 0 {
+		return nil, false
+	}
+	v, next, ok := p.block(0, int(p.ls[0].indent), 0)
+	if !ok || next != len(p.ls) {
+		return nil, false
+	}
+	return v, true
 }
 
 const fastMaxDepth = 64
 
 // lines splits data into its lines with content.
 func (p *fastParser) lines(data []byte) bool {
+	if len(data) >= math.MaxInt32 {
+		return false
+	}
 	for _, c := range data {
 		if c < 0x20 && c != '\n' || c >= 0x7f {
 			return false // tabs, CRs, control and non-ASCII characters: the full path
 		}
 	}
-	s := string(data)
+	s := unsafe.String(unsafe.SliceData(data), len(data))
 	p.src = s
-	p.ls = make([]fastLine, 0, strings.Count(s, "\n")+1)
 	p.newline = len(data) > 0 && data[len(data)-1] == '\n'
-	for len(s) > 0 {
-		var line string
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			line, s = s, ""
+	for pos := 0; pos < len(s); {
+		end, next := len(s), len(s)
+		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+			end, next = pos+i, pos+i+1
 		}
 		p.nraw++
-		indent := 0
-		for indent < len(line) && line[indent] == ' ' {
-			indent++
+		start := pos
+		for start < end && s[start] == ' ' {
+			start++
 		}
-		rest := line[indent:]
-		if rest == "" || rest[0] == '#' {
+		if start == end || s[start] == '#' {
+			pos = next
 			continue
 		}
+		rest := s[start:end]
 		if strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...") || rest[0] == '%' {
 			return false
 		}
-		p.ls = append(p.ls, fastLine{indent, strings.TrimRight(rest, " "), p.nraw - 1})
+		e := end
+		for s[e-1] == ' ' {
+			e--
+		}
+		p.ls = append(p.ls, fastLine{int32(start - pos), int32(start), int32(e), int32(p.nraw - 1)})
+		pos = next
 	}
 	return true
 }
 
+// text is the content of line i.
+func (p *fastParser) text(i int) string {
+	l := &p.ls[i]
+	return p.src[l.start:l.end]
+}
+
+// indent is the indentation of line i.
+func (p *fastParser) indent(i int) int { return int(p.ls[i].indent) }
+
 // rawLines returns every line of the document, blank ones included.
 func (p *fastParser) rawLines() []string {
-	if p.raw == nil {
-		p.raw = make([]string, 0, p.nraw)
+	if len(p.raw) == 0 {
 		for s := p.src; len(s) > 0; {
 			i := strings.IndexByte(s, '\n')
 			if i < 0 {
@@ -98,10 +170,10 @@ func (p *fastParser) rawLines() []string {
 // block parses the mapping or sequence that starts at line i, indented by
 // indent.
 func (p *fastParser) block(i, indent, depth int) (any, int, bool) {
-	if depth > fastMaxDepth || i >= len(p.ls) || p.ls[i].indent != indent {
+	if depth > fastMaxDepth || i >= len(p.ls) || p.indent(i) != indent {
 		return nil, i, false
 	}
-	if isSeqItem(p.ls[i].text) {
+	if isSeqItem(p.text(i)) {
 		return p.sequence(i, indent, depth)
 	}
 	return p.mapping(i, indent, depth)
@@ -111,60 +183,136 @@ func isSeqItem(text string) bool { return text == "-" || strings.HasPrefix(text,
 
 // mapping parses the entries at indent from line i.
 func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
-	m := map[string]any{}
-	for i < len(p.ls) && p.ls[i].indent == indent && !isSeqItem(p.ls[i].text) {
-		key, rest, ok := splitKey(p.ls[i].text)
+	var m map[string]any
+	firstKey := len(p.keys)
+	if p.json {
+		p.out = append(p.out, '{')
+	} else {
+		m = map[string]any{}
+	}
+	for i < len(p.ls) && p.indent(i) == indent {
+		text := p.text(i)
+		if isSeqItem(text) {
+			break
+		}
+		key, rest, ok := splitKey(text)
 		if !ok {
 			return nil, i, false
 		}
-		if _, dup := m[key]; dup {
+		if p.json {
+			if slices.Contains(p.keys[firstKey:], key) {
+				return nil, i, false
+			}
+			if len(p.keys) > firstKey {
+				p.out = append(p.out, ',')
+			}
+			p.keys = append(p.keys, key)
+			p.out = appendJSONString(p.out, key)
+			p.out = append(p.out, ':')
+		} else if _, dup := m[key]; dup {
 			return nil, i, false
 		}
 		i++
-		var v any
-		if rest == "|-" || rest == "|" {
-			v, i, ok = p.literal(i, indent, rest == "|-")
-		} else if rest == "" {
-			switch {
-			case i < len(p.ls) && p.ls[i].indent > indent:
-				v, i, ok = p.block(i, p.ls[i].indent, depth+1)
-			case i < len(p.ls) && p.ls[i].indent == indent && isSeqItem(p.ls[i].text):
-				v, i, ok = p.sequence(i, indent, depth+1)
+		var (
+			v     any
+			s     string // the value, when it is a string not written yet
+			isStr bool
+		)
+		// wanted: the string is needed as such, not only written
+		wanted := p.json && depth == 0 && (key == "apiVersion" || key == "kind")
+		switch {
+		case rest == "|-" || rest == "|":
+			var nl bool
+			var parts []string
+			parts, nl, i, ok = p.literal(i, indent, rest == "|-")
+			if ok && p.json && !wanted {
+				p.out = appendJSONLines(p.out, parts, nl)
+			} else if ok {
+				s, isStr = joinLines(parts, nl), true
 			}
-		} else if _, _, closed := quoted(rest); (rest[0] == '\'' || rest[0] == '"') && !closed {
-			v, i, ok = p.quotedLines(rest, i, indent)
-		} else {
-			v, ok = scalar(rest)
-			if ok && i < len(p.ls) && p.ls[i].indent > indent {
-				v, i, ok = p.continued(v, rest, i, indent)
+		case rest == "":
+			switch {
+			case i < len(p.ls) && p.indent(i) > indent:
+				v, i, ok = p.block(i, p.indent(i), depth+1)
+			case i < len(p.ls) && p.indent(i) == indent && isSeqItem(p.text(i)):
+				v, i, ok = p.sequence(i, indent, depth+1)
+			default:
+				v = p.value(fastScalar{kind: 'n'})
+			}
+		case (rest[0] == '\'' || rest[0] == '"') && !closedQuote(rest):
+			s, i, ok = p.quotedLines(rest, i, indent)
+			isStr = true
+		default:
+			var sv fastScalar
+			sv, ok = scalar(rest)
+			switch {
+			case !ok:
+			case i < len(p.ls) && p.indent(i) > indent:
+				s, i, ok = p.continued(sv, rest, i, indent)
+				isStr = true
+			case sv.kind == 's':
+				s, isStr = sv.s, true
+			default:
+				v = p.value(sv)
 			}
 		}
 		if !ok {
 			return nil, i, false
 		}
-		m[key] = v
+		if isStr {
+			v = p.value(fastScalar{kind: 's', s: s})
+			if wanted {
+				if key == "apiVersion" {
+					p.apiVersion = s
+				} else {
+					p.kind = s
+				}
+			}
+		}
+		if !p.json {
+			m[key] = v
+		}
 	}
-	if i < len(p.ls) && p.ls[i].indent > indent {
+	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
+	}
+	if p.json {
+		p.out = append(p.out, '}')
+		clear(p.keys[firstKey:])
+		p.keys = p.keys[:firstKey]
+		return nil, i, true
 	}
 	return m, i, true
 }
 
 // sequence parses the items at indent from line i.
 func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
-	list := []any{}
-	for i < len(p.ls) && p.ls[i].indent == indent && isSeqItem(p.ls[i].text) {
-		text := p.ls[i].text
+	first := len(p.vals)
+	n := 0
+	if p.json {
+		p.out = append(p.out, '[')
+	}
+	for i < len(p.ls) && p.indent(i) == indent {
+		text := p.text(i)
+		if !isSeqItem(text) {
+			break
+		}
+		if p.json && n > 0 {
+			p.out = append(p.out, ',')
+		}
+		n++
 		if text == "-" {
 			i++
 			var v any
-			if i < len(p.ls) && p.ls[i].indent > indent {
+			if i < len(p.ls) && p.indent(i) > indent {
 				var ok bool
-				if v, i, ok = p.block(i, p.ls[i].indent, depth+1); !ok {
+				if v, i, ok = p.block(i, p.indent(i), depth+1); !ok {
 					return nil, i, false
 				}
+			} else {
+				v = p.value(fastScalar{kind: 'n'})
 			}
-			list = append(list, v)
+			p.push(v)
 			continue
 		}
 		rest := strings.TrimLeft(text[2:], " ")
@@ -174,39 +322,97 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		if isSeqItem(rest) || isMappingEntry(rest) {
 			// the item's block starts on this line: parse it as if it
 			// had a line of its own
-			p.ls[i] = fastLine{indent + len(text) - len(rest), rest, p.ls[i].raw}
-			v, next, ok := p.block(i, p.ls[i].indent, depth+1)
+			l := &p.ls[i]
+			l.indent += int32(len(text) - len(rest))
+			l.start = l.end - int32(len(rest))
+			v, next, ok := p.block(i, p.indent(i), depth+1)
 			if !ok {
 				return nil, i, false
 			}
-			list, i = append(list, v), next
+			p.push(v)
+			i = next
 			continue
 		}
-		v, ok := scalar(rest)
+		sv, ok := scalar(rest)
 		if !ok {
 			return nil, i, false
 		}
 		i++
-		if i < len(p.ls) && p.ls[i].indent > indent {
+		if i < len(p.ls) && p.indent(i) > indent {
 			return nil, i, false // a multi-line scalar
 		}
-		list = append(list, v)
+		p.push(p.value(sv))
 	}
-	if i < len(p.ls) && p.ls[i].indent > indent {
+	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
 	}
+	if p.json {
+		p.out = append(p.out, ']')
+		return nil, i, true
+	}
+	list := make([]any, len(p.vals)-first)
+	copy(list, p.vals[first:])
+	clear(p.vals[first:])
+	p.vals = p.vals[:first]
 	return list, i, true
+}
+
+// push adds an item to the sequence being read.
+func (p *fastParser) push(v any) {
+	if !p.json {
+		p.vals = append(p.vals, v)
+	}
+}
+
+// value returns the value of a scalar, or writes it as JSON (and returns
+// nil) when p writes JSON.
+func (p *fastParser) value(sv fastScalar) any {
+	if p.json {
+		switch sv.kind {
+		case 's':
+			p.out = appendJSONString(p.out, sv.s)
+		case 'i':
+			p.out = append(p.out, sv.s...) // a decimal integer is its JSON text
+		case 'n':
+			p.out = append(p.out, "null"...)
+		case 't':
+			p.out = append(p.out, "true"...)
+		case 'f':
+			p.out = append(p.out, "false"...)
+		case '[':
+			p.out = append(p.out, "[]"...)
+		case '{':
+			p.out = append(p.out, "{}"...)
+		}
+		return nil
+	}
+	switch sv.kind {
+	case 's':
+		return sv.s
+	case 'i':
+		return sv.n
+	case 't':
+		return true
+	case 'f':
+		return false
+	case '[':
+		return []any{}
+	case '{':
+		return map[string]any{}
+	}
+	return nil
 }
 
 // literal reads a literal block scalar ("|" or "|-", without indentation
 // indicator) that is the value of the entry on the line before ls[i], at
-// indent; it returns the index of the first line after it.
-func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
+// indent: its lines (p.parts), and whether a line break ends it; it
+// returns the index of the first line after it.
+func (p *fastParser) literal(i, indent int, strip bool) (parts []string, nl bool, next int, ok bool) {
 	raw := p.rawLines()
-	start := p.ls[i-1].raw + 1
+	start := int(p.ls[i-1].raw) + 1
 	end := len(raw) // the first raw line after the scalar
 	content := -1   // the content's indentation
-	var parts []string
+	parts = p.parts[:0]
 	last := -1 // the raw index of the last content line
 	for r := start; r < len(raw); r++ {
 		line := raw[r]
@@ -214,7 +420,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 		lead := len(line) - len(trimmed)
 		if trimmed == "" {
 			if content < 0 {
-				return nil, i, false // leading empty lines: the full path
+				return nil, false, i, false // leading empty lines: the full path
 			}
 			if lead > content {
 				parts = append(parts, line[content:])
@@ -232,7 +438,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 		}
 		if lead < content {
 			if lead > indent {
-				return nil, i, false // less indented than the content: the full path
+				return nil, false, i, false // less indented than the content: the full path
 			}
 			end = r
 			break
@@ -240,70 +446,145 @@ func (p *fastParser) literal(i, indent int, strip bool) (any, int, bool) {
 		parts = append(parts, line[content:])
 		last = r
 	}
+	p.parts = parts
 	// trailing empty lines are not content
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
 		parts = parts[:len(parts)-1]
 	}
 	for _, part := range parts {
-		if strings.TrimLeft(part, " ") == "" && part != "" {
-			return nil, i, false // lines of spaces only: the full path
+		if part != "" && part[0] == ' ' && strings.TrimLeft(part, " ") == "" {
+			return nil, false, i, false // lines of spaces only: the full path
 		}
 	}
-	v := strings.Join(parts, "\n")
-	if !strip && len(parts) > 0 && (last < len(raw)-1 || p.newline) {
-		v += "\n"
-	}
-	for i < len(p.ls) && p.ls[i].raw < end {
+	nl = !strip && len(parts) > 0 && (last < len(raw)-1 || p.newline)
+	for i < len(p.ls) && int(p.ls[i].raw) < end {
 		i++
 	}
-	return v, i, true
+	return parts, nl, i, true
+}
+
+// joinLines is the text of a literal scalar's lines.
+func joinLines(parts []string, nl bool) string {
+	n := len(parts)
+	if nl {
+		n++
+	}
+	for _, s := range parts {
+		n += len(s)
+	}
+	if n == 0 {
+		return ""
+	}
+	b := make([]byte, 0, n)
+	for i, s := range parts {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, s...)
+	}
+	if nl {
+		b = append(b, '\n')
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// appendJSONLines writes the text of a literal scalar's lines as a JSON
+// string.
+func appendJSONLines(out []byte, parts []string, nl bool) []byte {
+	out = append(out, '"')
+	for i, s := range parts {
+		if i > 0 {
+			out = append(out, '\\', 'n')
+		}
+		out = appendJSONChars(out, s)
+	}
+	if nl {
+		out = append(out, '\\', 'n')
+	}
+	return append(out, '"')
+}
+
+// appendJSONString writes s as a JSON string.
+func appendJSONString(out []byte, s string) []byte {
+	out = append(out, '"')
+	out = appendJSONChars(out, s)
+	return append(out, '"')
+}
+
+// appendJSONChars writes s escaped for a JSON string. The strings of the
+// fast path are ASCII (the line breaks and tabs of escapes aside).
+func appendJSONChars(out []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			out = append(out, '\\', c)
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	return append(out, s[start:]...)
 }
 
 // continued reads the continuation lines, from ls[i], of a plain scalar
 // whose first line, the value of an entry at indent, read as first: YAML
 // folds them into one line, separated by spaces. Only plain strings on
 // lines that follow each other, without comments, take this path.
-func (p *fastParser) continued(first any, text string, i, indent int) (any, int, bool) {
-	s, isStr := first.(string)
-	if !isStr || s != text {
-		return nil, i, false // quoted, commented or not a string
+func (p *fastParser) continued(first fastScalar, text string, i, indent int) (string, int, bool) {
+	if first.kind != 's' || first.s != text {
+		return "", i, false // quoted, commented or not a string
 	}
-	var b strings.Builder
-	b.WriteString(s)
-	for ; i < len(p.ls) && p.ls[i].indent > indent; i++ {
-		l := p.ls[i]
-		if l.raw != p.ls[i-1].raw+1 || !continuation(l.text) {
-			return nil, i, false
+	n := len(text)
+	j := i
+	for ; j < len(p.ls) && p.indent(j) > indent; j++ {
+		if p.ls[j].raw != p.ls[j-1].raw+1 || !continuation(p.text(j)) {
+			return "", j, false
 		}
-		b.WriteByte(' ')
-		b.WriteString(l.text)
+		n += 1 + len(p.text(j))
 	}
-	return b.String(), i, true
+	b := make([]byte, 0, n)
+	b = append(b, text...)
+	for ; i < j; i++ {
+		b = append(b, ' ')
+		b = append(b, p.text(i)...)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), i, true
 }
 
 // quotedLines reads a quoted scalar that starts with text, the
 // value of an entry at indent, and goes on over the lines from ls[i]: YAML
 // folds its line breaks into spaces. Lines that follow each other, more
 // indented than the entry, without empty lines, take this path.
-func (p *fastParser) quotedLines(text string, i, indent int) (any, int, bool) {
+func (p *fastParser) quotedLines(text string, i, indent int) (string, int, bool) {
 	folded := text
-	for ; i < len(p.ls) && p.ls[i].indent > indent; i++ {
+	for ; i < len(p.ls) && p.indent(i) > indent; i++ {
 		if p.ls[i].raw != p.ls[i-1].raw+1 {
-			return nil, i, false // an empty line
+			return "", i, false // an empty line
 		}
 		run := len(folded) - len(strings.TrimRight(folded, "\\"))
 		if text[0] == '"' && run%2 == 1 {
 			// an escaped line break: the lines join without a space
-			folded = folded[:len(folded)-1] + p.ls[i].text
+			folded = folded[:len(folded)-1] + p.text(i)
 		} else {
-			folded += " " + p.ls[i].text
+			folded += " " + p.text(i)
 		}
-		if _, _, closed := quoted(folded); closed {
-			v, ok := scalar(folded)
-			return v, i + 1, ok
+		if closedQuote(folded) {
+			sv, ok := scalar(folded)
+			return sv.s, i + 1, ok
 		}
 	}
-	return nil, i, false
+	return "", i, false
 }
 
 // continuation reports whether a line of a multi-line plain scalar is
@@ -338,9 +619,9 @@ func splitKey(text string) (key, rest string, ok bool) {
 		}
 		after = after[1:]
 	default:
-		i := strings.Index(text, ":")
+		i := strings.IndexByte(text, ':')
 		for i >= 0 && i+1 < len(text) && text[i+1] != ' ' {
-			j := strings.Index(text[i+1:], ":")
+			j := strings.IndexByte(text[i+1:], ':')
 			if j < 0 {
 				i = -1
 				break
@@ -351,7 +632,7 @@ func splitKey(text string) (key, rest string, ok bool) {
 			return "", "", false
 		}
 		key, after = text[:i], text[i+1:]
-		if key != strings.TrimRight(key, " ") || !plainString(key) {
+		if key[len(key)-1] == ' ' || !plainString(key) {
 			return "", "", false
 		}
 	}
@@ -365,52 +646,59 @@ func splitKey(text string) (key, rest string, ok bool) {
 	return key, rest, true
 }
 
+// fastScalar is a scalar read by the fast path.
+type fastScalar struct {
+	kind byte   // 's' string, 'i' integer, 'n' null, 't' true, 'f' false, '[' empty sequence, '{' empty mapping
+	s    string // the string, or the integer's digits
+	n    int64  // the integer
+}
+
 // scalar reads a value written on one line (its comment included).
-func scalar(text string) (any, bool) {
+func scalar(text string) (fastScalar, bool) {
 	switch text[0] {
 	case '"', '\'':
 		s, n, ok := quoted(text)
 		if !ok {
-			return nil, false
+			return fastScalar{}, false
 		}
 		if rest := strings.TrimLeft(text[n:], " "); rest != "" && rest[0] != '#' {
-			return nil, false
+			return fastScalar{}, false
 		}
 		if rest := text[n:]; rest != "" && rest[0] != ' ' {
-			return nil, false
+			return fastScalar{}, false
 		}
-		return s, true
+		return fastScalar{kind: 's', s: s}, true
 	case '[':
 		if t := stripComment(text); t == "[]" {
-			return []any{}, true
+			return fastScalar{kind: '['}, true
 		}
-		return nil, false
+		return fastScalar{}, false
 	case '{':
 		if t := stripComment(text); t == "{}" {
-			return map[string]any{}, true
+			return fastScalar{kind: '{'}, true
 		}
-		return nil, false
+		return fastScalar{}, false
 	}
 	t := stripComment(text)
 	switch t {
 	case "null", "~":
-		return nil, true
+		return fastScalar{kind: 'n'}, true
 	case "true":
-		return true, true
+		return fastScalar{kind: 't'}, true
 	case "false":
-		return false, true
+		return fastScalar{kind: 'f'}, true
 	}
 	if isDecimal(t) {
 		n, err := strconv.ParseInt(t, 10, 64)
 		if err != nil {
-			return nil, false
+			return fastScalar{}, false
 		}
-		return n, true
+		return fastScalar{kind: 'i', s: t, n: n}, true
 	}
 	if !plainString(t) || strings.Contains(t, ": ") || strings.HasSuffix(t, ":") {
-		return nil, false
+		return fastScalar{}, false
 	}
-	return t, true
+	return fastScalar{kind: 's', s: t}, true
 }
 
 // stripComment drops a " #" comment.
@@ -479,6 +767,13 @@ func plainString(s string) bool {
 		}
 	}
 	return true
+}
+
+// closedQuote reports whether text starts with a quoted scalar that ends
+// on the same line.
+func closedQuote(text string) bool {
+	_, _, closed := quoted(text)
+	return closed
 }
 
 // quoted reads a quoted scalar at the start of text that ends on the same

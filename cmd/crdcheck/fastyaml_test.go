@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/crdschema/crdschema"
 )
 
 // fastSeeds are manifests and CRDs of the repository's test data.
@@ -101,5 +104,137 @@ func FuzzDecodeFast(f *testing.F) {
 	f.Add([]byte("a:\n- b: 'c'\n  d: -12\n- \"e\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFast(t, data)
+	})
+}
+
+// checkOld fails when the fast path does not take exactly the documents
+// it took before its rewrite, or decodes one of them differently.
+func checkOld(t *testing.T, data []byte) {
+	v, ok := decodeFast(data)
+	old, oldOK := oldDecodeFast(data)
+	if ok != oldOK {
+		t.Fatalf("fast path taken: %v, before: %v\ninput:\n%s", ok, oldOK, data)
+	}
+	if !reflect.DeepEqual(v, old) {
+		t.Fatalf("fast path\n%#v\nbefore\n%#v\ninput:\n%s", v, old, data)
+	}
+}
+
+// checkTranscode fails when transcodeFast does not give up exactly where
+// decodeFast does, or writes JSON that decodes to another value than
+// decodeFast's, or misreads the top-level apiVersion and kind.
+func checkTranscode(t *testing.T, data []byte) {
+	j, av, kind, ok := transcodeFast(data)
+	v, fastOK := decodeFast(data)
+	if ok != fastOK {
+		t.Fatalf("transcodeFast ok %v, decodeFast ok %v\ninput:\n%s", ok, fastOK, data)
+	}
+	if !ok {
+		return
+	}
+	fromJSON, err := crdschema.DecodeJSON(j)
+	if err != nil {
+		t.Fatalf("transcodeFast wrote invalid JSON (%v):\n%s\ninput:\n%s", err, j, data)
+	}
+	if !reflect.DeepEqual(fromJSON, v) {
+		t.Fatalf("transcodeFast's JSON decodes to\n%#v\ndecodeFast gives\n%#v\nJSON:\n%s\ninput:\n%s", fromJSON, v, j, data)
+	}
+	obj, _ := v.(map[string]any)
+	wantAV, _ := obj["apiVersion"].(string)
+	wantKind, _ := obj["kind"].(string)
+	if av != wantAV || kind != wantKind {
+		t.Fatalf("transcodeFast read apiVersion %q kind %q, want %q %q\ninput:\n%s", av, kind, wantAV, wantKind, data)
+	}
+}
+
+func TestDecodeFastOld(t *testing.T) {
+	for _, s := range fastSeeds(t) {
+		checkOld(t, s)
+	}
+}
+
+func TestTranscodeFast(t *testing.T) {
+	seeds := fastSeeds(t)
+	crds := 0
+	for _, s := range seeds {
+		checkTranscode(t, s)
+		j, _, kind, ok := transcodeFast(s)
+		if !ok || kind != crdKind {
+			continue
+		}
+		// The typed CRD decoded from the JSON is the one decoded from
+		// the YAML, with the same unknown fields and errors.
+		crds++
+		def, unknown, err := crdschema.UnmarshalCRD(j)
+		wantDef, wantUnknown, wantErr := crdschema.UnmarshalCRD(s)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(unknown, wantUnknown) || !reflect.DeepEqual(def, wantDef) {
+			t.Errorf("CRD from transcodeFast's JSON: %v, unknown %q\nfrom the YAML: %v, unknown %q", err, unknown, wantErr, wantUnknown)
+		}
+	}
+	if crds == 0 {
+		t.Errorf("no CRD of the test data takes the fast path")
+	}
+	for _, in := range []string{
+		"a: \"x\\ty\\n\\\"q\\\" \\\\\"\nb: 'it''s'\nc: |\n  line \"1\"\n  \\2\n",
+		"apiVersion: apiextensions.k8s.io/v1\nkind: |-\n  CustomResourceDefinition\nspec: {}\n",
+		"apiVersion: v1\nkind: CustomResourceDefinition\nitems:\n- kind: X\n  apiVersion: Y\n",
+		"kind: a\n  b\nlist:\n-\n- []\n- {}\n- - 1\n  - -2\n- null\n- ~\n- true\n",
+		"a: b\na: c\n", "a:\n  b: 1\n  b: 2\n", "- a: 1\n- a: 1\n",
+	} {
+		checkTranscode(t, []byte(in))
+	}
+}
+
+// TestDecodeChunkCRD: a CRD is decoded once, into its JSON form, and
+// reads as it did when it was decoded into an object first.
+func TestDecodeChunkCRD(t *testing.T) {
+	data, err := os.ReadFile("../../conformance/testdata/crdcheck/crds/standard/gateway.networking.k8s.io_httproutes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := decodeChunk("f", chunk{data: data, line: 1, first: 1}, 1, 1)
+	if len(docs) != 1 || docs[0].err != nil || docs[0].json == nil || docs[0].obj != nil {
+		t.Fatalf("decodeChunk of a CRD: %d documents, err %v, json %t, obj %t", len(docs), docs[0].err, docs[0].json != nil, docs[0].obj != nil)
+	}
+	want, _ := oldDecodeFast(data)
+	if got := docs[0].object(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the CRD's object differs from the YAML's")
+	}
+	// not a CRD after all: decoded as an object
+	for _, in := range []string{
+		"apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n",
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx: [a]\n",
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition # c\nx: \"\\u00e9\"\n",
+	} {
+		d := decodeChunk("f", chunk{data: []byte(in), line: 1, first: 1}, 1, 1)[0]
+		want, _, _ := decodeFull(chunk{data: []byte(in), first: 1})
+		if d.err != nil || !reflect.DeepEqual(d.object(), want) {
+			t.Errorf("%q: err %v, object %v, want %v", in, d.err, d.object(), want)
+		}
+		if isCRD(d.object()) != (d.json != nil) {
+			t.Errorf("%q: JSON form kept: %t", in, d.json != nil)
+		}
+	}
+}
+
+// FuzzTranscodeFast: transcodeFast and decodeFast agree.
+func FuzzTranscodeFast(f *testing.F) {
+	for _, s := range fastSeeds(f) {
+		f.Add(s)
+	}
+	f.Add([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nd: |-\n  \"a\"\\\n\n  b\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkTranscode(t, data)
+	})
+}
+
+// FuzzDecodeFastOld: the fast path takes the documents it took before
+// its rewrite and decodes them alike.
+func FuzzDecodeFastOld(f *testing.F) {
+	for _, s := range fastSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkOld(t, data)
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,14 +14,14 @@ import (
 // document is one object of a manifest, or a document that could not be
 // decoded into one.
 type document struct {
-	file  string // the file's name as shown; stdinLabel for the standard input
-	line  int    // 1-based line of the document's first line of content; 0 for the whole file
-	index int    // 1-based position of the document among the file's documents; 0 for the whole file
-	item  int    // 1-based position in the items of a List; 0 otherwise
-	seq   int    // position of the document in the whole input, for ordering
-	obj   map[string]any
-	json  []byte // the document as JSON, kept for CustomResourceDefinitions only
-	err   error  // the document cannot be used; obj is nil
+	file  string         // the file's name as shown; stdinLabel for the standard input
+	line  int            // 1-based line of the document's first line of content; 0 for the whole file
+	index int            // 1-based position of the document among the file's documents; 0 for the whole file
+	item  int            // 1-based position in the items of a List; 0 otherwise
+	seq   int            // position of the document in the whole input, for ordering
+	obj   map[string]any // nil for a CustomResourceDefinition read as JSON only (see object)
+	json  []byte         // the document as JSON, kept for CustomResourceDefinitions only
+	err   error          // the document cannot be used; obj is nil
 }
 
 // stdinLabel is how locations name the standard input.
@@ -38,14 +39,40 @@ func (d *document) where() string {
 	return fmt.Sprintf("%s:%d", d.file, d.line)
 }
 
+// object returns the document as an object: obj, or the
+// CustomResourceDefinition decoded from its JSON form.
+func (d *document) object() map[string]any {
+	if d.obj == nil && d.json != nil {
+		v, _ := crdschema.DecodeJSON(d.json)
+		d.obj, _ = v.(map[string]any)
+	}
+	return d.obj
+}
+
 // decodeChunk decodes one document of a file into its objects: the
 // document itself, or the items of a v1 List one by one, as kubectl applies
 // them. The JSON form is kept for CustomResourceDefinitions, which are
-// decoded again into their typed form.
+// decoded from it into their typed form: a document that may be one is
+// written as JSON by transcodeFast (or decoded by the full path) and
+// decoded no further when it is one (obj is then nil).
 func decodeChunk(file string, c chunk, index, seq int) []document {
 	doc := document{file: file, line: c.line, index: index, seq: seq}
-	v, fast := decodeFast(c.data)
-	var j []byte
+	fast := true // the fast path may take the document
+	if mayBeCRD(c.data) {
+		j, av, kind, ok := transcodeFast(c.data)
+		if ok && av == crdAPIVersion && kind == crdKind {
+			doc.json = j
+			return []document{doc}
+		}
+		fast = ok
+	}
+	var (
+		v any
+		j []byte
+	)
+	if fast {
+		v, fast = decodeFast(c.data)
+	}
 	if !fast {
 		var err error
 		if v, j, err = decodeFull(c); err != nil {
@@ -113,12 +140,25 @@ func isList(obj map[string]any) bool {
 	return av == "v1" && kind == "List"
 }
 
+// The apiVersion and kind of CustomResourceDefinitions.
+const (
+	crdAPIVersion = "apiextensions.k8s.io/v1"
+	crdKind       = "CustomResourceDefinition"
+)
+
 // isCRD reports whether obj is an apiextensions.k8s.io/v1
 // CustomResourceDefinition.
 func isCRD(obj map[string]any) bool {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	return av == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition"
+	return av == crdAPIVersion && kind == crdKind
+}
+
+// mayBeCRD reports whether a YAML document may be a
+// CustomResourceDefinition: a line starts with its kind.
+func mayBeCRD(data []byte) bool {
+	const line = "kind: " + crdKind
+	return bytes.HasPrefix(data, []byte(line)) || bytes.Contains(data, []byte("\n"+line))
 }
 
 // mustJSON encodes a decoded value again; it cannot fail on the values

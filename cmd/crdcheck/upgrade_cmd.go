@@ -90,6 +90,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			rd.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
 			return
 		}
+		d.object()
 		mu.Lock()
 		objects = append(objects, d)
 		mu.Unlock()
@@ -127,7 +128,7 @@ func readCRDs(rd *checker, paths []string, seq *int) []*crdEntry {
 		mu      sync.Mutex
 		entries []*crdEntry
 	)
-	rd.decodeAll(paths, rd.opts.jobs, seq, func(d document) {
+	rd.decode(paths, decoding{jobs: rd.opts.jobs, whole: true}, seq, func(d document) {
 		var e *crdEntry
 		switch {
 		case d.err != nil:
