@@ -100,6 +100,7 @@ const decodeAhead = 64
 var testHooks struct {
 	validation func(validate func()) // runs each CRD's validation
 	checked    func()                // called once the objects of -crds CRDs are checked
+	held       func(n int)           // called when a decoding goroutine holds n documents
 }
 
 // task is one document to decode.
@@ -244,6 +245,9 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 						default:
 							if len(held) < opts.ahead {
 								held = append(held, d)
+								if h := testHooks.held; h != nil {
+									h(len(held))
+								}
 								continue
 							}
 						}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
@@ -59,11 +61,11 @@ type fastLine struct {
 // fastParsers), so that their buffers are allocated once per goroutine
 // rather than once per document.
 type fastParser struct {
-	src     string     // the document
-	nraw    int        // the number of its lines
-	raw     []string   // every line, split from src when a literal scalar needs them
-	ls      []fastLine // the lines with content
-	newline bool       // the last line ends with a line break
+	src       string     // the document
+	nraw      int        // the number of its lines
+	rawStarts []int32    // where each of them starts
+	ls        []fastLine // the lines with content
+	newline   bool       // the last line ends with a line break
 
 	vals  []any    // the items of the sequences being read (values mode)
 	parts []string // the lines of a literal scalar
@@ -81,11 +83,10 @@ var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 // release resets p and returns it to fastParsers. Nothing p holds refers
 // to the document after that.
 func (p *fastParser) release() {
-	clear(p.raw)
 	clear(p.vals[:cap(p.vals)])
 	clear(p.parts[:cap(p.parts)])
 	clear(p.keys[:cap(p.keys)])
-	*p = fastParser{ls: p.ls[:0], raw: p.raw[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
+	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
 	fastParsers.Put(p)
 }
 
@@ -107,10 +108,8 @@ func (p *fastParser) lines(data []byte) bool {
 	if len(data) >= math.MaxInt32 {
 		return false
 	}
-	for _, c := range data {
-		if c < 0x20 && c != '\n' || c >= 0x7f {
-			return false // tabs, CRs, control and non-ASCII characters: the full path
-		}
+	if !usual(data) {
+		return false // tabs, CRs, control and non-ASCII characters: the full path
 	}
 	s := unsafe.String(unsafe.SliceData(data), len(data))
 	p.src = s
@@ -120,6 +119,7 @@ func (p *fastParser) lines(data []byte) bool {
 		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
 			end, next = pos+i, pos+i+1
 		}
+		p.rawStarts = append(p.rawStarts, int32(pos))
 		p.nraw++
 		start := pos
 		for start < end && s[start] == ' ' {
@@ -143,6 +143,44 @@ func (p *fastParser) lines(data []byte) bool {
 	return true
 }
 
+// usual reports whether data holds none of the unusual bytes; it reads
+// eight bytes at a time.
+func usual(data []byte) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		lows  = 0x7f7f7f7f7f7f7f7f
+	)
+	for ; len(data) >= 8; data = data[8:] {
+		w := binary.LittleEndian.Uint64(data)
+		// 0x80 in the bytes that are line breaks
+		t := w ^ ('\n' * ones)
+		nl := ^((t&lows + lows) | t) & highs
+		// line breaks count as spaces
+		v := w | nl>>2
+		below := ^((v&lows + (0x80-0x20)*ones) | v) & highs // bytes below 0x20
+		del := (w&lows + ones) & highs                      // 0x7f, or 0xff
+		if w&highs|below|del != 0 {
+			return false
+		}
+	}
+	for _, c := range data {
+		if unusual[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// unusual holds the bytes that make the fast path give up: control
+// characters but the line break, DEL, and those of non-ASCII characters.
+var unusual = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 && c != '\n' || c >= 0x7f
+	}
+	return t
+}()
+
 // text is the content of line i.
 func (p *fastParser) text(i int) string {
 	l := &p.ls[i]
@@ -152,19 +190,16 @@ func (p *fastParser) text(i int) string {
 // indent is the indentation of line i.
 func (p *fastParser) indent(i int) int { return int(p.ls[i].indent) }
 
-// rawLines returns every line of the document, blank ones included.
-func (p *fastParser) rawLines() []string {
-	if len(p.raw) == 0 {
-		for s := p.src; len(s) > 0; {
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				p.raw = append(p.raw, s)
-				break
-			}
-			p.raw, s = append(p.raw, s[:i]), s[i+1:]
-		}
+// rawLine returns line r of the document (0-based), blank ones
+// included.
+func (p *fastParser) rawLine(r int) string {
+	end := len(p.src)
+	if r+1 < p.nraw {
+		end = int(p.rawStarts[r+1]) - 1
+	} else if p.newline {
+		end--
 	}
-	return p.raw
+	return p.src[p.rawStarts[r]:end]
 }
 
 // block parses the mapping or sequence that starts at line i, indented by
@@ -239,12 +274,19 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			default:
 				v = p.value(fastScalar{kind: 'n'})
 			}
-		case (rest[0] == '\'' || rest[0] == '"') && !closedQuote(rest):
-			s, i, ok = p.quotedLines(rest, i, indent)
-			isStr = true
 		default:
 			var sv fastScalar
-			sv, ok = scalar(rest)
+			if rest[0] == '\'' || rest[0] == '"' {
+				qs, n, closed := quoted(rest)
+				if !closed {
+					s, i, ok = p.quotedLines(rest, i, indent)
+					isStr = true
+					break
+				}
+				sv, ok = afterQuoted(rest, qs, n)
+			} else {
+				sv, ok = scalar(rest)
+			}
 			switch {
 			case !ok:
 			case i < len(p.ls) && p.indent(i) > indent:
@@ -408,14 +450,13 @@ func (p *fastParser) value(sv fastScalar) any {
 // indent: its lines (p.parts), and whether a line break ends it; it
 // returns the index of the first line after it.
 func (p *fastParser) literal(i, indent int, strip bool) (parts []string, nl bool, next int, ok bool) {
-	raw := p.rawLines()
 	start := int(p.ls[i-1].raw) + 1
-	end := len(raw) // the first raw line after the scalar
-	content := -1   // the content's indentation
+	end := p.nraw // the first raw line after the scalar
+	content := -1 // the content's indentation
 	parts = p.parts[:0]
 	last := -1 // the raw index of the last content line
-	for r := start; r < len(raw); r++ {
-		line := raw[r]
+	for r := start; r < p.nraw; r++ {
+		line := p.rawLine(r)
 		trimmed := strings.TrimLeft(line, " ")
 		lead := len(line) - len(trimmed)
 		if trimmed == "" {
@@ -456,7 +497,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (parts []string, nl bool
 			return nil, false, i, false // lines of spaces only: the full path
 		}
 	}
-	nl = !strip && len(parts) > 0 && (last < len(raw)-1 || p.newline)
+	nl = !strip && len(parts) > 0 && (last < p.nraw-1 || p.newline)
 	for i < len(p.ls) && int(p.ls[i].raw) < end {
 		i++
 	}
@@ -518,7 +559,7 @@ func appendJSONChars(out []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if !jsonEscaped[c] {
 			continue
 		}
 		out = append(out, s[start:i]...)
@@ -536,6 +577,14 @@ func appendJSONChars(out []byte, s string) []byte {
 	}
 	return append(out, s[start:]...)
 }
+
+// jsonEscaped holds the bytes that JSON strings escape.
+var jsonEscaped = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c == '"' || c == '\\'
+	}
+	return t
+}()
 
 // continued reads the continuation lines, from ls[i], of a plain scalar
 // whose first line, the value of an entry at indent, read as first: YAML
@@ -567,20 +616,29 @@ func (p *fastParser) continued(first fastScalar, text string, i, indent int) (st
 // folds its line breaks into spaces. Lines that follow each other, more
 // indented than the entry, without empty lines, take this path.
 func (p *fastParser) quotedLines(text string, i, indent int) (string, int, bool) {
-	folded := text
+	q := text[0]
+	folded := append(make([]byte, 0, 2*len(text)), text...)
 	for ; i < len(p.ls) && p.indent(i) > indent; i++ {
 		if p.ls[i].raw != p.ls[i-1].raw+1 {
 			return "", i, false // an empty line
 		}
-		run := len(folded) - len(strings.TrimRight(folded, "\\"))
-		if text[0] == '"' && run%2 == 1 {
+		run := len(folded) - len(bytes.TrimRight(folded, "\\"))
+		line := p.text(i)
+		if q == '"' && run%2 == 1 {
 			// an escaped line break: the lines join without a space
-			folded = folded[:len(folded)-1] + p.text(i)
+			folded = append(folded[:len(folded)-1], line...)
 		} else {
-			folded += " " + p.text(i)
+			folded = append(append(folded, ' '), line...)
 		}
-		if closedQuote(folded) {
-			sv, ok := scalar(folded)
+		// Only a line with a quote can end the scalar: before it, the
+		// text read as it did on the line before, unclosed.
+		if strings.IndexByte(line, q) < 0 {
+			continue
+		}
+		// folded is not written again once it is read as a string
+		t := unsafe.String(unsafe.SliceData(folded), len(folded))
+		if qs, n, closed := quoted(t); closed {
+			sv, ok := afterQuoted(t, qs, n)
 			return sv.s, i + 1, ok
 		}
 	}
@@ -661,13 +719,7 @@ func scalar(text string) (fastScalar, bool) {
 		if !ok {
 			return fastScalar{}, false
 		}
-		if rest := strings.TrimLeft(text[n:], " "); rest != "" && rest[0] != '#' {
-			return fastScalar{}, false
-		}
-		if rest := text[n:]; rest != "" && rest[0] != ' ' {
-			return fastScalar{}, false
-		}
-		return fastScalar{kind: 's', s: s}, true
+		return afterQuoted(text, s, n)
 	case '[':
 		if t := stripComment(text); t == "[]" {
 			return fastScalar{kind: '['}, true
@@ -699,6 +751,18 @@ func scalar(text string) (fastScalar, bool) {
 		return fastScalar{}, false
 	}
 	return fastScalar{kind: 's', s: t}, true
+}
+
+// afterQuoted reads text, a quoted scalar s of length n and what follows
+// it: nothing but a comment may.
+func afterQuoted(text, s string, n int) (fastScalar, bool) {
+	if rest := strings.TrimLeft(text[n:], " "); rest != "" && rest[0] != '#' {
+		return fastScalar{}, false
+	}
+	if rest := text[n:]; rest != "" && rest[0] != ' ' {
+		return fastScalar{}, false
+	}
+	return fastScalar{kind: 's', s: s}, true
 }
 
 // stripComment drops a " #" comment.
@@ -769,13 +833,6 @@ func plainString(s string) bool {
 	return true
 }
 
-// closedQuote reports whether text starts with a quoted scalar that ends
-// on the same line.
-func closedQuote(text string) bool {
-	_, _, closed := quoted(text)
-	return closed
-}
-
 // quoted reads a quoted scalar at the start of text that ends on the same
 // line; n is its length with the quotes.
 func quoted(text string) (s string, n int, ok bool) {
@@ -790,15 +847,15 @@ func quoted(text string) (s string, n int, ok bool) {
 			break
 		}
 	}
-	var b strings.Builder
+	b := make([]byte, 0, len(text))
 	for i := 1; i < len(text); i++ {
 		c := text[i]
 		switch {
 		case c == q && q == '\'' && i+1 < len(text) && text[i+1] == '\'':
-			b.WriteByte('\'')
+			b = append(b, '\'')
 			i++
 		case c == q:
-			return b.String(), i + 1, true
+			return unsafe.String(unsafe.SliceData(b), len(b)), i + 1, true
 		case c == '\\' && q == '"':
 			if i+1 >= len(text) {
 				return "", 0, false
@@ -806,18 +863,18 @@ func quoted(text string) (s string, n int, ok bool) {
 			i++
 			switch text[i] {
 			case '"', '\\', ' ': // not '/': the API server's YAML parser refuses "\/"
-				b.WriteByte(text[i])
+				b = append(b, text[i])
 			case 'n':
-				b.WriteByte('\n')
+				b = append(b, '\n')
 			case 't':
-				b.WriteByte('\t')
+				b = append(b, '\t')
 			default:
 				return "", 0, false
 			}
 		case c < 0x20 || c >= 0x7f:
 			return "", 0, false
 		default:
-			b.WriteByte(c)
+			b = append(b, c)
 		}
 	}
 	return "", 0, false

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -237,4 +238,24 @@ func FuzzDecodeFastOld(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkOld(t, data)
 	})
+}
+
+// TestUsual: the eight-bytes-at-a-time check finds every unusual byte
+// wherever it lies.
+func TestUsual(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for n := 1; n <= 17; n++ {
+			for at := 0; at < n; at++ {
+				b := bytes.Repeat([]byte("a\n"), n)[:n]
+				b[at] = byte(c)
+				want := true
+				for _, x := range b {
+					want = want && !unusual[x]
+				}
+				if got := usual(b); got != want {
+					t.Fatalf("usual(%q) = %t", b, got)
+				}
+			}
+		}
+	}
 }
