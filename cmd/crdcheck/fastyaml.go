@@ -27,7 +27,10 @@ import (
 func decodeFast(data []byte) (v any, ok bool) {
 	p := fastParsers.Get().(*fastParser)
 	defer p.release()
-	return p.parse(data)
+	if !p.lines(data) || len(p.ls) == 0 {
+		return nil, false
+	}
+	return p.parse()
 }
 
 // transcodeFast writes the document that decodeFast decodes as the JSON
@@ -40,12 +43,54 @@ func decodeFast(data []byte) (v any, ok bool) {
 func transcodeFast(data []byte) (j []byte, apiVersion, kind string, ok bool) {
 	p := fastParsers.Get().(*fastParser)
 	defer p.release()
-	p.json = true
-	p.out = make([]byte, 0, len(data))
-	if _, ok := p.parse(data); !ok {
+	if !p.transcode(data) {
 		return nil, "", "", false
 	}
 	return p.out, p.apiVersion, p.kind, true
+}
+
+// decodeDocument decodes data with the fast path, as decodeFast does, but
+// a CustomResourceDefinition, as transcodeFast does: j is then its JSON
+// text and v is nil. A document is taken for one when a line at the
+// indentation of the first starts with its kind; when it is not one after
+// all, it is decoded again.
+func decodeDocument(data []byte) (v any, j []byte, ok bool) {
+	p := fastParsers.Get().(*fastParser)
+	defer p.release()
+	if !p.lines(data) || len(p.ls) == 0 {
+		return nil, nil, false
+	}
+	top := p.ls[0].indent
+	for i := range p.ls {
+		if p.ls[i].indent == top && strings.HasPrefix(p.text(i), "kind: "+crdKind) {
+			if !p.transcode(data) {
+				return nil, nil, false
+			}
+			if p.apiVersion == crdAPIVersion && p.kind == crdKind {
+				return nil, p.out, true
+			}
+			// lines again: the sequences rewrite the lines they start on
+			p.reset()
+			if !p.lines(data) {
+				return nil, nil, false
+			}
+			break
+		}
+	}
+	v, ok = p.parse()
+	return v, nil, ok
+}
+
+// transcode writes data as JSON into p.out.
+func (p *fastParser) transcode(data []byte) bool {
+	p.reset()
+	p.json = true
+	p.out = make([]byte, 0, len(data))
+	if !p.lines(data) || len(p.ls) == 0 {
+		return false
+	}
+	_, ok := p.parse()
+	return ok
 }
 
 // fastLine is a line with content: its indentation, the rest (without
@@ -86,14 +131,17 @@ func (p *fastParser) release() {
 	clear(p.vals[:cap(p.vals)])
 	clear(p.parts[:cap(p.parts)])
 	clear(p.keys[:cap(p.keys)])
-	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
+	p.reset()
 	fastParsers.Put(p)
 }
 
-func (p *fastParser) parse(data []byte) (any, bool) {
-	if !p.lines(data) || len(p.ls) == 0 {
-		return nil, false
-	}
+// reset makes p ready for another document; it keeps its buffers.
+func (p *fastParser) reset() {
+	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
+}
+
+// parse reads the document whose lines p holds.
+func (p *fastParser) parse() (any, bool) {
 	v, next, ok := p.block(0, int(p.ls[0].indent), 0)
 	if !ok || next != len(p.ls) {
 		return nil, false
@@ -244,8 +292,6 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			p.keys = append(p.keys, key)
 			p.out = appendJSONString(p.out, key)
 			p.out = append(p.out, ':')
-		} else if _, dup := m[key]; dup {
-			return nil, i, false
 		}
 		i++
 		var (
@@ -312,7 +358,10 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			}
 		}
 		if !p.json {
-			m[key] = v
+			n := len(m)
+			if m[key] = v; len(m) == n {
+				return nil, i, false // a duplicate key
+			}
 		}
 	}
 	if i < len(p.ls) && p.indent(i) > indent {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema"
@@ -131,6 +132,9 @@ func checkTranscode(t *testing.T, data []byte) {
 		t.Fatalf("transcodeFast ok %v, decodeFast ok %v\ninput:\n%s", ok, fastOK, data)
 	}
 	if !ok {
+		if _, _, ok := decodeDocument(data); ok {
+			t.Fatalf("decodeDocument decodes what decodeFast does not:\n%s", data)
+		}
 		return
 	}
 	fromJSON, err := crdschema.DecodeJSON(j)
@@ -145,6 +149,20 @@ func checkTranscode(t *testing.T, data []byte) {
 	wantKind, _ := obj["kind"].(string)
 	if av != wantAV || kind != wantKind {
 		t.Fatalf("transcodeFast read apiVersion %q kind %q, want %q %q\ninput:\n%s", av, kind, wantAV, wantKind, data)
+	}
+	// decodeDocument: the JSON of a CRD (of those it finds: a CRD whose
+	// kind is not written plainly may come as a value), the value of
+	// anything else
+	dv, dj, dok := decodeDocument(data)
+	switch {
+	case !dok:
+		t.Fatalf("decodeDocument gives up on what decodeFast decodes:\n%s", data)
+	case dj != nil && (!isCRD(obj) || !bytes.Equal(dj, j)):
+		t.Fatalf("decodeDocument wrote JSON\n%s\nwant the JSON of a CRD\n%s\ninput:\n%s", dj, j, data)
+	case dj == nil && !reflect.DeepEqual(dv, v):
+		t.Fatalf("decodeDocument: value\n%#v\nwant\n%#v\ninput:\n%s", dv, v, data)
+	case isCRD(obj) && strings.HasPrefix(string(data), "apiVersion: "+crdAPIVersion+"\nkind: "+crdKind+"\n") && dj == nil:
+		t.Fatalf("decodeDocument did not write a plain CRD as JSON:\n%s", data)
 	}
 }
 
@@ -181,6 +199,9 @@ func TestTranscodeFast(t *testing.T) {
 		"apiVersion: v1\nkind: CustomResourceDefinition\nitems:\n- kind: X\n  apiVersion: Y\n",
 		"kind: a\n  b\nlist:\n-\n- []\n- {}\n- - 1\n  - -2\n- null\n- ~\n- true\n",
 		"a: b\na: c\n", "a:\n  b: 1\n  b: 2\n", "- a: 1\n- a: 1\n",
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx:\n- a: 1\n  b: [ ]\n",
+		"apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nx:\n- a: 1\n  b:\n  - c: d\n",
+		"  kind: CustomResourceDefinitionX\n  apiVersion: apiextensions.k8s.io/v1\n",
 	} {
 		checkTranscode(t, []byte(in))
 	}

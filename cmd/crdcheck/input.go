@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,26 +51,14 @@ func (d *document) object() map[string]any {
 // decodeChunk decodes one document of a file into its objects: the
 // document itself, or the items of a v1 List one by one, as kubectl applies
 // them. The JSON form is kept for CustomResourceDefinitions, which are
-// decoded from it into their typed form: a document that may be one is
-// written as JSON by transcodeFast (or decoded by the full path) and
-// decoded no further when it is one (obj is then nil).
+// decoded from it into their typed form: the fast path writes one as JSON
+// (see decodeDocument) and does not decode it further (obj is nil).
 func decodeChunk(file string, c chunk, index, seq int) []document {
 	doc := document{file: file, line: c.line, index: index, seq: seq}
-	fast := true // the fast path may take the document
-	if mayBeCRD(c.data) {
-		j, av, kind, ok := transcodeFast(c.data)
-		if ok && av == crdAPIVersion && kind == crdKind {
-			doc.json = j
-			return []document{doc}
-		}
-		fast = ok
-	}
-	var (
-		v any
-		j []byte
-	)
-	if fast {
-		v, fast = decodeFast(c.data)
+	v, j, fast := decodeDocument(c.data)
+	if fast && j != nil {
+		doc.json = j // a CustomResourceDefinition
+		return []document{doc}
 	}
 	if !fast {
 		var err error
@@ -152,13 +139,6 @@ func isCRD(obj map[string]any) bool {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	return av == crdAPIVersion && kind == crdKind
-}
-
-// mayBeCRD reports whether a YAML document may be a
-// CustomResourceDefinition: a line starts with its kind.
-func mayBeCRD(data []byte) bool {
-	const line = "kind: " + crdKind
-	return bytes.HasPrefix(data, []byte(line)) || bytes.Contains(data, []byte("\n"+line))
 }
 
 // mustJSON encodes a decoded value again; it cannot fail on the values
