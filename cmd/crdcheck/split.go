@@ -94,8 +94,10 @@ const streamBlock = 64 << 10
 // splitStream splits what r yields into documents as splitDocuments
 // splits the whole text, passing each to emit as soon as it is complete:
 // a file is not held in memory at once, only the blocks of the documents
-// not yet decoded (each chunk shares the block it lies in). It returns
-// the first read error, after emitting the documents read before it.
+// not yet decoded (each chunk shares the block it lies in). A chunk's
+// bytes are never written again once it is emitted: the values decoded
+// from it share them (see decodeFast). It returns the first read error,
+// after emitting the documents read before it.
 func splitStream(r io.Reader, emit func(chunk)) error {
 	buf := make([]byte, 0, streamBlock)
 	eof := false

@@ -39,7 +39,9 @@ func streamed(t testing.TB, data []byte, sizes []int) []chunk {
 }
 
 // sameChunks fails when splitStream's documents differ from
-// splitDocuments'.
+// splitDocuments'. They are compared once the whole stream is read, so
+// that a chunk whose bytes were written again after it was emitted fails
+// too.
 func sameChunks(t testing.TB, data []byte, sizes []int) {
 	want := splitDocuments(data)
 	got := streamed(t, data, sizes)
