@@ -164,6 +164,20 @@ func checkTranscode(t *testing.T, data []byte) {
 	case isCRD(obj) && strings.HasPrefix(string(data), "apiVersion: "+crdAPIVersion+"\nkind: "+crdKind+"\n") && dj == nil:
 		t.Fatalf("decodeDocument did not write a plain CRD as JSON:\n%s", data)
 	}
+	if isCRD(obj) {
+		sameCRD(t, j, data)
+	}
+}
+
+// sameCRD fails unless the typed CRD decoded from j, the JSON that the
+// fast path wrote, is the one decoded from the YAML, with the same unknown
+// fields and errors.
+func sameCRD(t *testing.T, j, yaml []byte) {
+	def, unknown, err := crdschema.UnmarshalCRD(j)
+	wantDef, wantUnknown, wantErr := crdschema.UnmarshalCRD(yaml)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(unknown, wantUnknown) || !reflect.DeepEqual(def, wantDef) {
+		t.Fatalf("CRD from the fast path's JSON: %v, unknown %q\nfrom the YAML: %v, unknown %q\ninput:\n%s", err, unknown, wantErr, wantUnknown, yaml)
+	}
 }
 
 func TestDecodeFastOld(t *testing.T) {
@@ -176,22 +190,28 @@ func TestTranscodeFast(t *testing.T) {
 	seeds := fastSeeds(t)
 	crds := 0
 	for _, s := range seeds {
-		checkTranscode(t, s)
-		j, _, kind, ok := transcodeFast(s)
-		if !ok || kind != crdKind {
-			continue
-		}
-		// The typed CRD decoded from the JSON is the one decoded from
-		// the YAML, with the same unknown fields and errors.
-		crds++
-		def, unknown, err := crdschema.UnmarshalCRD(j)
-		wantDef, wantUnknown, wantErr := crdschema.UnmarshalCRD(s)
-		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(unknown, wantUnknown) || !reflect.DeepEqual(def, wantDef) {
-			t.Errorf("CRD from transcodeFast's JSON: %v, unknown %q\nfrom the YAML: %v, unknown %q", err, unknown, wantErr, wantUnknown)
+		checkTranscode(t, s) // and sameCRD for CRDs
+		if _, _, kind, ok := transcodeFast(s); ok && kind == crdKind {
+			crds++
 		}
 	}
 	if crds == 0 {
 		t.Errorf("no CRD of the test data takes the fast path")
+	}
+	// CRDs with unknown fields and fields of the wrong type: the same
+	// errors and unknown fields from the fast path's JSON
+	const crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.b\n"
+	for _, in := range []string{
+		crd + "spec:\n  versions: x\n",
+		crd + "spec:\n  group: 1\n  foo: bar\n",
+		crd + "  labels:\n    a: 1\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        type: object\n        xyz: 1\n",
+		crd + "spec:\n  names: {}\n  extra: 1\n  versions:\n  - name: v1\n    served: true\n    more: []\n    schema:\n      openAPIV3Schema:\n        properties:\n          a:\n            type: string\n            unknownKeyword: 1\n",
+	} {
+		if j, _, _, ok := transcodeFast([]byte(in)); !ok {
+			t.Errorf("not taken by the fast path:\n%s", in)
+		} else {
+			sameCRD(t, j, []byte(in))
+		}
 	}
 	for _, in := range []string{
 		"a: \"x\\ty\\n\\\"q\\\" \\\\\"\nb: 'it''s'\nc: |\n  line \"1\"\n  \\2\n",
@@ -222,7 +242,9 @@ func TestDecodeChunkCRD(t *testing.T) {
 	if got := docs[0].object(); !reflect.DeepEqual(got, want) {
 		t.Errorf("the CRD's object differs from the YAML's")
 	}
-	// not a CRD after all: decoded as an object
+	// documents that look like CRDs: one that is not (decoded as an
+	// object), and CRDs that the fast path does not take (decoded by the
+	// full path, which gives their JSON form too)
 	for _, in := range []string{
 		"apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n",
 		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx: [a]\n",
