@@ -13,7 +13,7 @@ import (
 // httpRoutes writes the input of bench/crdcheck (n copies of the Gateway
 // API's CORS example, each under its own name, in one file) and returns
 // its path and the HTTPRoute CRD's.
-func httpRoutes(b *testing.B, n int) (routes, crd string) {
+func httpRoutes(b testing.TB, n int) (routes, crd string) {
 	example, err := os.ReadFile("../../conformance/testdata/crdcheck/objects/examples_standard_http-cors_httproute-all-fields-set.yaml")
 	if err != nil {
 		b.Fatal(err)

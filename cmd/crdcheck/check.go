@@ -99,9 +99,10 @@ const decodeAhead = 64
 // testHooks let tests order the concurrent steps of a run; they are nil
 // in the command.
 var testHooks struct {
-	validation func(validate func()) // runs each CRD's validation
-	checked    func()                // called once the objects of -crds CRDs are checked
-	held       func(n int)           // called when a decoding goroutine holds n documents
+	validation func(validate func())  // runs each CRD's validation
+	checked    func()                 // called once the objects of -crds CRDs are checked
+	held       func(n int)            // called when a decoding goroutine holds n documents
+	reuse      func([]map[string]any) // takes the maps of objects checked, instead of reusing them
 }
 
 // task is one document to decode.
@@ -378,7 +379,13 @@ func (c *checker) handle(d document) {
 		c.mu.Unlock()
 		return
 	}
-	c.record(c.check(c.crds, d))
+	o := c.check(c.crds, d)
+	c.record(o)
+	if d.maps != nil && o.operation == "create" && o.status == statusAccepted && len(o.errs) == 0 && o.result == nil {
+		// Nothing refers to the object any more: CreateOwned took it
+		// and the outcome keeps none of its maps (its errors could).
+		d.maps.reuse()
+	}
 }
 
 // check runs the request the document stands for, with the CRD of cat

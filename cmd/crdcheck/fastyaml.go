@@ -54,7 +54,10 @@ func transcodeFast(data []byte) (j []byte, apiVersion, kind string, ok bool) {
 // text and v is nil. A document is taken for one when a line at the
 // indentation of the first starts with its kind; when it is not one after
 // all, it is decoded again.
-func decodeDocument(data []byte) (v any, j []byte, ok bool) {
+//
+// When maps is not nil, the mappings are decoded into maps taken from
+// those that maps.reuse gave back, and maps records them.
+func decodeDocument(data []byte, maps *mapSet) (v any, j []byte, ok bool) {
 	p := fastParsers.Get().(*fastParser)
 	defer p.release()
 	if !p.lines(data) || len(p.ls) == 0 {
@@ -77,8 +80,59 @@ func decodeDocument(data []byte) (v any, j []byte, ok bool) {
 			break
 		}
 	}
+	p.maps = maps
 	v, ok = p.parse()
 	return v, nil, ok
+}
+
+// mapSet is the maps of a decoded object, to be reused for other objects
+// once nothing refers to them.
+type mapSet struct{ maps []map[string]any }
+
+var (
+	mapSets  = sync.Pool{New: func() any { return new(mapSet) }}
+	freeMaps sync.Pool // of cleared map[string]any
+)
+
+// newMapSet returns an empty mapSet.
+func newMapSet() *mapSet { return mapSets.Get().(*mapSet) }
+
+// newMap returns a map for a mapping, recorded in p.maps when set.
+func (p *fastParser) newMap() map[string]any {
+	if p.maps == nil {
+		return map[string]any{}
+	}
+	m, _ := freeMaps.Get().(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	p.maps.maps = append(p.maps.maps, m)
+	return m
+}
+
+// reuse clears the maps of s and keeps them for other objects; the
+// caller must hold the only references to them (and to s). Maps of more
+// than eight entries (one group) are left to the collector: iterating a
+// map costs its capacity, not its length.
+func (s *mapSet) reuse() {
+	if h := testHooks.reuse; h != nil {
+		h(s.maps)
+	} else {
+		for _, m := range s.maps {
+			if len(m) <= 8 {
+				clear(m)
+				freeMaps.Put(m)
+			}
+		}
+	}
+	s.release()
+}
+
+// release gives s back without its maps.
+func (s *mapSet) release() {
+	clear(s.maps)
+	s.maps = s.maps[:0]
+	mapSets.Put(s)
 }
 
 // transcode writes data as JSON into p.out.
@@ -119,6 +173,7 @@ type fastParser struct {
 	// than decoded into values.
 	json             bool
 	out              []byte
+	maps             *mapSet  // when set, where the maps come from and are recorded
 	keys             []string // the keys of the mappings being written, for duplicates
 	apiVersion, kind string   // the top-level fields of these names
 }
@@ -271,7 +326,7 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 	if p.json {
 		p.out = append(p.out, '{')
 	} else {
-		m = map[string]any{}
+		m = p.newMap()
 	}
 	for i < len(p.ls) && p.indent(i) == indent {
 		text := p.text(i)

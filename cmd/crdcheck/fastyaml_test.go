@@ -132,7 +132,7 @@ func checkTranscode(t *testing.T, data []byte) {
 		t.Fatalf("transcodeFast ok %v, decodeFast ok %v\ninput:\n%s", ok, fastOK, data)
 	}
 	if !ok {
-		if _, _, ok := decodeDocument(data); ok {
+		if _, _, ok := decodeDocument(data, nil); ok {
 			t.Fatalf("decodeDocument decodes what decodeFast does not:\n%s", data)
 		}
 		return
@@ -153,7 +153,7 @@ func checkTranscode(t *testing.T, data []byte) {
 	// decodeDocument: the JSON of a CRD (of those it finds: a CRD whose
 	// kind is not written plainly may come as a value), the value of
 	// anything else
-	dv, dj, dok := decodeDocument(data)
+	dv, dj, dok := decodeDocument(data, nil)
 	switch {
 	case !dok:
 		t.Fatalf("decodeDocument gives up on what decodeFast decodes:\n%s", data)

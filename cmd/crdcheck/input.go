@@ -20,6 +20,7 @@ type document struct {
 	seq   int            // position of the document in the whole input, for ordering
 	obj   map[string]any // nil for a CustomResourceDefinition read as JSON only (see object)
 	json  []byte         // the document as JSON, kept for CustomResourceDefinitions only
+	maps  *mapSet        // the maps of obj, when the fast path made them all (see reuse)
 	err   error          // the document cannot be used; obj is nil
 }
 
@@ -55,7 +56,13 @@ func (d *document) object() map[string]any {
 // (see decodeDocument) and does not decode it further (obj is nil).
 func decodeChunk(file string, c chunk, index, seq int) []document {
 	doc := document{file: file, line: c.line, index: index, seq: seq}
-	v, j, fast := decodeDocument(c.data)
+	maps := newMapSet()
+	v, j, fast := decodeDocument(c.data, maps)
+	if obj, _ := v.(map[string]any); fast && obj != nil && !isList(obj) && !isCRD(obj) {
+		doc.obj, doc.maps = obj, maps
+		return []document{doc}
+	}
+	maps.release() // the maps of Lists, CRDs and other values are not reused
 	if fast && j != nil {
 		doc.json = j // a CustomResourceDefinition
 		return []document{doc}
