@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -45,7 +46,7 @@ func TestReuseMaps(t *testing.T) {
 		{"-crds", crds, "-old", live, update, good},
 		{"-crds", crds, "-show-result", good},
 	}
-	given := 0
+	var given atomic.Int64 // maps given back, from the decoding goroutines
 	for _, args := range runs {
 		for _, format := range []string{"text", "json"} {
 			args := append([]string{"-o", format}, args...)
@@ -53,7 +54,7 @@ func TestReuseMaps(t *testing.T) {
 			var want bytes.Buffer
 			wantCode := run(args, nil, &want, io.Discard)
 			testHooks.reuse = func(maps []map[string]any) {
-				given += len(maps)
+				given.Add(int64(len(maps)))
 				for _, m := range maps {
 					clear(m)
 					m["poisoned"] = true
@@ -67,7 +68,7 @@ func TestReuseMaps(t *testing.T) {
 			}
 		}
 	}
-	if given == 0 {
+	if given.Load() == 0 {
 		t.Errorf("no map was given back")
 	}
 	t.Cleanup(func() { testHooks.reuse = nil })
