@@ -244,24 +244,25 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 				}
 				held = nil
 			}
-			for t := range tasks {
-				for _, d := range decodeChunk(t.file, t.chunk, t.index, t.seq) {
-					if ready != nil {
-						select {
-						case <-ready:
-						default:
-							if len(held) < ahead {
-								held = append(held, d)
-								if h := testHooks.held; h != nil {
-									h(len(held))
-								}
-								continue
+			take := func(d document) {
+				if ready != nil {
+					select {
+					case <-ready:
+					default:
+						if len(held) < ahead {
+							held = append(held, d)
+							if h := testHooks.held; h != nil {
+								h(len(held))
 							}
+							return
 						}
-						flush()
 					}
-					handle(d)
+					flush()
 				}
+				handle(d)
+			}
+			for t := range tasks {
+				decodeChunk(t.file, t.chunk, t.index, t.seq, take)
 			}
 			flush()
 		}()

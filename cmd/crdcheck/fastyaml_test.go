@@ -264,6 +264,13 @@ func TestTranscodeFast(t *testing.T) {
 	}
 }
 
+// decodedChunk is what decodeChunk emits for c.
+func decodedChunk(c chunk) []document {
+	var docs []document
+	decodeChunk("f", c, 1, 1, func(d document) { docs = append(docs, d) })
+	return docs
+}
+
 // TestDecodeChunkCRD: a CRD is decoded once, into its JSON form, and
 // reads as it did when it was decoded into an object first.
 func TestDecodeChunkCRD(t *testing.T) {
@@ -271,7 +278,7 @@ func TestDecodeChunkCRD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := decodeChunk("f", chunk{data: data, line: 1, first: 1}, 1, 1)
+	docs := decodedChunk(chunk{data: data, line: 1, first: 1})
 	if len(docs) != 1 || docs[0].err != nil || docs[0].json == nil || docs[0].obj != nil {
 		t.Fatalf("decodeChunk of a CRD: %d documents, err %v, json %t, obj %t", len(docs), docs[0].err, docs[0].json != nil, docs[0].obj != nil)
 	}
@@ -287,7 +294,7 @@ func TestDecodeChunkCRD(t *testing.T) {
 		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx: [a]\n",
 		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition # c\nx: \"\\u00e9\"\n",
 	} {
-		d := decodeChunk("f", chunk{data: []byte(in), line: 1, first: 1}, 1, 1)[0]
+		d := decodedChunk(chunk{data: []byte(in), line: 1, first: 1})[0]
 		want, _, _ := decodeFull(chunk{data: []byte(in), first: 1})
 		if d.err != nil || !reflect.DeepEqual(d.object(), want) {
 			t.Errorf("%q: err %v, object %v, want %v", in, d.err, d.object(), want)

@@ -49,43 +49,48 @@ func (d *document) object() map[string]any {
 	return d.obj
 }
 
-// decodeChunk decodes one document of a file into its objects: the
-// document itself, or the items of a v1 List one by one, as kubectl applies
-// them. The JSON form is kept for CustomResourceDefinitions, which are
-// decoded from it into their typed form: the fast path writes one as JSON
-// (see decodeDocument) and does not decode it further (obj is nil).
-func decodeChunk(file string, c chunk, index, seq int) []document {
+// decodeChunk decodes one document of a file into its objects and passes
+// them to emit: the document itself, or the items of a v1 List one by
+// one, as kubectl applies them. The JSON form is kept for
+// CustomResourceDefinitions, which are decoded from it into their typed
+// form: the fast path writes one as JSON (see decodeDocument) and does not
+// decode it further (obj is nil).
+func decodeChunk(file string, c chunk, index, seq int, emit func(document)) {
 	doc := document{file: file, line: c.line, index: index, seq: seq}
 	maps := newMapSet()
 	v, j, fast := decodeDocument(c.data, maps)
 	if obj, _ := v.(map[string]any); fast && obj != nil && !isList(obj) && !isCRD(obj) {
 		doc.obj, doc.maps = obj, maps
-		return []document{doc}
+		emit(doc)
+		return
 	}
 	maps.release() // the maps of Lists, CRDs and other values are not reused
 	if fast && j != nil {
 		doc.json = j // a CustomResourceDefinition
-		return []document{doc}
+		emit(doc)
+		return
 	}
 	if !fast {
 		var err error
 		if v, j, err = decodeFull(c); err != nil {
 			doc.err = err
-			return []document{doc}
+			emit(doc)
+			return
 		}
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		doc.err = errors.New("cannot decode: the document is not an object")
-		return []document{doc}
+		emit(doc)
+		return
 	}
 	if isList(obj) {
 		items, ok := obj["items"].([]any)
 		if !ok && obj["items"] != nil {
 			doc.err = errors.New("the List's items are not a list")
-			return []document{doc}
+			emit(doc)
+			return
 		}
-		out := make([]document, 0, len(items))
 		lines := itemLines(c, len(items))
 		for i, it := range items {
 			item := doc
@@ -98,9 +103,9 @@ func decodeChunk(file string, c chunk, index, seq int) []document {
 			} else if isCRD(item.obj) {
 				item.json = mustJSON(item.obj)
 			}
-			out = append(out, item)
+			emit(item)
 		}
-		return out
+		return
 	}
 	doc.obj = obj
 	if isCRD(obj) {
@@ -109,7 +114,7 @@ func decodeChunk(file string, c chunk, index, seq int) []document {
 		}
 		doc.json = j
 	}
-	return []document{doc}
+	emit(doc)
 }
 
 // decodeFull decodes a document as the library does: YAML (or JSON) to
