@@ -1,0 +1,75 @@
+package pattern
+
+import (
+	"regexp"
+	"sync/atomic"
+)
+
+// buildAfter is how many matches a Matcher leaves to regexp before it
+// builds its automaton: building costs about as much as tens of regexp
+// matches, which patterns matched a few times only (CRD validation, a
+// single object) would not win back.
+const buildAfter = 16
+
+// Matcher matches strings against one regular expression, with the
+// answers of (*regexp.Regexp).MatchString. It is safe for concurrent use.
+type Matcher struct {
+	re   *regexp.Regexp
+	expr string
+	// dfa is nil until built; then the automaton, or declined when the
+	// expression has none.
+	dfa  atomic.Pointer[dfa]
+	uses atomic.Uint32
+}
+
+// declined marks a Matcher whose expression has no automaton.
+var declined = &dfa{}
+
+// Compile compiles expr as regexp.Compile does, with its errors.
+func Compile(expr string) (*Matcher, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{re: re, expr: expr}, nil
+}
+
+// MustCompile is Compile for expressions known to be valid; it panics on
+// an invalid one, as regexp.MustCompile does.
+func MustCompile(expr string) *Matcher {
+	return &Matcher{re: regexp.MustCompile(expr), expr: expr}
+}
+
+// String returns the expression.
+func (m *Matcher) String() string { return m.expr }
+
+// MatchString reports whether s contains a match of the expression, as
+// (*regexp.Regexp).MatchString does.
+func (m *Matcher) MatchString(s string) bool {
+	if d := m.dfa.Load(); d != nil && d.next != nil {
+		matched, fallback := d.match(s)
+		if fallback {
+			return m.re.MatchString(s)
+		}
+		return matched
+	}
+	return m.slow(s)
+}
+
+// slow matches with regexp, and builds the automaton after buildAfter
+// matches.
+func (m *Matcher) slow(s string) bool {
+	if m.dfa.Load() == nil && m.uses.Add(1) == buildAfter {
+		m.build()
+	}
+	return m.re.MatchString(s)
+}
+
+// build builds the automaton now (or records that there is none).
+func (m *Matcher) build() {
+	d := compileDFA(m.expr)
+	if d == nil {
+		d = declined
+	}
+	m.dfa.Store(d)
+}
