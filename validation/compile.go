@@ -2,11 +2,11 @@ package validation
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/crdschema/crdschema/internal/pattern"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/internal/slab"
 	"github.com/crdschema/crdschema/structural"
@@ -27,7 +27,7 @@ type node struct {
 	// string
 	maxLength, minLength *int64
 	pattern              string
-	re                   *regexp.Regexp
+	re                   *pattern.Matcher
 	reErr                error
 
 	// number: numType/numFormat are the type and format the range checks
@@ -79,7 +79,7 @@ type compiler struct {
 	defaults bool
 	release  release.Minor
 	formats  map[string]func(string) bool
-	regexps  map[string]*regexp.Regexp // compiled patterns, shared between nodes
+	regexps  map[string]*pattern.Matcher // compiled patterns, shared between nodes
 	// nodes allocates the nodes: a schema has up to thousands, and they
 	// all live as long as the Validator.
 	nodes slab.Allocator[node]
@@ -220,7 +220,7 @@ func (c *compiler) values(n *node, v *structural.ValueValidation) error {
 	if v.Pattern != "" {
 		if re, ok := c.regexps[v.Pattern]; ok {
 			n.re = re
-		} else if n.re, n.reErr = regexp.Compile(v.Pattern); n.reErr == nil {
+		} else if n.re, n.reErr = pattern.Compile(v.Pattern); n.reErr == nil {
 			c.regexps[v.Pattern] = n.re
 		}
 	}

@@ -2,10 +2,10 @@ package validation
 
 import (
 	"fmt"
-	"regexp"
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/pattern"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -83,7 +83,7 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 	if o.err != nil {
 		return nil, fmt.Errorf("validation.New: %w", o.err)
 	}
-	c := compiler{defaults: o.defaults, release: o.release, formats: formatsAt(o.minor), regexps: map[string]*regexp.Regexp{}}
+	c := compiler{defaults: o.defaults, release: o.release, formats: formatsAt(o.minor), regexps: map[string]*pattern.Matcher{}}
 	if o.defaults {
 		// Every format the validator knows, whatever the version.
 		c.formats = formatsAt(maxCompatibilityMinor)
