@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"regexp"
+	"sync"
 	"sync/atomic"
 )
 
@@ -14,12 +15,14 @@ const buildAfter = 16
 // Matcher matches strings against one regular expression, with the
 // answers of (*regexp.Regexp).MatchString. It is safe for concurrent use.
 type Matcher struct {
-	re   *regexp.Regexp
 	expr string
 	// dfa is nil until built; then the automaton, or declined when the
 	// expression has none.
 	dfa  atomic.Pointer[dfa]
 	uses atomic.Uint32
+	// re is set by Compile, or on first use (reOnce) for MustCompile.
+	re     *regexp.Regexp
+	reOnce sync.Once
 }
 
 // declined marks a Matcher whose expression has no automaton.
@@ -34,10 +37,12 @@ func Compile(expr string) (*Matcher, error) {
 	return &Matcher{re: re, expr: expr}, nil
 }
 
-// MustCompile is Compile for expressions known to be valid; it panics on
-// an invalid one, as regexp.MustCompile does.
+// MustCompile is Compile for expressions known to be valid, such as
+// package-level ones: it compiles expr on first use, so that a program
+// pays only for the expressions it matches, and panics then if expr is
+// invalid, as regexp.MustCompile does.
 func MustCompile(expr string) *Matcher {
-	return &Matcher{re: regexp.MustCompile(expr), expr: expr}
+	return &Matcher{expr: expr}
 }
 
 // String returns the expression.
@@ -49,7 +54,7 @@ func (m *Matcher) MatchString(s string) bool {
 	if d := m.dfa.Load(); d != nil && d.next != nil {
 		matched, fallback := d.match(s)
 		if fallback {
-			return m.re.MatchString(s)
+			return m.regexp().MatchString(s)
 		}
 		return matched
 	}
@@ -62,7 +67,19 @@ func (m *Matcher) slow(s string) bool {
 	if m.dfa.Load() == nil && m.uses.Add(1) == buildAfter {
 		m.build()
 	}
-	return m.re.MatchString(s)
+	return m.regexp().MatchString(s)
+}
+
+// regexp returns the compiled expression, compiling it on first use.
+func (m *Matcher) regexp() *regexp.Regexp {
+	m.reOnce.Do(m.compile)
+	return m.re
+}
+
+func (m *Matcher) compile() {
+	if m.re == nil {
+		m.re = regexp.MustCompile(m.expr)
+	}
 }
 
 // build builds the automaton now (or records that there is none).

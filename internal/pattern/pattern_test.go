@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -516,4 +517,31 @@ func FuzzMatch(f *testing.F) {
 			t.Fatalf("pattern %q, input %q: Matcher %v, regexp %v (automaton: %v)", expr, s, got, want, m.usesDFA())
 		}
 	})
+}
+
+// TestMustCompile checks that MustCompile compiles on first use: an
+// invalid expression panics then, with regexp.MustCompile's message, and a
+// valid one answers as regexp from the first match on.
+func TestMustCompile(t *testing.T) {
+	m := MustCompile(`^[a-z`) // no panic yet
+	func() {
+		defer func() {
+			r := recover()
+			if r == nil || !strings.Contains(fmt.Sprint(r), "missing closing ]") {
+				t.Errorf("first match of an invalid expression: recovered %v, want regexp's panic", r)
+			}
+		}()
+		m.MatchString("a")
+	}()
+	p := kubernetesPatterns[2]
+	m = MustCompile(p)
+	re := regexp.MustCompile(p)
+	for _, s := range inputs(p, rand.New(rand.NewPCG(5, 6)), 30) {
+		if got, want := m.MatchString(s), re.MatchString(s); got != want {
+			t.Errorf("input %q: %v, want %v", s, got, want)
+		}
+	}
+	if !m.usesDFA() {
+		t.Error("no automaton after many matches")
+	}
 }
