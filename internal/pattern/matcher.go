@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"sync"
 	"sync/atomic"
 )
@@ -20,7 +21,7 @@ type Matcher struct {
 	// expression has none.
 	dfa  atomic.Pointer[dfa]
 	uses atomic.Uint32
-	// re is set by Compile, or on first use (reOnce) for MustCompile.
+	// re is compiled on first use (reOnce).
 	re     *regexp.Regexp
 	reOnce sync.Once
 }
@@ -28,19 +29,21 @@ type Matcher struct {
 // declined marks a Matcher whose expression has no automaton.
 var declined = &dfa{}
 
-// Compile compiles expr as regexp.Compile does, with its errors.
+// Compile checks expr as regexp.Compile does and returns its error if
+// it is invalid. regexp.Compile fails only where syntax.Parse with the
+// Perl flags fails, with that error; the rest of the compilation waits
+// for the first match, so that a schema's patterns cost only their
+// parsing until a value is matched.
 func Compile(expr string) (*Matcher, error) {
-	re, err := regexp.Compile(expr)
-	if err != nil {
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, err
 	}
-	return &Matcher{re: re, expr: expr}, nil
+	return &Matcher{expr: expr}, nil
 }
 
 // MustCompile is Compile for expressions known to be valid, such as
-// package-level ones: it compiles expr on first use, so that a program
-// pays only for the expressions it matches, and panics then if expr is
-// invalid, as regexp.MustCompile does.
+// package-level ones. It compiles expr on first use too, and panics then
+// if expr is invalid, as regexp.MustCompile does.
 func MustCompile(expr string) *Matcher {
 	return &Matcher{expr: expr}
 }
@@ -77,9 +80,7 @@ func (m *Matcher) regexp() *regexp.Regexp {
 }
 
 func (m *Matcher) compile() {
-	if m.re == nil {
-		m.re = regexp.MustCompile(m.expr)
-	}
+	m.re = regexp.MustCompile(m.expr)
 }
 
 // build builds the automaton now (or records that there is none).

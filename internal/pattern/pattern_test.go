@@ -483,8 +483,11 @@ func TestLazy(t *testing.T) {
 	}
 }
 
+// invalidPatterns are expressions regexp.Compile refuses.
+var invalidPatterns = []string{`(`, `[z-a]`, `a**`, `\8`, `(?P<n>`, `x{1001}`, `((((((((((x{2}){2}){2}){2}){2}){2}){2}){2}){2}){2})`, "\xff(", `[[:foo:]]`, `\pX`}
+
 func TestCompileError(t *testing.T) {
-	for _, p := range []string{`(`, `[z-a]`, `a**`, `\8`, `(?P<n>`, `x{1001}`} {
+	for _, p := range invalidPatterns {
 		_, want := regexp.Compile(p)
 		_, got := Compile(p)
 		if want == nil || got == nil || got.Error() != want.Error() {
@@ -503,14 +506,20 @@ func FuzzMatch(f *testing.F) {
 			f.Add(p, s)
 		}
 	}
+	for _, p := range invalidPatterns {
+		f.Add(p, "a")
+	}
 	f.Fuzz(func(t *testing.T, expr, s string) {
 		re, err := regexp.Compile(expr)
+		m, err2 := Compile(expr)
 		if err != nil {
+			if err2 == nil || err2.Error() != err.Error() {
+				t.Fatalf("Compile(%q): error %v, regexp.Compile's is %v", expr, err2, err)
+			}
 			return
 		}
-		m, err := Compile(expr)
-		if err != nil {
-			t.Fatalf("Compile(%q): %v, regexp accepts it", expr, err)
+		if err2 != nil {
+			t.Fatalf("Compile(%q): %v, regexp accepts it", expr, err2)
 		}
 		m.build()
 		if got, want := m.MatchString(s), re.MatchString(s); got != want {
