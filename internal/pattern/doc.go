@@ -14,7 +14,9 @@
 //   - every empty-width assertion of the program is begin of text or end
 //     of text (^, $, \A, \z under Perl flags); word boundaries and the
 //     line anchors of (?m) decline;
-//   - the automaton has at most maxStates states.
+//   - the automaton has at most maxStates states and maxTable transitions,
+//     and its construction visits at most maxWork instructions (so that
+//     it stays under tens of milliseconds whatever the expression).
 //
 // Otherwise the Matcher calls the *regexp.Regexp. Rune instructions that
 // can match runes outside ASCII ('.', negated classes, \p{...}, case
@@ -22,11 +24,13 @@
 // their ASCII part is in the automaton and a byte ≥ 0x80 in the input
 // hands the whole string to regexp (see below).
 //
-// The automaton is built lazily: the first buildAfter matches of a
-// Matcher use regexp, and the match after them builds the automaton (one
-// goroutine builds it; the others keep using regexp until it is
-// published). Patterns that are matched a few times only, as in CRD
-// validation, never pay for it.
+// Everything is lazy. Compile only parses the expression (which is where
+// regexp.Compile fails, with the same error); the *regexp.Regexp is
+// compiled on the first match; the first buildAfter matches use it, and
+// the last of them builds the automaton (one goroutine builds it; the
+// others keep using regexp until it is published). Patterns that are
+// matched a few times only, as in CRD validation and serving set-up,
+// never pay for the automaton.
 //
 // # Why the answers are the same
 //
