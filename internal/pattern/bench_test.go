@@ -62,3 +62,35 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompile measures compiling the patterns of the conformance
+// cases (one op = all of them), as a Validator does for a schema: Compile
+// against regexp.Compile.
+func BenchmarkCompile(b *testing.B) {
+	var ps []string
+	for _, p := range yamlPatterns(b, "../../conformance/testdata/cases") {
+		if _, err := regexp.Compile(p); err == nil {
+			ps = append(ps, p)
+		}
+	}
+	b.Run("pattern", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range ps {
+				if _, err := Compile(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("regexp", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range ps {
+				if _, err := regexp.Compile(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
