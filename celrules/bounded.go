@@ -103,7 +103,7 @@ func untracked(env *cel.Env, ast *cel.Ast, dt *declType) (cel.Program, uint64, b
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}
-	prog, err := env.Program(ast, cel.InterruptCheckFrequency(checkFrequency))
+	prog, err := env.Program(ast, cel.InterruptCheckFrequency(checkFrequency), matchesConstants)
 	if err != nil {
 		return nil, 0, false
 	}

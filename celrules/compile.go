@@ -414,6 +414,7 @@ func newTrackedProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimat
 	opts := append(trackingOptions[:len(trackingOptions):len(trackingOptions)],
 		cel.CostTracking(estimator),
 		cel.InterruptCheckFrequency(checkFrequency),
+		matchesConstants,
 	)
 	return env.Program(ast, opts...)
 }
