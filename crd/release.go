@@ -94,7 +94,9 @@ const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"
 var ownerIndex = regexp.MustCompile(`(ownerReferences)\[[0-9]+\]$`)
 
 // releaseErrors rewrites errs as r's release words them: before 1.37 an
-// Event owner is reported at the ownerReferences list, not at the entry.
+// Event owner is reported at the ownerReferences list, not at the entry,
+// and owner references and managedFields operations have their own
+// wordings.
 // errs is modified in place.
 func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 	if r.release >= 37 {
@@ -107,15 +109,35 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 		if m := ownerField.FindStringSubmatch(e.Field); m != nil {
 			legacyOwnerError(e, m[1], m[3], r.release)
 		}
+		if legacyOperationError(e) {
+			if e.Type == crdschema.ErrorTypeRequired {
+				e.BadValue = "" // the empty operation
+			}
+			e.Type, e.Detail = crdschema.ErrorTypeInvalid, "must be `Apply` or `Update`"
+		}
 	}
 	return legacyDetails(errs, r.release)
 }
 
+// managedOperation matches the path of the operation of a managedFields
+// entry.
+var managedOperation = regexp.MustCompile(`(^|\.)managedFields\[[0-9]+\]\.operation$`)
+
+// legacyOperationError reports whether e is the error of an operation of a
+// managedFields entry other than Apply and Update, which releases before
+// 1.37 report as an invalid value ("must be `Apply` or `Update`", the
+// empty operation too), which does not block the CEL rules, rather than
+// as an unsupported value (or a required one).
+func legacyOperationError(e *crdschema.Error) bool {
+	return (e.Type == crdschema.ErrorTypeNotSupported || e.Type == crdschema.ErrorTypeRequired) && managedOperation.MatchString(e.Field)
+}
+
 // blocks reports whether the error e keeps the CEL rules from running.
-// Before 1.37 the errors on the fields of an owner reference are invalid
-// values (see legacyOwnerError), which do not block.
+// Before 1.37 the errors on the fields of an owner reference and on the
+// operation of a managedFields entry are invalid values (see
+// legacyOwnerError and legacyOperationError), which do not block.
 func (r *Resource) blocks(e *crdschema.Error) bool {
-	if r.release < 37 && ownerField.MatchString(e.Field) {
+	if r.release < 37 && (ownerField.MatchString(e.Field) || legacyOperationError(e)) {
 		return false
 	}
 	return blockingTypes[e.Type]
