@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/go-openapi/spec"
 )
 
@@ -48,7 +48,7 @@ func (d Document) appendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `{"openapi":`...)
-	b = appendString(b, d.OpenAPI)
+	b = jsonvalue.AppendString(b, d.OpenAPI)
 	b = append(b, `,"info":`...)
 	b = append(b, info...)
 	b = append(b, `,"paths":`...)
@@ -65,7 +65,7 @@ func (d Document) appendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendString(w.b, n)
+			w.b = jsonvalue.AppendString(w.b, n)
 			w.b = append(w.b, ':')
 			if s := d.Components.Schemas[n]; s == nil {
 				w.b = append(w.b, "null"...)
@@ -140,7 +140,7 @@ func (w *schemaWriter) value(v any) {
 func (w *schemaWriter) str(k, v string) {
 	if v != "" {
 		w.member(k)
-		w.b = appendString(w.b, v)
+		w.b = jsonvalue.AppendString(w.b, v)
 	}
 }
 
@@ -289,7 +289,7 @@ func (w *schemaWriter) properties(m spec.SchemaProperties) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendString(w.b, n)
+		w.b = jsonvalue.AppendString(w.b, n)
 		w.b = append(w.b, ':')
 		l.prop = m[n]
 		w.schema(&l.prop)
@@ -311,7 +311,7 @@ func (w *schemaWriter) extensions(x spec.Extensions) {
 		if w.b[len(w.b)-1] != '{' {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendString(w.b, n)
+		w.b = jsonvalue.AppendString(w.b, n)
 		w.b = append(w.b, ':')
 		w.value(x[n])
 	}
@@ -327,7 +327,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendString(b, x), nil
+		return jsonvalue.AppendString(b, x), nil
 	case bool:
 		if x {
 			return append(b, "true"...), nil
@@ -364,7 +364,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, e)
+			b = jsonvalue.AppendString(b, e)
 		}
 		return append(b, ']'), nil
 	case map[string]any:
@@ -381,7 +381,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = jsonvalue.AppendString(b, k)
 			b = append(b, ':')
 			if b, err = appendValue(b, x[k]); err != nil {
 				return nil, err
@@ -411,106 +411,4 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-// jsonSafe tells the ASCII characters that encoding/json writes as they
-// are (with HTML escaping on): printable, not a quote, a backslash, <, >
-// or &.
-var jsonSafe = func() (safe [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		safe[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return safe
-}()
-
-// appendString appends s as a JSON string, escaped as encoding/json
-// escapes it.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	// Runs of safe bytes are skipped a word at a time: at the start, and
-	// after each byte that needed a look of its own.
-	for i := skipSafe(s, 0); i < len(s); i = skipSafe(s, i) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if jsonSafe[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// load8 is the 8 bytes of s from i on, little-endian (one load).
-func load8(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-}
-
-// skipSafe returns the index, from i on, of the first 8-byte word of s
-// that holds a byte jsonSafe does not allow, or of the incomplete word at
-// the end of s: the bytes before it need no escaping.
-func skipSafe(s string, i int) int {
-	for i+8 <= len(s) && safe8(load8(s, i)) {
-		i += 8
-	}
-	return i
-}
-
-// safe8 reports whether each of the 8 bytes in x is one that jsonSafe
-// allows: ASCII, not a control character, a quote, a backslash, <, > or
-// &. It is the byte-wise test done on all 8 at once: (y-ones)&^y&highs is
-// non-zero exactly when some byte of y is zero. The quote and & differ
-// in one bit (0x22, 0x26), and so do < and > (0x3c, 0x3e): setting that
-// bit leaves one byte to compare with for each pair.
-func safe8(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	qa := (x | 0x04*ones) ^ '&'*ones // zero where " or &
-	lg := (x | 0x02*ones) ^ '>'*ones // zero where < or >
-	bs := x ^ '\\'*ones
-	bad := x | (x - 0x20*ones) // not ASCII, or below 0x20 (the only bytes that borrow)
-	bad |= (qa - ones) &^ qa
-	bad |= (lg - ones) &^ lg
-	bad |= (bs - ones) &^ bs
-	return bad&highs == 0
 }

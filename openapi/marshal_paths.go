@@ -3,6 +3,7 @@ package openapi
 import (
 	"sort"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/go-openapi/spec"
 )
 
@@ -28,7 +29,7 @@ func (w *jsonWriter) key(k string) {
 		w.b = append(w.b, ',')
 	}
 	w.first = false
-	w.b = appendString(w.b, k)
+	w.b = jsonvalue.AppendString(w.b, k)
 	w.b = append(w.b, ':')
 }
 
@@ -37,7 +38,7 @@ func (w *jsonWriter) str(k, v string, omitEmpty bool) {
 		return
 	}
 	w.key(k)
-	w.b = appendString(w.b, v)
+	w.b = jsonvalue.AppendString(w.b, v)
 }
 
 func (w *jsonWriter) flag(k string, v bool) {
@@ -135,7 +136,7 @@ func (w *jsonWriter) operation(op *Operation) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.b = appendString(w.b, t)
+			w.b = jsonvalue.AppendString(w.b, t)
 		}
 		w.b = append(w.b, ']')
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // decodeFast decodes the common subset of YAML that manifests are written
@@ -345,7 +347,7 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 				p.out = append(p.out, ',')
 			}
 			p.keys = append(p.keys, key)
-			p.out = appendJSONString(p.out, key)
+			p.out = jsonvalue.AppendString(p.out, key)
 			p.out = append(p.out, ':')
 		}
 		i++
@@ -516,7 +518,7 @@ func (p *fastParser) value(sv fastScalar) any {
 	if p.json {
 		switch sv.kind {
 		case 's':
-			p.out = appendJSONString(p.out, sv.s)
+			p.out = jsonvalue.AppendString(p.out, sv.s)
 		case 'i':
 			p.out = append(p.out, sv.s...) // a decimal integer is its JSON text
 		case 'n':
@@ -641,54 +643,13 @@ func appendJSONLines(out []byte, parts []string, nl bool) []byte {
 		if i > 0 {
 			out = append(out, '\\', 'n')
 		}
-		out = appendJSONChars(out, s)
+		out = jsonvalue.AppendEscaped(out, s)
 	}
 	if nl {
 		out = append(out, '\\', 'n')
 	}
 	return append(out, '"')
 }
-
-// appendJSONString writes s as a JSON string.
-func appendJSONString(out []byte, s string) []byte {
-	out = append(out, '"')
-	out = appendJSONChars(out, s)
-	return append(out, '"')
-}
-
-// appendJSONChars writes s escaped for a JSON string. The strings of the
-// fast path are ASCII (the line breaks and tabs of escapes aside).
-func appendJSONChars(out []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !jsonEscaped[c] {
-			continue
-		}
-		out = append(out, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			out = append(out, '\\', c)
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	return append(out, s[start:]...)
-}
-
-// jsonEscaped holds the bytes that JSON strings escape.
-var jsonEscaped = func() (t [256]bool) {
-	for c := range t {
-		t[c] = c < 0x20 || c == '"' || c == '\\'
-	}
-	return t
-}()
 
 // continued reads the continuation lines, from ls[i], of a plain scalar
 // whose first line, the value of an entry at indent, read as first: YAML
