@@ -290,11 +290,7 @@ func (b *builder) classes(cls *[256]uint8) {
 // whether begin of text holds. It reports whether Match is reached without
 // the end of text.
 func (b *builder) closure(set []uint32, seeds []uint32, begin bool) ([]uint32, bool) {
-	b.gen++
-	if b.gen == 0 {
-		clear(b.mark)
-		b.gen = 1
-	}
+	b.newMark()
 	matched := false
 	stack := append(b.stack[:0], seeds...)
 	for len(stack) > 0 {
@@ -333,6 +329,15 @@ func (b *builder) closure(set []uint32, seeds []uint32, begin bool) ([]uint32, b
 	return set, matched
 }
 
+// newMark starts a closure walk: marks of earlier walks no longer count.
+func (b *builder) newMark() {
+	b.gen++
+	if b.gen == 0 { // wrapped: clear the old marks
+		clear(b.mark)
+		b.gen = 1
+	}
+}
+
 // endMatch reports whether threads waiting on set reach Match at the end
 // of the input; begin says whether that is also the beginning.
 func (b *builder) endMatch(set []uint32, begin bool) bool {
@@ -347,11 +352,7 @@ func (b *builder) endMatch(set []uint32, begin bool) bool {
 	}
 	// At the end every assertion waiting on the end holds; follow the
 	// closure with both.
-	b.gen++
-	if b.gen == 0 {
-		clear(b.mark)
-		b.gen = 1
-	}
+	b.newMark()
 	stack := append(b.stack[:0], seeds...)
 	defer func() { b.stack = stack[:0] }()
 	for len(stack) > 0 {
