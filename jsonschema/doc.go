@@ -10,8 +10,10 @@
 //   - x-kubernetes-preserve-unknown-fields and unknown fields in general:
 //     allowed (the API server prunes unknown fields, it does not refuse
 //     them; WithStrict forbids them where they would be pruned);
-//   - x-kubernetes-embedded-resource: apiVersion and kind are strings and
-//     metadata an object;
+//   - metadata, at the root and in an x-kubernetes-embedded-resource, is
+//     ObjectMeta (with the CRD's restrictions of name and generateName),
+//     whatever the schema says, as the API server decodes it; apiVersion
+//     and kind of an embedded resource are strings;
 //   - defaults: a property with a default is not required, since the API
 //     server applies the default before it validates;
 //   - x-kubernetes-list-type set: uniqueItems; map: the keys are listed in

@@ -54,9 +54,8 @@ func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Op
 	if _, ok := p["kind"]; !ok {
 		p["kind"] = map[string]any{"type": "string", "enum": []any{def.Spec.Names.Kind}}
 	}
-	if _, ok := p["metadata"]; !ok {
-		p["metadata"] = map[string]any{"type": "object"}
-	}
+	crdMeta, _ := p["metadata"].(map[string]any)
+	p["metadata"] = c.objectMeta(crdMeta)
 	s["properties"] = p
 	return s, nil
 }
@@ -200,9 +199,8 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 				props[k] = map[string]any{"type": "string"}
 			}
 		}
-		if _, ok := props["metadata"]; !ok {
-			props["metadata"] = map[string]any{"type": "object"}
-		}
+		crdMeta, _ := props["metadata"].(map[string]any)
+		props["metadata"] = c.objectMeta(crdMeta)
 		s["properties"] = props
 	}
 	defaults := map[string]any{}

@@ -127,7 +127,11 @@ func TestVersion(t *testing.T) {
 		{prop("tags", "uniqueItems"), `true`},
 		{prop("tags", "items", "type"), `"string"`},
 		{prop("template", "properties", "kind", "type"), `"string"`},
-		{prop("template", "properties", "metadata", "type"), `"object"`},
+		{prop("template", "properties", "metadata", "type"), `["object","null"]`},
+		{prop("template", "properties", "metadata", "properties", "labels", "additionalProperties", "type"), `["string","null"]`},
+		// metadata is ObjectMeta whatever the schema says
+		{js(at(t, s, "properties", "metadata", "properties", "creationTimestamp", "type")), `["string","null"]`},
+		{js(at(t, s, "properties", "metadata", "additionalProperties")), `null`},
 		// the oneOf branch whose condition the default fails requires the property
 		{prop("address", "oneOf"), `[{"properties":{"type":{"enum":["IP"]}}},{"properties":{"type":{"not":{"enum":["IP"]}}},"required":["type"]}]`},
 		{js(at(t, s, append(spec, "additionalProperties")...)), `null`},
@@ -155,6 +159,21 @@ func TestVersion(t *testing.T) {
 	}
 	if got := js(at(t, strict, append(spec, "properties", "template", "additionalProperties")...)); got != "null" {
 		t.Errorf("strict: an embedded resource preserving unknown fields forbids them: %s", got)
+	}
+	// strict metadata: ObjectMeta's fields, no others (the API server
+	// reports other fields of metadata as unknown under strict validation)
+	for _, path := range [][]string{
+		{"properties", "metadata"},
+		append(spec, "properties", "template", "properties", "metadata"),
+	} {
+		if got := js(at(t, strict, append(path, "additionalProperties")...)); got != "false" {
+			t.Errorf("strict: %v additionalProperties %s", path, got)
+		}
+		for _, field := range []string{"name", "namespace", "labels", "annotations", "ownerReferences", "finalizers", "managedFields", "uid", "generation"} {
+			if at(t, strict, append(path, "properties", field)...) == nil {
+				t.Errorf("strict: %v has no property %s", path, field)
+			}
+		}
 	}
 }
 

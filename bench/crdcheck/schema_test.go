@@ -20,7 +20,10 @@ import (
 // the JSON Schema library and settings kubeconform v0.8.0 uses
 // (santhosh-tekuri/jsonschema/v6, draft 4 unless the schema says
 // otherwise) and checks every object the API server's pipeline (package
-// crd) accepts: none may be refused. It runs on the Gateway API CRDs and
+// crd) accepts: none may be refused. It does so twice: with the default
+// schemas, and with the strict ones (jsonschema.WithStrict) on the objects
+// the API server accepts under strict field validation (no unknown
+// fields), as kubeconform -strict reads them. It runs on the Gateway API CRDs and
 // examples of the conformance data, both channels, and on the corpus of
 // real CRDs and objects when CRDSCHEMA_CORPUS (default /work/shared/corpus)
 // names one.
@@ -30,9 +33,16 @@ func TestKubeconformAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := filepath.Join(repo, "conformance", "testdata", "crdcheck")
+	for _, strict := range []bool{false, true} {
+		name := map[bool]string{false: "default", true: "strict"}[strict]
+		t.Run(name, func(t *testing.T) { kubeconformAgrees(t, data, strict) })
+	}
+}
+
+func kubeconformAgrees(t *testing.T, data string, strict bool) {
 	for _, channel := range []string{"standard", "experimental"} {
 		t.Run("gateway-api-"+channel, func(t *testing.T) {
-			agree(t, filepath.Join(data, "crds", channel), filepath.Join(data, "objects"))
+			agree(t, filepath.Join(data, "crds", channel), filepath.Join(data, "objects"), strict)
 		})
 	}
 	corpus := os.Getenv("CRDSCHEMA_CORPUS")
@@ -49,7 +59,7 @@ func TestKubeconformAgrees(t *testing.T) {
 			continue // two channels with the same CRD names: checked above
 		}
 		t.Run(p.Name(), func(t *testing.T) {
-			agree(t, filepath.Join(corpus, "crds", p.Name()), filepath.Join(corpus, "objects", p.Name()))
+			agree(t, filepath.Join(corpus, "crds", p.Name()), filepath.Join(corpus, "objects", p.Name()), strict)
 		})
 	}
 }
@@ -59,7 +69,11 @@ type served struct {
 	schema *kjs.Schema
 }
 
-func agree(t *testing.T, crdDir, objDir string) {
+func agree(t *testing.T, crdDir, objDir string, strict bool) {
+	var opts []jsonschema.Option
+	if strict {
+		opts = append(opts, jsonschema.WithStrict())
+	}
 	defs := map[string]*crdschema.CustomResourceDefinition{} // by group/kind
 	for _, f := range yamlFiles(t, crdDir) {
 		list, err := crdschema.ReadCRDs(readFile(t, f))
@@ -85,7 +99,7 @@ func agree(t *testing.T, crdDir, objDir string) {
 		if err != nil {
 			return s
 		}
-		js, err := jsonschema.Version(def, version)
+		js, err := jsonschema.Version(def, version, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +139,7 @@ func agree(t *testing.T, crdDir, objDir string) {
 				continue
 			}
 			r, err := s.res.Create(context.Background(), obj)
-			apiAccepts := err == nil && len(r.Errors) == 0
+			apiAccepts := err == nil && len(r.Errors) == 0 && (!strict || len(r.UnknownFields) == 0)
 			doc, err := roundTrip(obj)
 			if err != nil {
 				t.Fatal(err)
