@@ -304,10 +304,11 @@ func rules(rs []crdschema.ValidationRule) []any {
 	return out
 }
 
-// FileName is the name under which kubeconform finds the schema of kind
-// and version with the location template
-// "{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json": the kind in lower
-// case, an underscore, the version.
-func FileName(kind, version string) string {
-	return strings.ToLower(kind) + "_" + version + ".json"
+// FileName is the name under which kubeconform finds the schema of a kind
+// of group and version with the location template
+// "{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json": the
+// kind in lower case, the group, the version, joined by hyphens. The group
+// keeps kinds of the same name apart (Gateway API's and Istio's Gateway).
+func FileName(group, kind, version string) string {
+	return strings.ToLower(kind) + "-" + group + "-" + version + ".json"
 }

@@ -189,8 +189,8 @@ func TestVersionErrors(t *testing.T) {
 	if err != nil || len(all) != 1 || all["v1"] == nil {
 		t.Errorf("All: %v %v", all, err)
 	}
-	if FileName("HTTPRoute", "v1") != "httproute_v1.json" {
-		t.Errorf("FileName: %s", FileName("HTTPRoute", "v1"))
+	if got := FileName("gateway.networking.k8s.io", "HTTPRoute", "v1"); got != "httproute-gateway.networking.k8s.io-v1.json" {
+		t.Errorf("FileName: %s", got)
 	}
 }
 

@@ -112,14 +112,14 @@ func run(rounds, n int, schema, kcVersion string) error {
 		if e != nil {
 			return e
 		}
-		err = command(schemas, []string{"FILENAME_FORMAT={kind}_{version}"}, "python3", script, crd)
+		err = command(schemas, []string{"FILENAME_FORMAT={kind}-{fullgroup}-{version}"}, "python3", script, crd)
 	default:
 		err = fmt.Errorf("-schema %s: crdcheck or converter", schema)
 	}
 	if err != nil {
 		return err
 	}
-	location := filepath.Join(schemas, "{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json")
+	location := filepath.Join(schemas, "{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json")
 
 	tools := []struct {
 		name string

@@ -219,5 +219,5 @@
 // version of every CRD (package jsonschema) into DIR as KIND_VERSION.json,
 // for yaml-language-server and for kubeconform:
 //
-//	kubeconform -schema-location 'DIR/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json' manifests/
+//	kubeconform -schema-location 'DIR/{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json' manifests/
 package main

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,10 +19,14 @@ const schemaUsage = `usage: crdcheck schema [-d DIR] [-strict] CRDS...
 
 Writes the JSON Schema (draft-07) of every version of every
 CustomResourceDefinition found in CRDS (files, directories, or - for stdin)
-into DIR, as KIND_VERSION.json (kind in lower case), for editors
+into DIR, as KIND-GROUP-VERSION.json (kind in lower case), for editors
 (yaml-language-server) and kubeconform:
 
-  kubeconform -schema-location 'DIR/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json' manifests/
+  kubeconform -schema-location 'DIR/{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json' manifests/
+
+A CRD the API server would refuse is reported with its errors and not
+written (exit status 1); two different schemas for one file name are an
+input error (exit status 2). Exit status 0: every schema written.
 
 Flags:
 `
@@ -63,10 +68,21 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "crdcheck schema:", err)
 		return exitUsage
 	}
+	written := map[string][]byte{} // file name: content
 	for _, e := range entries {
 		if e.def == nil {
 			fmt.Fprintf(stderr, "crdcheck schema: %s: %s\n", e.doc.where(), e.problem)
 			status = exitUsage
+			continue
+		}
+		if errs := e.errs(); len(errs) > 0 {
+			fmt.Fprintf(stderr, "crdcheck schema: %s: CustomResourceDefinition %s rejected, no schema written:\n", e.doc.where(), e.def.Name)
+			for _, fe := range errs {
+				fmt.Fprintf(stderr, "* %s\n", fe.Error())
+			}
+			if status == exitOK {
+				status = exitRejected
+			}
 			continue
 		}
 		for _, v := range e.def.Spec.Versions {
@@ -82,8 +98,17 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				status = exitUsage
 				continue
 			}
-			name := filepath.Join(*dir, jsonschema.FileName(e.def.Spec.Names.Kind, v.Name))
-			if err := os.WriteFile(name, append(data, '\n'), 0o644); err != nil {
+			data = append(data, '\n')
+			name := filepath.Join(*dir, jsonschema.FileName(e.def.Spec.Group, e.def.Spec.Names.Kind, v.Name))
+			if prev, ok := written[name]; ok {
+				if !bytes.Equal(prev, data) {
+					fmt.Fprintf(stderr, "crdcheck schema: %s: %s: a different schema was written to this file before (same kind, group and version)\n", e.doc.where(), name)
+					status = exitUsage
+				}
+				continue
+			}
+			written[name] = data
+			if err := os.WriteFile(name, data, 0o644); err != nil {
 				fmt.Fprintln(stderr, "crdcheck schema:", err)
 				return exitUsage
 			}
