@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -136,17 +137,24 @@ func newCatalog() *catalog {
 	return &catalog{kinds: map[groupKind]*crdEntry{}, byName: map[string]*crdEntry{}}
 }
 
-// add indexes entries in order. A CRD whose name or kind an earlier CRD
-// already defines is marked as a duplicate.
+// add indexes entries in order. A CRD defined again identically (given
+// with -crds and again among the manifests, say) is the same CRD: it is
+// left out. A CRD whose name or kind an earlier, different CRD already
+// defines is marked as a duplicate, and rejected.
 func (c *catalog) add(entries ...*crdEntry) {
 	for _, e := range entries {
+		if e.def != nil {
+			if first := c.byName[e.name]; first != nil && first.def != nil && reflect.DeepEqual(first.def, e.def) {
+				continue
+			}
+		}
 		c.crds = append(c.crds, e)
 		if e.def == nil {
 			continue
 		}
 		gk := groupKind{e.def.Spec.Group, e.def.Spec.Names.Kind}
 		if first := c.byName[e.name]; first != nil {
-			e.problem = fmt.Sprintf("CRD %s is defined again; the first definition, at %s, is used", e.name, first.doc.where())
+			e.problem = fmt.Sprintf("CRD %s is defined again, differently; the first definition, at %s, is used", e.name, first.doc.where())
 			continue
 		}
 		c.byName[e.name] = e

@@ -386,21 +386,37 @@ func TestRejectedCRD(t *testing.T) {
 	}
 }
 
+// TestDuplicateCRD: a CRD given twice identically is one CRD; a different
+// definition of the same name is rejected (exit status 1), and the first is
+// used.
 func TestDuplicateCRD(t *testing.T) {
 	dir := t.TempDir()
 	data := readFile(t, filepath.Join(crds, "crontab.yaml"))
 	writeFile(t, filepath.Join(dir, "a.yaml"), data)
 	writeFile(t, filepath.Join(dir, "b.yaml"), data)
 	code, v := jsonRun(t, "-crds", dir, good)
+	if code != exitOK {
+		t.Errorf("the same CRD twice: exit status %d, want %d", code, exitOK)
+	}
+	if list := v["crds"].([]any); len(list) != 1 || list[0].(map[string]any)["status"] != "accepted" {
+		t.Errorf("the same CRD twice: %v", list)
+	}
+
+	changed := strings.Replace(data, "self.foo == oldSelf.foo", "self.foo == oldSelf.foo || true", 1)
+	if changed == data {
+		t.Fatal("the test CRD changed: no rule to alter")
+	}
+	writeFile(t, filepath.Join(dir, "b.yaml"), changed)
+	code, v = jsonRun(t, "-crds", dir, good)
 	if code != exitRejected {
-		t.Errorf("exit status %d, want %d", code, exitRejected)
+		t.Errorf("a different CRD of the same name: exit status %d, want %d", code, exitRejected)
 	}
 	list := v["crds"].([]any)
 	if s := list[0].(map[string]any)["status"]; s != "accepted" {
 		t.Errorf("first definition: %v", s)
 	}
 	second := list[1].(map[string]any)
-	if second["status"] != "rejected" || !strings.Contains(second["error"].(string), "defined again") {
+	if second["status"] != "rejected" || !strings.Contains(second["error"].(string), "defined again, differently") {
 		t.Errorf("second definition: %v", second)
 	}
 	// the first one is used

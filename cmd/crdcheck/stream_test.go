@@ -114,10 +114,16 @@ func TestCRDsInTheStream(t *testing.T) {
 	if s := rep.Summary; s["notChecked"] != 4 || s["crdsRejected"] != 1 || s["objects"] != 7 {
 		t.Errorf("summary %v", s)
 	}
-	// a -crds definition is used before one of the manifests
+	// the same CRD with -crds and among the manifests is one CRD
 	code, rep, _ = runJSON(t, crontabCRD(t)+"\n---\n"+readFile(t, good), "-crds", crds, "-")
-	if code != exitRejected || rep.CRDs[1].Status != "rejected" || !strings.Contains(rep.CRDs[1].Error, "defined again") {
+	if code != exitOK || len(rep.CRDs) != 1 || rep.CRDs[0].Source != "crds" {
 		t.Errorf("the same CRD twice: %d %+v", code, rep.CRDs)
+	}
+	// a different one: the -crds definition is used, the other rejected
+	other := strings.Replace(crontabCRD(t), "self.foo == oldSelf.foo", "self.foo == oldSelf.foo || true", 1)
+	code, rep, _ = runJSON(t, other+"\n---\n"+readFile(t, good), "-crds", crds, "-")
+	if code != exitRejected || len(rep.CRDs) != 2 || rep.CRDs[1].Status != "rejected" || !strings.Contains(rep.CRDs[1].Error, "defined again") {
+		t.Errorf("a different CRD of the same name: %d %+v", code, rep.CRDs)
 	}
 }
 
@@ -330,9 +336,10 @@ func TestFailUncheckedWording(t *testing.T) {
 }
 
 func TestStdinTwice(t *testing.T) {
-	// -crds - and a manifest -: the standard input is read once and serves both
+	// -crds - and a manifest -: the standard input is read once and serves
+	// both; its CRD, seen twice, is one CRD
 	code, rep, _ := runJSON(t, crontabCRD(t)+"\n---\n"+readFile(t, good), "-crds", "-", "-")
-	if code != exitRejected || len(rep.CRDs) != 2 || rep.CRDs[0].Source != "crds" || rep.Summary["accepted"] != 2 {
+	if code != exitOK || len(rep.CRDs) != 1 || rep.CRDs[0].Source != "crds" || rep.Summary["accepted"] != 2 {
 		t.Errorf("exit status %d, CRDs %+v, summary %v", code, rep.CRDs, rep.Summary)
 	}
 }
