@@ -172,13 +172,25 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	meta, _ := obj["metadata"].(map[string]any)
 	o.Namespace, _ = meta["namespace"].(string)
 	o.Name, _ = meta["name"].(string)
-	if rv, _ := meta["resourceVersion"].(string); rv == "" {
-		// every stored object has one; updates must carry it
-		m := make(map[string]any, len(meta)+1)
+	// What storage gives every object it holds: a resourceVersion (which
+	// updates must carry) and, for a namespaced kind, a namespace: an
+	// object given without one (a manifest rather than kubectl get output)
+	// is read as stored in the namespace kubectl would create it in,
+	// "default", not as one whose namespace an update would change.
+	rv, _ := meta["resourceVersion"].(string)
+	addNamespace := o.Namespace == "" && c.def.Spec.Scope == "Namespaced"
+	if rv == "" || addNamespace {
+		m := make(map[string]any, len(meta)+2)
 		for k, v := range meta {
 			m[k] = v
 		}
-		m["resourceVersion"] = "1"
+		if rv == "" {
+			m["resourceVersion"] = "1"
+		}
+		if addNamespace {
+			m["namespace"] = "default"
+			o.Namespace = "default"
+		}
 		obj = without(obj)
 		obj["metadata"] = m
 	}

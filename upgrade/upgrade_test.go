@@ -119,6 +119,15 @@ func TestVerdicts(t *testing.T) {
 			"metadata-only update: <nil>: Invalid value: image too long",
 			"status update: <nil>: Invalid value: image too long"},
 	}, {
+		// a manifest rather than kubectl get output: no namespace, no
+		// resourceVersion; read as stored in "default", not blocked by a
+		// namespace change
+		name:   "ratcheted: no namespace, no resourceVersion",
+		def:    crontabCRD(t, false, "", "                maxLength: 10\n", "              legacy: {type: string}\n"),
+		obj:    withoutMeta(cronTab("long", "registry.example.com/nginx", nil), "namespace", "resourceVersion"),
+		want:   Ratcheted,
+		errors: []string{"spec.image: Too long: may not be more than 10 bytes"},
+	}, {
 		name:    "changed on read: a property removed is pruned",
 		def:     crontabCRD(t, false, "", "", ""),
 		obj:     cronTab("legacy", "nginx", map[string]any{"legacy": "x"}),
@@ -168,6 +177,15 @@ func TestVerdicts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withoutMeta returns obj without the metadata fields keys.
+func withoutMeta(obj map[string]any, keys ...string) map[string]any {
+	meta := obj["metadata"].(map[string]any)
+	for _, k := range keys {
+		delete(meta, k)
+	}
+	return obj
 }
 
 func texts(errs crdschema.ErrorList) []string {

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -78,6 +79,17 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opts.files = files
+	// a CRD folder or file that is not there is an input error at once:
+	// without it, every verdict would be wrong
+	for _, p := range append(append([]string(nil), opts.from...), opts.to...) {
+		if p == "-" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintln(stderr, "crdcheck upgrade:", err)
+			return exitUsage
+		}
+	}
 
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0

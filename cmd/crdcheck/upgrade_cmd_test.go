@@ -58,6 +58,13 @@ func TestUpgradeCommand(t *testing.T) {
 	if code, out, _ := runArgs(t, "upgrade", "-from", from, "-to", to, "testdata/nope.yaml"); code != exitUsage || !strings.Contains(out, "testdata/nope.yaml: error") {
 		t.Errorf("missing file: exit status %d\n%s", code, out)
 	}
+	// a missing -from or -to is an input error at once, with no report
+	for _, args := range [][]string{{"-from", "testdata/nope", "-to", to}, {"-from", from, "-to", "testdata/nope"}} {
+		code, out, errOut := runArgs(t, append([]string{"upgrade", stored}, args...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "testdata/nope") {
+			t.Errorf("%v: exit status %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
 }
 
 func TestUpgradeBlocked(t *testing.T) {
