@@ -12,10 +12,15 @@
 // taken), the lists, maps and strings without maximum that drive its cost;
 // then the fixes: for each maxItems, maxProperties or maxLength on the
 // rules' paths, unset or too loose, the largest value that alone brings
-// every rule and every total under the limits, and a round value between
-// half of it and it; and a combination with few changes when no single
-// bound is enough. Each fix is named by schema path, by field path and as
-// the kubebuilder marker an author writes.
+// every rule and every total under the limits, and a value to write: the
+// bound usual for the field's kind where it fits (63 for a namespace, 253
+// for a name or host, 254 for an e-mail address, 2048 for a URL), else a
+// round number between half of it and it; never 0, which would leave the
+// field unusable. The recommendation (Fewest) is the single bound that
+// allows most, unless bounding the rules' paths together allows values
+// four times larger, spreading the budget; or that combination when no
+// single bound is enough. Each fix is named by schema path, by field path
+// and as the kubebuilder marker an author writes.
 //
 // The figures are the library's own estimator's (package crd, the same as
 // the API server's): a fix is found by a binary search on the bound's value

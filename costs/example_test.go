@@ -37,5 +37,6 @@ func ExampleExplain() {
 	//   cost 2308977878627 x cardinality 1
 	//   unbounded: spec.addresses (maxItems)
 	//   unbounded: spec.addresses[*] (maxLength)
-	// fix: spec.addresses maxItems 4 (+kubebuilder:validation:MaxItems=4)
+	// fix: spec.addresses maxItems 1024 (+kubebuilder:validation:MaxItems=1024)
+	// fix: spec.addresses[*] maxLength 1024 (+kubebuilder:validation:items:MaxLength=1024)
 }

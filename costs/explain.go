@@ -25,13 +25,14 @@ type Report struct {
 	// total of the CRD under the API server's limits, all other bounds
 	// unchanged; at most one per schema node and keyword.
 	Fixes []Fix
-	// Fewest is a combination of bounds with few changes that brings the
-	// CRD under the limits: the one of Fixes that allows the largest
-	// value when there is one; otherwise the bounds on the rules' paths,
-	// all set to the largest common value that works, less every bound
-	// that can be left out (a minimal combination, found greedily). It is
-	// empty when no combination of the bounds on the rules' paths does
-	// (the rules themselves are too expensive).
+	// Fewest is the recommended combination of bounds that brings the CRD
+	// under the limits: the one of Fixes that allows the largest value,
+	// unless the bounds on the rules' paths together (all at the largest
+	// common value that works, less every bound that can be left out
+	// without lowering that value, found greedily) allow values at least four
+	// times larger, spreading the budget. It is empty when no combination
+	// of the bounds on the rules' paths does (the rules themselves are too
+	// expensive). No bound suggested is 0: a field must stay usable.
 	Fewest []Fix
 }
 
@@ -195,6 +196,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 			r.Fixes = append(r.Fixes, f[0])
 		}
 	}
+	var single []Fix
 	if len(r.Fixes) > 0 {
 		best := r.Fixes[0]
 		for _, f := range r.Fixes[1:] {
@@ -202,12 +204,11 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 				best = f
 			}
 		}
-		r.Fewest = []Fix{best}
-		return r, nil
+		single = []Fix{best}
 	}
-	// No single bound is enough: bound every candidate with a common value,
-	// then leave out, one at a time, those not needed (a minimal
-	// combination: no bound of it can be left out).
+	// The bounds on the rules' paths together, with a common largest value,
+	// less those that can be left out without lowering it: the budget
+	// spread over several bounds.
 	idx := make([]int, len(cands))
 	for i := range cands {
 		idx[i] = i
@@ -220,20 +221,46 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 		}
 		return search(ctx, def, sps, kws)
 	}
-	best, ok := try(idx)
-	if !ok {
-		return r, nil
-	}
-	for i := 0; i < len(idx) && len(idx) > 1; {
-		rest := append(append([]int(nil), idx[:i]...), idx[i+1:]...)
-		if f, ok := try(rest); ok {
-			idx, best = rest, f
-			continue
+	spread, ok := try(idx)
+	if ok {
+		for i := 0; i < len(idx) && len(idx) > 1; {
+			rest := append(append([]int(nil), idx[:i]...), idx[i+1:]...)
+			// left out only when the others need no smaller value
+			if f, ok := try(rest); ok && len(f) > 0 && f[0].Largest >= spread[0].Largest {
+				idx, spread = rest, f
+				continue
+			}
+			i++
 		}
-		i++
 	}
-	r.Fewest = best
+	r.Fewest = pick(single, spread)
 	return r, nil
+}
+
+// spreadFactor is how much larger a combination's bounds must be than the
+// single best bound's for the combination to be preferred: one bound
+// changed is simpler, but not at the price of a list of 4 where two
+// bounds allow 1,024 each.
+const spreadFactor = 4
+
+// pick chooses Fewest: the single bound, unless a combination of bounds
+// allows values spreadFactor times larger (its smallest against the
+// single one's).
+func pick(single, spread []Fix) []Fix {
+	switch {
+	case len(spread) == 0:
+		return single
+	case len(single) == 0:
+		return spread
+	}
+	least := spread[0].Value
+	for _, f := range spread[1:] {
+		least = min(least, f.Value)
+	}
+	if len(spread) > 1 && least >= spreadFactor*single[0].Value {
+		return spread
+	}
+	return single
 }
 
 // keywordFor returns the bound keyword of a schema node: maxItems for a

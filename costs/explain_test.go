@@ -41,8 +41,13 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 		if hasCostErrors(context.Background(), apply(f)) {
 			t.Errorf("fix %s: the CRD still has cost errors", f)
 		}
-		if f.Value*2 < f.Largest || f.Value > f.Largest {
-			t.Errorf("fix %s: value not within [largest/2, largest]", f)
+		sp, _, err := parsePath(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		usualBound := usual(sp.node(def), f.FieldPath, f.Keyword)
+		if f.Value > f.Largest || f.Value*2 < f.Largest && f.Value != usualBound {
+			t.Errorf("fix %s: value neither within [largest/2, largest] nor the usual bound %d", f, usualBound)
 		}
 		g := f
 		g.Value = f.Largest + 1
@@ -53,6 +58,11 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 	if len(r.Rules) > 0 && len(r.Fewest) > 0 && hasCostErrors(context.Background(), apply(r.Fewest...)) {
 		t.Errorf("fewest %v: the CRD still has cost errors", r.Fewest)
 	}
+	for _, f := range append(append([]Fix(nil), r.Fixes...), r.Fewest...) {
+		if f.Value < minUsable {
+			t.Errorf("fix %s: a bound below %d leaves the field unusable", f, minUsable)
+		}
+	}
 }
 
 func TestExplainMailingList(t *testing.T) {
@@ -61,8 +71,8 @@ func TestExplainMailingList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rules) == 0 || len(r.Fixes) == 0 || len(r.Fewest) != 1 {
-		t.Fatalf("want rules over budget, fixes and one fewest fix, got %+v", r)
+	if len(r.Rules) == 0 || len(r.Fixes) == 0 || len(r.Fewest) == 0 {
+		t.Fatalf("want rules over budget, fixes and a recommended combination, got %+v", r)
 	}
 	for _, rule := range r.Rules {
 		t.Logf("%s: %d x %d = %d, collections %+v, unbounded %+v", rule.Field, rule.Cost, rule.Cardinality, rule.Total, rule.Collections, rule.Unbounded)
@@ -71,4 +81,105 @@ func TestExplainMailingList(t *testing.T) {
 		t.Log(f)
 	}
 	checkFixes(t, def, r)
+}
+
+// TestExplainSpreads: on the mailing list, one maxItems alone works only
+// at 4; the list and its strings bounded together allow four times more
+// each, and that is the recommendation.
+func TestExplainSpreads(t *testing.T) {
+	def := readCRD(t, "../examples/costs/mailinglist.yaml")
+	r, err := Explain(context.Background(), def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Fewest) != 2 {
+		t.Fatalf("fewest %v, want the list and its strings bounded together", r.Fewest)
+	}
+	best := int64(0)
+	for _, f := range r.Fixes {
+		best = max(best, f.Value)
+	}
+	for _, f := range r.Fewest {
+		if f.Value < spreadFactor*best {
+			t.Errorf("fewest %s: not %d times the best single bound %d", f, spreadFactor, best)
+		}
+	}
+	checkFixes(t, def, r)
+}
+
+// TestExplainUsableBounds: a list already bounded at 100,000 whose strings
+// a rule reads: only a maxLength of 0 would fix it alone, which is no fix;
+// the suggestions bound the list as well.
+func TestExplainUsableBounds(t *testing.T) {
+	def, _, err := crdschema.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: hosts.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: hosts, singular: host, kind: Host, listKind: HostList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              hostnames:
+                type: array
+                maxItems: 100000
+                items: {type: string}
+                x-kubernetes-validations:
+                - rule: self.all(h, h.matches('^[a-z0-9.-]+$') && h.split('.').size() < 5)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Explain(context.Background(), def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rules) == 0 || len(r.Fewest) == 0 {
+		t.Fatalf("want a rule over budget and a fix: %+v", r)
+	}
+	for _, f := range r.Fewest {
+		t.Log(f)
+	}
+	checkFixes(t, def, r)
+}
+
+func TestUsual(t *testing.T) {
+	str := &crdschema.JSONSchemaProps{Type: "string"}
+	tests := []struct {
+		s     *crdschema.JSONSchemaProps
+		field string
+		want  int64
+	}{
+		{str, "spec.name", 253},
+		{str, "spec.targetRef.namespace", 63},
+		{str, "spec.hostnames[*]", 253},
+		{str, "spec.webhookURL", 2048},
+		{str, "spec.addresses[*]", 0},
+		{str, "spec.emails[*]", 254},
+		{&crdschema.JSONSchemaProps{Type: "string", Format: "uri"}, "spec.x", 2048},
+		{&crdschema.JSONSchemaProps{Type: "string", Format: "ipv4"}, "spec.x", 15},
+		{str, "spec.description", 0},
+	}
+	for _, tt := range tests {
+		if got := usual(tt.s, tt.field, "maxLength"); got != tt.want {
+			t.Errorf("usual(%q) = %d, want %d", tt.field, got, tt.want)
+		}
+	}
+	if got := usual(str, "spec.name", "maxItems"); got != 0 {
+		t.Errorf("usual maxItems = %d, want 0", got)
+	}
+	for _, tt := range []struct{ largest, usual, want int64 }{{5000, 253, 253}, {200, 253, 200}, {3000, 0, 2048}, {1, 0, 1}} {
+		if got := suggest(tt.largest, tt.usual); got != tt.want {
+			t.Errorf("suggest(%d, %d) = %d, want %d", tt.largest, tt.usual, got, tt.want)
+		}
+	}
 }

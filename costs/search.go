@@ -14,10 +14,12 @@ const maxSearch = 3 << 20
 // search finds the largest value v such that def, with the bounds of the
 // nodes sps (keywords kws) set to v (or kept where lower), passes CRD
 // validation without a cost error, by binary search with crd.Validate as
-// the judge. It returns the fixes, with a round suggested value checked
-// too, or false when no value does.
+// the judge, from minUsable up: a bound of 0 would fix the cost by making
+// the field unusable. It returns the fixes, each with a suggested value
+// (the usual bound of the field's kind, or a round number; see suggest)
+// checked too, or false when no usable value does.
 func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
-	lo := int64(0)
+	lo := int64(minUsable)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))
 	for i, sp := range sps {
@@ -83,37 +85,37 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 		}
 		largest = lo
 	}
-	value := round(largest)
-	if value != largest && !valid(value) {
-		value = largest
+	// Each node its suggested value: the usual bound of its kind where
+	// that fits, a round number otherwise; all together checked, else the
+	// round number everywhere, else the largest.
+	values := make([]int64, len(sps))
+	setAll := func(pick func(i int) int64) *crdschema.CustomResourceDefinition {
+		d := def
+		for i, sp := range sps {
+			values[i] = pick(i)
+			if cur[i] >= 0 && cur[i] <= values[i] {
+				continue
+			}
+			d = withBound(d, sp, kws[i], values[i])
+		}
+		return d
+	}
+	picks := []func(i int) int64{
+		func(i int) int64 { return suggest(largest, usual(sps[i].node(def), sps[i].fieldPath(), kws[i])) },
+		func(int) int64 { return round(largest) },
+		func(int) int64 { return largest },
+	}
+	for _, pick := range picks {
+		if !hasCostErrors(ctx, setAll(pick)) {
+			break
+		}
 	}
 	var fixes []Fix
 	for i, sp := range sps {
-		if cur[i] >= 0 && cur[i] <= value {
+		if cur[i] >= 0 && cur[i] <= values[i] {
 			continue // already bounded enough: no change
 		}
-		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: value}, Largest: largest, Current: cur[i]})
+		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: values[i]}, Largest: largest, Current: cur[i]})
 	}
 	return fixes, true
-}
-
-// round returns the largest power of two or 1, 2 or 5 times a power of ten
-// that is at most n (n for n < 1): a number between n/2 and n.
-func round(n int64) int64 {
-	if n < 1 {
-		return n
-	}
-	p2 := int64(1)
-	for p2*2 <= n {
-		p2 *= 2
-	}
-	best := p2
-	for p := int64(1); p <= n; p *= 10 {
-		for _, m := range []int64{1, 2, 5} {
-			if v := m * p; v <= n && v > best {
-				best = v
-			}
-		}
-	}
-	return best
 }

@@ -34,10 +34,12 @@
 // the bound of each enclosing list and map, or the worst case where none is
 // set) and the fixes: each maxItems, maxProperties or maxLength on the
 // rules' paths that alone brings the CRD under the limits, with the
-// largest value that does, a round value to write, its schema path and its
-// kubebuilder marker (+kubebuilder:validation:MaxItems=4); or, when no
-// single bound is enough, a combination. Every fix is checked with
-// crd.Validate.
+// largest value that does, a value to write (usual for the field's kind,
+// or round; never 0), its schema path and its kubebuilder marker
+// (+kubebuilder:validation:MaxItems=4); and a recommended combination when
+// bounds together allow much larger values (maxItems=1024 with
+// maxLength=1024 here) or no single bound is enough. Every fix is checked
+// with crd.Validate.
 //
 // With -objects, each rule then runs alone on each object of the file (of
 // the CRD's kind) and its actual cost is printed next to its estimate, the

@@ -38,6 +38,11 @@ func reportFixes(w io.Writer, def *crdschema.CustomResourceDefinition) {
 		}
 	}
 	switch {
+	case len(r.Fewest) > 1 && len(r.Fixes) > 0:
+		fmt.Fprintf(w, "\nRecommended: these together, which spread the budget and allow larger values (checked with crd.Validate):\n")
+		for _, f := range r.Fewest {
+			fmt.Fprintf(w, "  %s\n", describeFix(f))
+		}
 	case len(r.Fewest) > 1:
 		fmt.Fprintf(w, "\nNo single bound is enough; together these do (checked with crd.Validate):\n")
 		for _, f := range r.Fewest {
