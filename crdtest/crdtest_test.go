@@ -41,27 +41,32 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, suite string
 		want        []string // substrings of the report
+		inputError  bool     // the suite cannot be read: an error, not a failed case
 	}{
-		{"not YAML", "name: [x\n", []string{"x.testsuite.yaml: not a YAML test suite"}},
-		{"not a suite", "- a\n- b\n", []string{"x.testsuite.yaml: not a test suite"}},
-		{"no crdName", "name: x\ntests: {}\n", []string{"x.testsuite.yaml: test suite has no crdName"}},
-		{"unknown CRD", "name: x\ncrdName: nope.example.com\n", []string{`x.testsuite.yaml: no CRD named "nope.example.com" in`}},
-		{"unknown version", head + "version: v9\n", []string{`the CRD has no version "v9"`}},
-		{"case without name", head + "tests:\n  onCreate:\n  - initial: 'a: 1'\n", []string{"tests.onCreate[0] has no name"}},
-		{"bad patch", head + "tests:\n  onUpdate:\n  - name: p\n    initialCRDPatches: [{op: frob, path: /spec}]\n", []string{`tests.onUpdate[0] (p): initialCRDPatches[0]: unknown op "frob"`}},
-		{"initial not YAML", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '{a: [}'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}},
-		{"initial not an object", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '- a'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}},
-		{"kind not served", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v2\n\n      kind: CronTab'\n", []string{`onCreate "c1"`, `initial: no matches for kind "CronTab" in version "stable.example.com/v2" (CRD crontabs.stable.example.com serves kind "CronTab" in stable.example.com/v1)`}},
-		{"updated not YAML", head + "tests:\n  onUpdate:\n  - name: u1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    updated: '{'\n", []string{`onUpdate "u1"`, "updated is not a YAML object"}},
-		{"patch path missing", head + "tests:\n  onUpdate:\n  - name: u1\n    initialCRDPatches: [{op: remove, path: /spec/nope}]\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n", []string{`onUpdate "u1"`, "initialCRDPatches: patch 0 (remove /spec/nope): no such member: /spec/nope"}},
-		{"expected error missing", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    expectedError: boom\n", []string{`onCreate "c1"`, "create succeeded, want an error containing", "boom"}},
-		{"unknown field", head + "featureGate: [X]\n", []string{`unknown field "featureGate" (ignored)`, "0 passed, 0 failed"}},
+		{"not YAML", "name: [x\n", []string{"x.testsuite.yaml: not a YAML test suite"}, true},
+		{"not a suite", "- a\n- b\n", []string{"x.testsuite.yaml: not a test suite"}, true},
+		{"no crdName", "name: x\ntests: {}\n", []string{"x.testsuite.yaml: test suite has no crdName"}, true},
+		{"unknown CRD", "name: x\ncrdName: nope.example.com\n", []string{`x.testsuite.yaml: no CRD named "nope.example.com" in`}, true},
+		{"unknown version", head + "version: v9\n", []string{`the CRD has no version "v9"`}, true},
+		{"case without name", head + "tests:\n  onCreate:\n  - initial: 'a: 1'\n", []string{"tests.onCreate[0] has no name"}, true},
+		{"bad patch", head + "tests:\n  onUpdate:\n  - name: p\n    initialCRDPatches: [{op: frob, path: /spec}]\n", []string{`tests.onUpdate[0] (p): initialCRDPatches[0]: unknown op "frob"`}, true},
+		{"initial not YAML", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '{a: [}'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}, false},
+		{"initial not an object", head + "tests:\n  onCreate:\n  - name: c1\n    initial: '- a'\n", []string{`onCreate "c1"`, "initial is not a YAML object"}, false},
+		{"kind not served", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v2\n\n      kind: CronTab'\n", []string{`onCreate "c1"`, `initial: no matches for kind "CronTab" in version "stable.example.com/v2" (CRD crontabs.stable.example.com serves kind "CronTab" in stable.example.com/v1)`}, false},
+		{"updated not YAML", head + "tests:\n  onUpdate:\n  - name: u1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    updated: '{'\n", []string{`onUpdate "u1"`, "updated is not a YAML object"}, false},
+		{"patch path missing", head + "tests:\n  onUpdate:\n  - name: u1\n    initialCRDPatches: [{op: remove, path: /spec/nope}]\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n", []string{`onUpdate "u1"`, "initialCRDPatches: patch 0 (remove /spec/nope): no such member: /spec/nope"}, false},
+		{"expected error missing", head + "tests:\n  onCreate:\n  - name: c1\n    initial: 'apiVersion: stable.example.com/v1\n\n      kind: CronTab'\n    expectedError: boom\n", []string{`onCreate "c1"`, "create succeeded, want an error containing", "boom"}, false},
+		{"unknown field", head + "featureGate: [X]\n", []string{`unknown field "featureGate" (ignored)`, "0 passed, 0 failed"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := writeSuite(t, tc.suite)
 			var out bytes.Buffer
-			if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
-				t.Fatal(err)
+			failed, err := RunFiles(context.Background(), &out, []string{p})
+			if (err != nil) != tc.inputError {
+				t.Errorf("error %v, want an input error: %v", err, tc.inputError)
+			}
+			if tc.inputError && (failed != 0 || !strings.Contains(out.String(), "ERROR "+p) || !strings.Contains(out.String(), "1 unreadable")) {
+				t.Errorf("an unreadable suite: %d failed, report\n%s", failed, out.String())
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(out.String(), w) {

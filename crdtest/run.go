@@ -2,6 +2,7 @@ package crdtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -53,24 +54,27 @@ func Run(t *testing.T, path string, opts ...Option) {
 }
 
 // RunFiles runs the test suites at paths (files or directories, as for
-// Run), writes each failure, each warning and a summary line ("N passed, N failed")
-// to out,
-// and returns the number of failed cases. A suite that cannot be read
-// counts as one failed case; err is only for paths that cannot be read.
-// ctx bounds the evaluation of the CEL rules.
+// Run), writes each failure, each warning and a summary line ("N passed, N
+// failed") to out, and returns the number of failed cases. Paths and suites
+// that cannot be read (not there, not a YAML test suite) are input errors:
+// each is written to out as "ERROR path: reason", the other suites still
+// run, and err joins them. ctx bounds the evaluation of the CEL rules.
 func RunFiles(ctx context.Context, out io.Writer, paths []string, opts ...Option) (failed int, err error) {
 	r := newRunner(opts)
 	passed := 0
+	var inputErrs []error
 	for _, path := range paths {
 		files, err := suiteFiles(path)
 		if err != nil {
-			return failed, err
+			fmt.Fprintf(out, "ERROR %s\n    %v\n", path, indent(err.Error()))
+			inputErrs = append(inputErrs, err)
+			continue
 		}
 		for _, f := range files {
 			p, err := r.plan(f)
 			if err != nil {
-				failed++
-				fmt.Fprintf(out, "FAIL %s\n    %v\n", f, indent(err.Error()))
+				fmt.Fprintf(out, "ERROR %s\n    %v\n", f, indent(err.Error()))
+				inputErrs = append(inputErrs, err)
 				continue
 			}
 			for _, warn := range p.s.warnings {
@@ -98,8 +102,12 @@ func RunFiles(ctx context.Context, out io.Writer, paths []string, opts ...Option
 			}
 		}
 	}
-	fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed)
-	return failed, nil
+	if len(inputErrs) > 0 {
+		fmt.Fprintf(out, "%d passed, %d failed, %d unreadable\n", passed, failed, len(inputErrs))
+	} else {
+		fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed)
+	}
+	return failed, errors.Join(inputErrs...)
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }

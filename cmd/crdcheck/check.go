@@ -336,18 +336,16 @@ func (c *checker) loadCRDs() *catalog {
 		seq     = -(1 << 40) // before the manifests
 	)
 	c.decode(c.opts.crdPaths, decoding{jobs: c.opts.jobs, whole: true}, &seq, func(d document) {
-		var e *crdEntry
 		switch {
 		case d.err != nil:
-			e = &crdEntry{doc: d, fromCRDs: true, problem: d.err.Error()}
+			// not YAML or JSON: an input error, as among the manifests
+			c.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
 		case d.json != nil:
-			e = newCRDEntry(d, true, &c.cache)
-		default:
-			return
+			e := newCRDEntry(d, true, &c.cache)
+			mu.Lock()
+			entries = append(entries, e)
+			mu.Unlock()
 		}
-		mu.Lock()
-		entries = append(entries, e)
-		mu.Unlock()
 	})
 	sortEntries(entries)
 	cat := newCatalog()

@@ -644,3 +644,21 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestUnreadableCRDFile: a -crds document that is not YAML is an input
+// error (exit status 2, reported with its location), not a rejected CRD
+// without a name.
+func TestUnreadableCRDFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bad.yaml"), "apiVersion: v1\nkind: [\n  x: : :\n")
+	code, v := jsonRun(t, "-crds", dir, good)
+	if code != exitUsage {
+		t.Errorf("exit status %d, want %d", code, exitUsage)
+	}
+	if list := v["crds"].([]any); len(list) != 0 {
+		t.Errorf("an unreadable document listed as a CRD: %v", list)
+	}
+	if n := v["summary"].(map[string]any)["errors"]; n != json.Number("1") {
+		t.Errorf("summary errors %v, want 1", n)
+	}
+}
