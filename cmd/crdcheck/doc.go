@@ -209,15 +209,24 @@
 // pass), blocked (one of them fails: the rule cannot ratchet), changed on
 // read (fields pruned or defaulted when the new CRD reads it: named) or
 // unreadable. The verdicts come from package upgrade, which runs the API
-// server's pipeline. -o json writes them as JSON. Exit status: 1 when an
-// update is refused or an object is blocked, unreadable or loses fields on
-// read; 2 for usage and input errors; 0 otherwise.
+// server's pipeline. A stored object of a namespaced kind without a
+// namespace is read as stored in "default". -o json writes them as JSON,
+// in the check command's shape (file, line, document, item, status,
+// errors, error); -o junit, tap and github as the check command does, with
+// blocked, unreadable and field-losing objects and refused updates as
+// failures, and hazards, schema changes and ratcheted objects as
+// warnings. Exit status: 1 when an update is refused or an object is
+// blocked, unreadable or loses fields on read; 2 for usage and input
+// errors (a -from or -to path that does not exist is one, at once); 0
+// otherwise.
 //
 // # schema
 //
 // crdcheck schema [-d DIR] [-strict] CRDS... writes the JSON Schema of every
-// version of every CRD (package jsonschema) into DIR as KIND_VERSION.json,
-// for yaml-language-server and for kubeconform:
+// version of every CRD (package jsonschema) into DIR as
+// KIND-GROUP-VERSION.json, for yaml-language-server and for kubeconform (a
+// CRD the API server refuses is reported and not written: exit status 1;
+// two different schemas for one file name: exit status 2):
 //
 //	kubeconform -schema-location 'DIR/{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json' manifests/
 package main

@@ -18,19 +18,30 @@ type entry struct {
 	failed  bool   // counts as a failure: rejected, or not checked with -fail-unchecked
 	summary string // one line: why refused, unreadable or not checked
 	text    string // the whole text, as the text output shows it
+
+	warnings  []string // what to warn about, each a line
+	warnTitle string   // the title of the GitHub annotation of a warning
 }
 
 // entries lists the CRDs and objects in report order.
 func (r *report) entries() []entry {
 	out := make([]entry, 0, len(r.CRDs)+len(r.Objects))
 	for _, c := range r.CRDs {
-		e := entry{file: c.File, line: c.Line, where: c.where, name: "CustomResourceDefinition " + c.Name, status: c.Status, text: c.text()}
+		e := entry{file: c.File, line: c.Line, where: c.where, name: "CustomResourceDefinition " + c.Name, status: c.Status, text: c.text(),
+			warnTitle: "crdcheck: unknown field"}
 		e.failed = e.status == statusRejected
+		for _, f := range c.UnknownFields {
+			e.warnings = append(e.warnings, fmt.Sprintf("%s: unknown field %q (the API server drops it)", e.name, f))
+		}
 		out = append(out, e.withSummary())
 	}
 	for _, o := range r.Objects {
-		e := entry{file: o.File, line: o.Line, where: o.where, name: describe(&o), status: o.Status, text: o.text()}
+		e := entry{file: o.File, line: o.Line, where: o.where, name: describe(&o), status: o.Status, text: o.text(),
+			warnTitle: "crdcheck: warning"}
 		e.failed = e.status == statusRejected || e.status == statusUnchecked && r.failUnchecked
+		for _, w := range o.Warnings {
+			e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.name, w))
+		}
 		out = append(out, e.withSummary())
 	}
 	return out
@@ -73,6 +84,7 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitProblem `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"` // the warnings, "Warning: ..." lines
 }
 
 type junitProblem struct {
@@ -83,11 +95,13 @@ type junitProblem struct {
 
 // writeJUnit writes one test suite per file, one test case per CRD or
 // object: a failure when rejected, an error when unreadable, skipped when
-// not checked.
-func (r *report) writeJUnit(w io.Writer) error {
+// not checked; warnings go to the case's system-out.
+func (r *report) writeJUnit(w io.Writer) error { return writeJUnit(w, r.entries()) }
+
+func writeJUnit(w io.Writer, entries []entry) error {
 	all := junitSuites{Name: "crdcheck"}
 	index := map[string]int{}
-	for _, e := range r.entries() {
+	for _, e := range entries {
 		i, ok := index[e.file]
 		if !ok {
 			i = len(all.Suites)
@@ -96,6 +110,9 @@ func (r *report) writeJUnit(w io.Writer) error {
 		}
 		s := &all.Suites[i]
 		c := junitCase{Name: e.where + ": " + e.name, Classname: e.file, File: e.file, Line: e.line}
+		for _, w := range e.warnings {
+			c.SystemOut += "Warning: " + w + "\n"
+		}
 		p := &junitProblem{Message: e.summary, Type: e.status, Text: e.text}
 		switch {
 		case e.failed:
@@ -132,9 +149,10 @@ func (r *report) writeJUnit(w io.Writer) error {
 // writeTAP writes the Test Anything Protocol, version 13: a test point
 // per CRD and object, with the text of a refusal as a YAML diagnostic
 // block and "# SKIP" for objects not checked.
-func (r *report) writeTAP(w io.Writer) error {
+func (r *report) writeTAP(w io.Writer) error { return writeTAP(w, r.entries()) }
+
+func writeTAP(w io.Writer, es []entry) error {
 	b := bufio.NewWriter(w)
-	es := r.entries()
 	fmt.Fprintf(b, "TAP version 13\n1..%d\n", len(es))
 	for i, e := range es {
 		desc := tapEscape(e.where + ": " + e.name)
@@ -168,6 +186,15 @@ func tapEscape(s string) string {
 // a warning per unknown field, then the text summary. Objects not checked
 // are annotated only with -fail-unchecked.
 func (r *report) writeGitHub(w io.Writer) error {
+	return writeGitHub(w, r.entries(), func(w io.Writer) error {
+		short := *r
+		short.CRDs, short.Objects = nil, nil
+		return short.writeText(w, false)
+	})
+}
+
+// writeGitHub writes the annotations of es, then the summary.
+func writeGitHub(w io.Writer, es []entry, summary func(io.Writer) error) error {
 	b := bufio.NewWriter(w)
 	annotate := func(level, file string, line int, title, msg string) {
 		var props []string
@@ -180,27 +207,18 @@ func (r *report) writeGitHub(w io.Writer) error {
 		props = append(props, "title="+ghProperty(title))
 		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
 	}
-	for i, e := range r.entries() {
+	for _, e := range es {
 		if e.failed || e.status == statusError {
 			annotate("error", e.file, e.line, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
 		}
-		if i < len(r.CRDs) {
-			for _, f := range r.CRDs[i].UnknownFields {
-				annotate("warning", e.file, e.line, "crdcheck: unknown field", fmt.Sprintf("%s: unknown field %q (the API server drops it)", e.name, f))
-			}
-			continue
-		}
-		for _, w := range r.Objects[i-len(r.CRDs)].Warnings {
-			annotate("warning", e.file, e.line, "crdcheck: warning", fmt.Sprintf("%s: %s", e.name, w))
+		for _, w := range e.warnings {
+			annotate("warning", e.file, e.line, e.warnTitle, w)
 		}
 	}
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	// the summary, for the log
-	short := *r
-	short.CRDs, short.Objects = nil, nil
-	return short.writeText(w, false)
+	return summary(w) // for the log
 }
 
 // ghData escapes the message of a workflow command.

@@ -662,3 +662,21 @@ func TestUnreadableCRDFile(t *testing.T) {
 		t.Errorf("summary errors %v, want 1", n)
 	}
 }
+
+// TestRootErrorField: an error about the whole object has the field "" in
+// the JSON output, and its message kubectl's "<nil>: ...".
+func TestRootErrorField(t *testing.T) {
+	got := fieldErrors(crdschema.ErrorList{crdschema.Invalid(nil, nil, "bar must not be x")})
+	if len(got) != 1 || got[0].Field != "" || !strings.HasPrefix(got[0].Message, "<nil>: Invalid value") {
+		t.Errorf("%+v", got)
+	}
+}
+
+// TestJUnitWarnings: warnings (unknown fields) appear in the JUnit output,
+// in the test case's system-out.
+func TestJUnitWarnings(t *testing.T) {
+	_, out, _ := runArgs(t, "-o", "junit", "-crds", crds, good)
+	if !strings.Contains(out, "<system-out>Warning: ") {
+		t.Errorf("junit output without warnings:\n%s", out)
+	}
+}

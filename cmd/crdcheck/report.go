@@ -149,10 +149,17 @@ func (r *report) exitStatus() int {
 	return exitOK
 }
 
+// fieldErrors converts errs for the JSON output. An error about the whole
+// object (whose path Kubernetes prints "<nil>") has the field "", as an
+// API status cause has; its message keeps kubectl's text.
 func fieldErrors(errs crdschema.ErrorList) []fieldError {
 	out := make([]fieldError, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, fieldError{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+		field := e.Field
+		if field == "<nil>" {
+			field = ""
+		}
+		out = append(out, fieldError{Type: string(e.Type), Field: field, Detail: e.Detail, Message: e.Error()})
 	}
 	return out
 }

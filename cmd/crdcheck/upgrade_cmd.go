@@ -62,7 +62,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts.to = append(opts.to, s)
 		return nil
 	})
-	fs.StringVar(&opts.output, "o", "text", "output `format`: text or json")
+	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	files, err := parseInterspersed(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -74,8 +74,8 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck upgrade: -from and -to are required")
 		return exitUsage
-	case opts.output != "text" && opts.output != "json":
-		fmt.Fprintf(stderr, "crdcheck upgrade: -o %s: the format must be text or json\n", opts.output)
+	case !validFormat(opts.output):
+		fmt.Fprintf(stderr, "crdcheck upgrade: -o %s: the format must be text, json, junit, tap or github\n", opts.output)
 		return exitUsage
 	}
 	opts.files = files
@@ -110,21 +110,32 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sort.Slice(objects, func(i, j int) bool { return less(&objects[i], &objects[j]) })
 	rep := buildUpgradeReport(rd.ctx, olds, news, objects)
 	for _, o := range rd.outcomes {
-		rep.InputErrors = append(rep.InputErrors, inputErrorReport{Where: o.doc.where(), Error: o.problem})
+		rep.InputErrors = append(rep.InputErrors, inputErrorReport{File: o.doc.file, Line: o.doc.line, Where: o.doc.where(), Error: o.problem})
 	}
 	for _, e := range append(olds, news...) {
 		if e.def == nil {
-			rep.InputErrors = append(rep.InputErrors, inputErrorReport{Where: e.doc.where(), Error: e.problem})
+			rep.InputErrors = append(rep.InputErrors, inputErrorReport{File: e.doc.file, Line: e.doc.line, Where: e.doc.where(), Error: e.problem})
 		}
 	}
 	sort.Slice(rep.InputErrors, func(i, j int) bool { return rep.InputErrors[i].Where < rep.InputErrors[j].Where })
 
-	if opts.output == "json" {
+	switch opts.output {
+	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(rep)
-	} else {
+	case "junit":
+		err = writeJUnit(stdout, rep.entries())
+	case "tap":
+		err = writeTAP(stdout, rep.entries())
+	case "github":
+		err = writeGitHub(stdout, rep.entries(), func(w io.Writer) error {
+			b := bufio.NewWriter(w)
+			rep.writeSummary(b)
+			return b.Flush()
+		})
+	default:
 		err = rep.writeText(stdout)
 	}
 	if err != nil {
@@ -167,6 +178,9 @@ type upgradeReport struct {
 }
 
 type crdUpgradeReport struct {
+	File          string       `json:"file"` // where the new CRD is
+	Line          int          `json:"line"`
+	Document      int          `json:"document"`
 	Name          string       `json:"name"`
 	From          string       `json:"from,omitempty"` // where the stored CRD is; empty for a new CRD
 	To            string       `json:"to"`
@@ -177,16 +191,20 @@ type crdUpgradeReport struct {
 }
 
 type objectVerdict struct {
+	File       string       `json:"file"`
+	Line       int          `json:"line"`
+	Document   int          `json:"document"`
+	Item       int          `json:"item,omitempty"`
 	Where      string       `json:"where"`
 	APIVersion string       `json:"apiVersion"`
 	Kind       string       `json:"kind"`
 	Namespace  string       `json:"namespace"`
 	Name       string       `json:"name"`
-	Verdict    string       `json:"verdict"` // valid | ratcheted | blocked | changedOnRead | unreadable | notChecked
+	Status     string       `json:"status"` // valid | ratcheted | blocked | changedOnRead | unreadable | notChecked
 	Errors     []fieldError `json:"errors"`
 	Blocking   []blocking   `json:"blocking"`
 	Changes    []change     `json:"changes"`
-	Problem    string       `json:"problem,omitempty"`
+	Error      string       `json:"error,omitempty"` // why it could not be checked
 }
 
 type blocking struct {
@@ -203,6 +221,8 @@ type change struct {
 }
 
 type inputErrorReport struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
 	Where string `json:"where"`
 	Error string `json:"error"`
 }
@@ -232,7 +252,8 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 			continue
 		}
 		gk := groupKind{e.def.Spec.Group, e.def.Spec.Names.Kind}
-		c := crdUpgradeReport{Name: e.name, To: e.doc.where(), Status: statusAccepted, Hazards: []string{}, SchemaChanges: []string{}}
+		c := crdUpgradeReport{File: e.doc.file, Line: e.doc.line, Document: e.doc.index, Name: e.name, To: e.doc.where(),
+			Status: statusAccepted, Hazards: []string{}, SchemaChanges: []string{}}
 		old := oldByName[e.name]
 		if old == nil || done[gk] {
 			// a new CRD: created, not updated
@@ -263,9 +284,10 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 		}
 		rep.CRDs = append(rep.CRDs, c)
 		for i, o := range r.Objects {
-			v := &objectVerdict{Where: objects[idx[i]].where(), APIVersion: o.APIVersion, Kind: o.Kind,
-				Namespace: o.Namespace, Name: o.Name, Verdict: string(o.Verdict), Errors: fieldErrors(o.Errors),
-				Blocking: []blocking{}, Changes: []change{}, Problem: o.Problem}
+			d := &objects[idx[i]]
+			v := &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
+				APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Status: string(o.Verdict),
+				Errors: fieldErrors(o.Errors), Blocking: []blocking{}, Changes: []change{}, Error: o.Problem}
 			for _, b := range o.Blocking {
 				v.Blocking = append(v.Blocking, blocking{b.Update, fieldErrors(crdschema.ErrorList{b.Error})[0]})
 			}
@@ -283,12 +305,13 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 			meta, _ := d.obj["metadata"].(map[string]any)
 			ns, _ := meta["namespace"].(string)
 			name, _ := meta["name"].(string)
-			v = &objectVerdict{Where: d.where(), APIVersion: av, Kind: kind, Namespace: ns, Name: name,
-				Verdict: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
-				Problem: "no CRD of both -from and -to serves its kind"}
+			v = &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
+				APIVersion: av, Kind: kind, Namespace: ns, Name: name,
+				Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
+				Error: "no CRD of both -from and -to serves its kind"}
 		}
 		rep.Objects = append(rep.Objects, *v)
-		rep.Summary[v.Verdict]++
+		rep.Summary[v.Status]++
 	}
 	for _, c := range rep.CRDs {
 		rep.Summary["crds"]++
@@ -308,10 +331,8 @@ func (r *upgradeReport) exitStatus() int {
 		return exitRejected
 	}
 	for _, o := range r.Objects {
-		for _, c := range o.Changes {
-			if c.Kind == string(upgrade.Pruned) {
-				return exitRejected
-			}
+		if o.atRisk() {
+			return exitRejected
 		}
 	}
 	return exitOK
@@ -345,7 +366,7 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 		}
 	}
 	for _, o := range r.Objects {
-		if o.Verdict == string(upgrade.Valid) {
+		if o.Status == string(upgrade.Valid) {
 			continue
 		}
 		block()
@@ -353,22 +374,8 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 		if o.Namespace != "" {
 			name = o.Namespace + "/" + name
 		}
-		fmt.Fprintf(b, "%s: %s %s (%s): %s\n", o.Where, o.Kind, name, o.APIVersion, verdictWord(o.Verdict))
-		if o.Problem != "" {
-			fmt.Fprintf(b, "  %s\n", o.Problem)
-		}
-		for _, e := range o.Errors {
-			fmt.Fprintf(b, "  invalid: %s\n", e.Message)
-		}
-		for _, bl := range o.Blocking {
-			fmt.Fprintf(b, "  a %s fails: %s\n", bl.Update, bl.Error.Message)
-		}
-		if o.Verdict == string(upgrade.Ratcheted) {
-			b.WriteString("  (updates that leave these fields alone still pass)\n")
-		}
-		for _, c := range o.Changes {
-			fmt.Fprintf(b, "  on read: %s\n", c.Text)
-		}
+		fmt.Fprintf(b, "%s: %s %s (%s): %s\n", o.Where, o.Kind, name, o.APIVersion, verdictWord(o.Status))
+		b.WriteString(o.text())
 	}
 	for _, e := range r.InputErrors {
 		block()
@@ -377,6 +384,12 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 	if sep {
 		b.WriteString("\n")
 	}
+	r.writeSummary(b)
+	return b.Flush()
+}
+
+// writeSummary writes the two summary lines.
+func (r *upgradeReport) writeSummary(b *bufio.Writer) {
 	s := r.Summary
 	fmt.Fprintf(b, "CRDs: %d accepted, %d refused\n", s["crds"]-s["crdsRejected"], s["crdsRejected"])
 	var parts []string
@@ -385,7 +398,87 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 		parts = append(parts, fmt.Sprintf("%d %s", s[v[0]], v[1]))
 	}
 	fmt.Fprintf(b, "objects: %s; %d input error(s)\n", strings.Join(parts, ", "), len(r.InputErrors))
-	return b.Flush()
+}
+
+// text is the body of an object's verdict, as the text output shows it
+// under its heading.
+func (o *objectVerdict) text() string {
+	var b strings.Builder
+	if o.Error != "" {
+		fmt.Fprintf(&b, "  %s\n", o.Error)
+	}
+	for _, e := range o.Errors {
+		fmt.Fprintf(&b, "  invalid: %s\n", e.Message)
+	}
+	for _, bl := range o.Blocking {
+		fmt.Fprintf(&b, "  a %s fails: %s\n", bl.Update, bl.Error.Message)
+	}
+	if o.Status == string(upgrade.Ratcheted) {
+		b.WriteString("  (updates that leave these fields alone still pass)\n")
+	}
+	for _, c := range o.Changes {
+		fmt.Fprintf(&b, "  on read: %s\n", c.Text)
+	}
+	return b.String()
+}
+
+// atRisk reports whether an object's verdict fails the run: blocked,
+// unreadable, or losing fields on read.
+func (o *objectVerdict) atRisk() bool {
+	if o.Status == string(upgrade.Blocked) || o.Status == string(upgrade.Unreadable) {
+		return true
+	}
+	for _, c := range o.Changes {
+		if c.Kind == string(upgrade.Pruned) {
+			return true
+		}
+	}
+	return false
+}
+
+// entries lists the CRDs, objects and input errors for the CI outputs
+// (JUnit, TAP, GitHub), as the check command's: a CRD update refused and
+// an object at risk are failures; hazards and schema changes are warnings;
+// objects no CRD pair serves are skipped.
+func (r *upgradeReport) entries() []entry {
+	var out []entry
+	for _, c := range r.CRDs {
+		e := entry{file: c.File, line: c.Line, where: c.To, name: "CustomResourceDefinition " + c.Name, status: c.Status,
+			failed: c.Status == statusRejected, warnTitle: "crdcheck upgrade: warning"}
+		var b strings.Builder
+		for _, fe := range c.Errors {
+			fmt.Fprintf(&b, "refused: %s\n", fe.Message)
+		}
+		e.text = b.String()
+		for _, h := range c.Hazards {
+			e.warnings = append(e.warnings, fmt.Sprintf("%s: hazard: %s", e.name, h))
+		}
+		for _, sc := range c.SchemaChanges {
+			e.warnings = append(e.warnings, fmt.Sprintf("%s: schema change: %s", e.name, sc))
+		}
+		out = append(out, e.withSummary())
+	}
+	for _, o := range r.Objects {
+		name := o.Name
+		if o.Namespace != "" {
+			name = o.Namespace + "/" + name
+		}
+		status := o.Status
+		if status == string(upgrade.Valid) || status == string(upgrade.Ratcheted) || status == string(upgrade.ChangedOnRead) && !o.atRisk() {
+			status = statusAccepted // nothing at risk: passes
+		}
+		e := entry{file: o.File, line: o.Line, where: o.Where, name: fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion),
+			status: status, failed: o.atRisk(), text: verdictWord(o.Status) + "\n" + o.text(), warnTitle: "crdcheck upgrade: warning"}
+		if o.Status == string(upgrade.Ratcheted) || o.Status == string(upgrade.ChangedOnRead) && !o.atRisk() {
+			e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.name, verdictWord(o.Status)))
+		}
+		out = append(out, e.withSummary())
+	}
+	for _, ie := range r.InputErrors {
+		e := entry{file: ie.File, line: ie.Line, where: ie.Where, name: "document", status: statusError, text: ie.Error}
+		out = append(out, e.withSummary())
+	}
+	return out
 }
 
 // verdictWord is how the text output names a verdict.

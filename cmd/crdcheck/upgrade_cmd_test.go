@@ -38,7 +38,7 @@ func TestUpgradeCommand(t *testing.T) {
 	var rep struct {
 		CRDs    []struct{ Name, Status string }
 		Objects []struct {
-			Where, Verdict string
+			Where, Status string
 			Changes        []struct{ Kind, Path string }
 		}
 		Summary map[string]int
@@ -46,7 +46,7 @@ func TestUpgradeCommand(t *testing.T) {
 	if err := json.Unmarshal(o.Bytes(), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, o.String())
 	}
-	if code != exitOK || len(rep.Objects) != 4 || rep.Objects[2].Verdict != "changedOnRead" ||
+	if code != exitOK || len(rep.Objects) != 4 || rep.Objects[2].Status != "changedOnRead" ||
 		rep.Objects[2].Changes[0].Kind != "modified" || rep.Objects[0].Where != "<stdin>:4 items[0]" || rep.Summary["valid"] != 1 {
 		t.Errorf("exit status %d, report %+v", code, rep)
 	}
@@ -110,5 +110,33 @@ func TestUpgradePrunes(t *testing.T) {
 	code, out, _ = runArgs(t, "upgrade", "-from", filepath.Join(dir, "old.yaml"), "-to", filepath.Join(dir, "new.yaml"))
 	if code != exitOK || !strings.Contains(out, "spec.bar: property removed") {
 		t.Errorf("without objects: exit status %d\n%s", code, out)
+	}
+}
+
+// TestUpgradeCIOutputs: upgrade writes JUnit, TAP and GitHub output like
+// the check command: a blocked object is a failure (with its file and
+// line), a hazard or ratcheted object a warning.
+func TestUpgradeCIOutputs(t *testing.T) {
+	dir := t.TempDir()
+	crd := readFile(t, filepath.Join(crds, "crontab.yaml"))
+	writeFile(t, filepath.Join(dir, "old.yaml"), crd)
+	tightened := strings.Replace(crd, "        type: object\n", "        type: object\n        x-kubernetes-validations:\n        - rule: \"!has(self.spec.bar) || self.spec.bar != 'x'\"\n          message: bar must not be x\n", 1)
+	writeFile(t, filepath.Join(dir, "new.yaml"), tightened)
+	args := []string{"upgrade", "-from", filepath.Join(dir, "old.yaml"), "-to", filepath.Join(dir, "new.yaml"), live}
+
+	code, out, _ := runArgs(t, append(args, "-o", "junit")...)
+	if code != exitRejected || !strings.Contains(out, `failures="1"`) || !strings.Contains(out, `<failure message="blocked" type="blocked">`) ||
+		!strings.Contains(out, `file="`+live+`" line="5"`) {
+		t.Errorf("junit: exit status %d\n%s", code, out)
+	}
+	code, out, _ = runArgs(t, append(args, "-o", "github")...)
+	if code != exitRejected || !strings.Contains(out, "::error file="+live+",line=5,title=crdcheck%3A CronTab default/good (stable.example.com/v1) blocked::blocked%0A") ||
+		!strings.Contains(out, "::warning file="+live+",line=17,title=crdcheck upgrade%3A warning::CronTab default/legacy (stable.example.com/v1): ratcheted\n") ||
+		!strings.Contains(out, "objects: 0 valid, 1 ratcheted, 1 blocked") {
+		t.Errorf("github: exit status %d\n%s", code, out)
+	}
+	code, out, _ = runArgs(t, append(args, "-o", "tap")...)
+	if code != exitRejected || !strings.Contains(out, "not ok 2 - "+live+":5 items[0]: CronTab default/good (stable.example.com/v1)\n") {
+		t.Errorf("tap: exit status %d\n%s", code, out)
 	}
 }
