@@ -183,7 +183,11 @@ func TestJSONShape(t *testing.T) {
 		if got, want := keys(em), []string{"detail", "field", "message", "type"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("error keys %v, want %v", got, want)
 		}
-		if want := em["field"].(string) + ": "; !strings.HasPrefix(em["message"].(string), want) {
+		field := em["field"].(string)
+		if field == "" {
+			field = "<nil>" // the whole object: "" in JSON, "<nil>" in kubectl's text
+		}
+		if want := field + ": "; !strings.HasPrefix(em["message"].(string), want) {
 			t.Errorf("message %q does not start with its field", em["message"])
 		}
 		gotErrs = append(gotErrs, fmt.Sprintf("%s|%s", em["type"], em["message"]))

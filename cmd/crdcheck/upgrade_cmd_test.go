@@ -39,7 +39,7 @@ func TestUpgradeCommand(t *testing.T) {
 		CRDs    []struct{ Name, Status string }
 		Objects []struct {
 			Where, Status string
-			Changes        []struct{ Kind, Path string }
+			Changes       []struct{ Kind, Path string }
 		}
 		Summary map[string]int
 	}
