@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/readall"
 	"github.com/crdschema/crdschema/jsonschema"
 	kjs "github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -62,7 +63,7 @@ type served struct {
 func agree(t *testing.T, crdDir, objDir string) {
 	defs := map[string]*crdschema.CustomResourceDefinition{} // by group/kind
 	for _, f := range yamlFiles(t, crdDir) {
-		list, err := crdschema.ReadCRDs(readFile(t, f))
+		list, err := readall.CRDs(readFile(t, f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -108,7 +109,7 @@ func agree(t *testing.T, crdDir, objDir string) {
 	}
 	accepted, refusedBoth, refusedOnly := 0, 0, 0
 	for _, f := range yamlFiles(t, objDir) {
-		objs, err := crdschema.ReadObjects(readFile(t, f))
+		objs, err := readall.Objects(readFile(t, f))
 		if err != nil {
 			continue
 		}
