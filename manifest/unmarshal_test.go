@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/internal/yamljson"
+	kjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 func TestDecodeNumbers(t *testing.T) {
@@ -138,13 +141,48 @@ func FuzzUnmarshalCRD(f *testing.F) {
 	})
 }
 
+// FuzzUnmarshalObject: JSON decodes as the API server's decoder
+// (sigs.k8s.io/json) decodes a request body, YAML as sigs.k8s.io/yaml
+// reads it, then the same.
 func FuzzUnmarshalObject(f *testing.F) {
 	f.Add([]byte("a: 1\nb: [1.0, x, {c: null}]"))
 	f.Add([]byte(`{"a":1e400}`))
+	f.Add([]byte(`{"a":1,"a":{"b":2},"c":[1.0,-0,1e2]}`))
+	f.Add([]byte("on: yes\nn: [0x1F, 1.0, 1e3, ~]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := UnmarshalObject(data)
 		if err == nil && obj == nil {
 			t.Fatal("nil object without error")
+		}
+		j := data
+		if !yamljson.IsJSON(data) {
+			if len(yamljson.SplitAll(data)) != 1 {
+				return
+			}
+			var yerr error
+			if j, yerr = sigsyaml.YAMLToJSON(data); yerr != nil {
+				if err == nil {
+					t.Fatalf("sigs.k8s.io/yaml refuses what UnmarshalObject reads (%v): %q", yerr, data)
+				}
+				return
+			}
+		}
+		var want map[string]any
+		werr := kjson.UnmarshalCaseSensitivePreserveInts(j, &want)
+		if werr != nil || want == nil {
+			if err == nil {
+				t.Fatalf("sigs.k8s.io/json refuses what UnmarshalObject reads (%v): %q", werr, data)
+			}
+			return
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "are both") {
+				return // keys that sigs.k8s.io/yaml merges in Go's map order
+			}
+			t.Fatalf("UnmarshalObject: %v, sigs.k8s.io/json decodes %q", err, j)
+		}
+		if !reflect.DeepEqual(obj, want) {
+			t.Fatalf("UnmarshalObject\n%#v\nsigs.k8s.io/json\n%#v\ninput %q", obj, want, data)
 		}
 	})
 }
