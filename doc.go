@@ -1,8 +1,8 @@
 // Package crdschema holds the vocabulary shared by the packages of this
 // module: the apiextensions.k8s.io/v1 CustomResourceDefinition types, the
-// OpenAPI v3 schema type JSONSchemaProps, Kubernetes-style field errors, and
-// decoders that turn JSON or YAML into the object form every package works
-// on.
+// OpenAPI v3 schema type JSONSchemaProps, and Kubernetes-style field errors
+// and paths. Package manifest reads JSON and YAML into these types and into
+// the object form every package works on.
 //
 // The module does in-process what the Kubernetes API server
 // (k8s.io/apiextensions-apiserver v0.37.2) does with the schema of a
@@ -17,8 +17,8 @@
 // Custom resources are plain map[string]any values, holding []any, string,
 // int64, float64, bool and nil, exactly as the API server decodes a request
 // body: integers that fit into int64 are int64, every other number is
-// float64, so 1 and 1.0 stay apart. DecodeJSON, UnmarshalObject and
-// ReadObjects produce that form from JSON or YAML.
+// float64, so 1 and 1.0 stay apart. Package manifest produces that form
+// from JSON or YAML as kubectl and the API server read them.
 //
 // # Errors
 //

@@ -6,22 +6,6 @@ import (
 	"github.com/crdschema/crdschema"
 )
 
-func ExampleUnmarshalObject() {
-	obj, err := crdschema.UnmarshalObject([]byte(`
-apiVersion: stable.example.com/v1
-kind: CronTab
-spec:
-  replicas: 3
-  ratio: 1.0
-`))
-	if err != nil {
-		panic(err)
-	}
-	spec := obj["spec"].(map[string]any)
-	fmt.Printf("%T %T\n", spec["replicas"], spec["ratio"])
-	// Output: int64 float64
-}
-
 func ExampleInvalid() {
 	p := crdschema.NewPath("spec").Child("replicas")
 	err := crdschema.Invalid(p, int64(-1), "must be greater than or equal to 0")
@@ -32,38 +16,6 @@ func ExampleInvalid() {
 	// spec.replicas: Invalid value: -1: must be greater than or equal to 0
 	// spec.image: Required value
 	// spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"
-}
-
-func ExampleUnmarshalCRD() {
-	crd, unknown, err := crdschema.UnmarshalCRD([]byte(`
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  names: {plural: crontabs, kind: CronTab}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            xml: {name: spec}
-`))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(crd.Spec.Names.Kind, crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Type)
-	fmt.Println(unknown)
-	// Output:
-	// CronTab object
-	// [spec.versions[0].schema.openAPIV3Schema.properties.spec.xml]
 }
 
 func ExampleErrorList_ToAggregate() {

@@ -4,6 +4,10 @@ package crdschema
 // write it (apiextensions.k8s.io/v1 JSONSchemaProps): every field, with the
 // same JSON names. Which fields a CRD may use is decided by validation
 // (package structural and package crd), not by this type.
+//
+// Like the API server's type, it has no JSON decoding of its own:
+// sigs.k8s.io/json (which manifest.UnmarshalCRD uses) matches field names
+// case-sensitively, as the API server does; encoding/json does not.
 type JSONSchemaProps struct {
 	ID                     string                                  `json:"id,omitempty"`
 	Schema                 string                                  `json:"$schema,omitempty"`
@@ -75,8 +79,9 @@ type ValidationRule struct {
 // Value holds it as this package decodes JSON (map[string]any, []any,
 // string, int64, float64, bool, or nil for null).
 //
-// A *JSON field keeps an explicit null apart from an absent value: absent is
-// a nil *JSON, null is a *JSON whose Value is nil.
+// An explicit null decodes as an absent value (a nil *JSON), as the API
+// server decodes "default: null"; a *JSON whose Value is nil, built by
+// hand, means the same to the packages of this module.
 type JSON struct {
 	Value any
 }

@@ -25,22 +25,6 @@ func (j *JSON) UnmarshalJSON(data []byte) error {
 
 var nullLiteral = []byte("null")
 
-// UnmarshalJSON decodes a schema with case-sensitive field names, and keeps
-// an explicit "default": null or "example": null apart from an absent one.
-// Numbers decode as the API server decodes them (see DecodeJSON).
-func (s *JSONSchemaProps) UnmarshalJSON(data []byte) error {
-	var v any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v); err != nil {
-		return err
-	}
-	var p JSONSchemaProps
-	if err := schemaFromValue(&p, v); err != nil {
-		return err
-	}
-	*s = p
-	return nil
-}
-
 // MarshalJSON encodes the schema, or true or false when there is none.
 func (s JSONSchemaPropsOrBool) MarshalJSON() ([]byte, error) {
 	if s.Schema != nil {

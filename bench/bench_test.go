@@ -16,6 +16,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/openapi"
 	"github.com/crdschema/crdschema/structural"
 
@@ -24,7 +25,7 @@ import (
 
 // BenchmarkValidateCRD measures CRD validation of every CRD of each
 // project (one op = all of the project's CRDs): the request body decoded
-// and validated, as a CRD create request (crdschema.UnmarshalCRD and
+// and validated, as a CRD create request (manifest.UnmarshalCRD and
 // crd.Validate; upstream's strict decoder, preparation and
 // ValidateCustomResourceDefinition through rest.ValidateCreate).
 func BenchmarkValidateCRD(b *testing.B) {
@@ -56,7 +57,7 @@ func BenchmarkValidateCRD(b *testing.B) {
 }
 
 // BenchmarkDecodeCRD measures the decoding part of BenchmarkValidateCRD
-// alone: crdschema.UnmarshalCRD; upstream's strict decoder with v1
+// alone: manifest.UnmarshalCRD; upstream's strict decoder with v1
 // defaulting and conversion to the internal type.
 func BenchmarkDecodeCRD(b *testing.B) {
 	for _, fam := range families(b) {
@@ -65,7 +66,7 @@ func BenchmarkDecodeCRD(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					for _, c := range fam.crds {
-						if _, _, err := crdschema.UnmarshalCRD(c.body); err != nil {
+						if _, _, err := manifest.UnmarshalCRD(c.body); err != nil {
 							b.Fatalf("%s: %v", c.file, err)
 						}
 					}

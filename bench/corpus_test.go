@@ -19,8 +19,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/yamljson"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // corpusCRD is one CRD of the corpus as a JSON request body.
@@ -99,7 +100,7 @@ func readFamily(path string) ([]corpusCRD, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
-		def, _, err := crdschema.UnmarshalCRD(body)
+		def, _, err := manifest.UnmarshalCRD(body)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
@@ -179,7 +180,7 @@ func objectBody(tb testing.TB, file string) []byte {
 // versionOf returns the version of an object's apiVersion.
 func versionOf(tb testing.TB, body []byte) string {
 	tb.Helper()
-	v, err := crdschema.DecodeJSON(body)
+	v, err := jsonscan.Decode(body)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func versionOf(tb testing.TB, body []byte) string {
 // <metadata.name>-<i>.
 func uniqueBodies(tb testing.TB, body []byte, n int) [][]byte {
 	tb.Helper()
-	v, err := crdschema.DecodeJSON(body)
+	v, err := jsonscan.Decode(body)
 	if err != nil {
 		tb.Fatal(err)
 	}

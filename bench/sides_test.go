@@ -13,6 +13,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/manifest"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
@@ -43,7 +45,7 @@ func serve(tb testing.TB, ex example) *served {
 	s := &served{example: ex, body: objectBody(tb, ex.object), crdBody: findCRD(tb, ex.project, ex.crdFile).body}
 	s.version = versionOf(tb, s.body)
 
-	def, _, err := crdschema.UnmarshalCRD(s.crdBody)
+	def, _, err := manifest.UnmarshalCRD(s.crdBody)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func crdschemaUpdate(res *crd.Resource, body []byte, old map[string]any) (*crd.R
 // crdschemaValidateCRD is a CRD create request with crdschema from the JSON
 // body: decoding and validation.
 func crdschemaValidateCRD(body []byte) (crdschema.ErrorList, error) {
-	def, _, err := crdschema.UnmarshalCRD(body)
+	def, _, err := manifest.UnmarshalCRD(body)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +116,7 @@ func crdschemaValidateCRD(body []byte) (crdschema.ErrorList, error) {
 }
 
 func decodeObject(body []byte) (map[string]any, error) {
-	v, err := crdschema.DecodeJSON(body)
+	v, err := jsonscan.Decode(body)
 	if err != nil {
 		return nil, err
 	}

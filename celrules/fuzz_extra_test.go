@@ -13,6 +13,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -60,11 +61,11 @@ func FuzzSchemaRules(f *testing.F) {
 		if err != nil || s == nil {
 			return
 		}
-		obj, err := crdschema.DecodeJSON(objJSON)
+		obj, err := jsonscan.Decode(objJSON)
 		if err != nil {
 			return
 		}
-		old, err := crdschema.DecodeJSON(oldJSON)
+		old, err := jsonscan.Decode(oldJSON)
 		if err != nil {
 			old = nil
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -120,11 +121,11 @@ func FuzzValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, cur, old []byte) {
-		o, err := crdschema.DecodeJSON(cur)
+		o, err := jsonscan.Decode(cur)
 		if err != nil {
 			return
 		}
-		prev, err := crdschema.DecodeJSON(old)
+		prev, err := jsonscan.Decode(old)
 		if err != nil {
 			prev = nil
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -123,7 +124,7 @@ func mustDecode(t testing.TB, raw json.RawMessage) any {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	v, err := crdschema.DecodeJSON(raw)
+	v, err := jsonscan.Decode(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -300,7 +301,7 @@ func httpRouteCase(t testing.TB) (*structural.Schema, []any) {
 	s := schemaOf(t, string(c.Schema))
 	var objs []any
 	for _, r := range c.Requests {
-		o, err := crdschema.DecodeJSON(r.Object)
+		o, err := jsonscan.Decode(r.Object)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -59,11 +60,11 @@ func TestLazyCompile(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, raw := range values {
-			v, err := crdschema.DecodeJSON([]byte(raw))
+			v, err := jsonscan.Decode([]byte(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
-			old, _ := crdschema.DecodeJSON([]byte(`{"nested":{"x":2},"a":1}`))
+			old, _ := jsonscan.Decode([]byte(`{"nested":{"x":2},"a":1}`))
 			for _, oldValue := range []any{nil, old, v} {
 				lazy, err := Compile(s, root, LazyCompile())
 				if err != nil {
@@ -85,7 +86,7 @@ func TestLazyCompile(t *testing.T) {
 	}
 	// The schema has errors to find at all: the comparison is not vacuous.
 	c, _ := Compile(s, true, LazyCompile())
-	v, _ := crdschema.DecodeJSON([]byte(values[1]))
+	v, _ := jsonscan.Decode([]byte(values[1]))
 	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget); len(errs) < 5 {
 		t.Errorf("expected errors at several nodes, got %q", errorTexts(errs))
 	}
@@ -110,7 +111,7 @@ func TestLazyCompileConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := crdschema.DecodeJSON([]byte(`{"a":3,"b":2,"ml":[{"k":"a","v":-1}],"leaf":"abcd","nested":{"x":3}}`))
+	v, _ := jsonscan.Decode([]byte(`{"a":3,"b":2,"ml":[{"k":"a","v":-1}],"leaf":"abcd","nested":{"x":3}}`))
 	var wg sync.WaitGroup
 	results := make([][]string, 8)
 	for i := range results {
@@ -137,7 +138,7 @@ func TestLazyCompileStaysLazy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := crdschema.DecodeJSON([]byte(`{"a":1,"b":2,"nested":{"x":1}}`))
+	v, _ := jsonscan.Decode([]byte(`{"a":1,"b":2,"nested":{"x":1}}`))
 	// As crd's requests validate: with the bounds that let rules run
 	// untracked.
 	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget, ValidateOption(withBoundedCost)); len(errs) == 0 {

@@ -20,7 +20,9 @@ import (
 	"google.golang.org/protobuf/encoding/prototext"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/readall"
 	"github.com/crdschema/crdschema/internal/release"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -41,7 +43,7 @@ func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
 		if err != nil {
 			return err
 		}
-		objs, err := crdschema.ReadObjects(b)
+		objs, err := readall.Objects(b)
 		if err != nil || len(objs) != 1 {
 			return nil
 		}
@@ -54,7 +56,7 @@ func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
 			if err != nil {
 				return err
 			}
-			if c, _, err := crdschema.UnmarshalCRD(j); err == nil {
+			if c, _, err := manifest.UnmarshalCRD(j); err == nil {
 				out["conformance"] = append(out["conformance"], c)
 			}
 		}
@@ -88,7 +90,7 @@ func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if crds, err := crdschema.ReadCRDs(b); err == nil {
+			if crds, err := readall.CRDs(b); err == nil {
 				out["openshift-api"] = append(out["openshift-api"], crds...)
 			}
 		}
@@ -109,7 +111,7 @@ func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if crds, err := crdschema.ReadCRDs(b); err == nil {
+		if crds, err := readall.CRDs(b); err == nil {
 			out["bench corpus"] = append(out["bench corpus"], crds...)
 		}
 	}
@@ -126,7 +128,7 @@ func sharedCRDs(t *testing.T) map[string][]*crdschema.CustomResourceDefinition {
 		if err != nil {
 			return err
 		}
-		if crds, err := crdschema.ReadCRDs(b); err == nil {
+		if crds, err := readall.CRDs(b); err == nil {
 			out["shared corpus"] = append(out["shared corpus"], crds...)
 		}
 		return nil

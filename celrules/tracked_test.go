@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -20,7 +21,7 @@ func TestLazyTrackedPrograms(t *testing.T) {
 		{Rule: "self.x.size() < 3", MessageExpression: "'too long: ' + self.x"},
 		{Rule: "self.x != 'bad'"},
 	}
-	v, err := crdschema.DecodeJSON([]byte(`{"x":"bad"}`))
+	v, err := jsonscan.Decode([]byte(`{"x":"bad"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestLazyTrackedPrograms(t *testing.T) {
 // compilation is lazy, so that the failure is the rule's compile error, as
 // in an eager compilation.
 func TestLazyProgramErrors(t *testing.T) {
-	v, _ := crdschema.DecodeJSON([]byte(`{"s":"a","a":1,"b":2}`))
+	v, _ := jsonscan.Decode([]byte(`{"s":"a","a":1,"b":2}`))
 	n := 0
 	for _, tt := range planRules {
 		if tt.failDetail == "" {

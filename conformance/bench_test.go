@@ -8,6 +8,8 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -37,7 +39,7 @@ func loadBench(b *testing.B) []benchInput {
 		if err != nil {
 			b.Fatal(err)
 		}
-		def, _, err := crdschema.UnmarshalCRD(c.CRD)
+		def, _, err := manifest.UnmarshalCRD(c.CRD)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,7 +51,7 @@ func loadBench(b *testing.B) []benchInput {
 			if r.Operation != "create" {
 				continue
 			}
-			v, err := crdschema.DecodeJSON(r.Object)
+			v, err := jsonscan.Decode(r.Object)
 			if err != nil {
 				b.Fatal(err)
 			}

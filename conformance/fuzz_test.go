@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
 // realWorld is every accepted real-world CRD version of the cases,
@@ -72,7 +72,7 @@ func FuzzRealWorldCreate(f *testing.F) {
 		f.Add(uint16(i), b)
 	}
 	f.Fuzz(func(t *testing.T, which uint16, body []byte) {
-		obj, err := crdschema.DecodeJSON(body)
+		obj, err := jsonscan.Decode(body)
 		if err != nil {
 			return
 		}

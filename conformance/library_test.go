@@ -8,6 +8,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/openapi"
 	"github.com/crdschema/crdschema/printer"
 )
@@ -73,7 +75,7 @@ type crdOutcome struct {
 // the default) does.
 func runCRD(c *testCase, rel string) (*crdOutcome, error) {
 	kv := crd.WithKubernetesVersion(rel)
-	def, unknown, err := crdschema.UnmarshalCRD(c.CRD)
+	def, unknown, err := manifest.UnmarshalCRD(c.CRD)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func runCRD(c *testCase, rel string) (*crdOutcome, error) {
 	scan(def, out)
 	var errs crdschema.ErrorList
 	if c.OldCRD != nil {
-		old, _, err := crdschema.UnmarshalCRD(c.OldCRD)
+		old, _, err := manifest.UnmarshalCRD(c.OldCRD)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +96,7 @@ func runCRD(c *testCase, rel string) (*crdOutcome, error) {
 	out.errors = toGolden(errs)
 	var old *crdschema.CustomResourceDefinition
 	if c.OldCRD != nil {
-		old, _, _ = crdschema.UnmarshalCRD(c.OldCRD)
+		old, _, _ = manifest.UnmarshalCRD(c.OldCRD)
 	}
 	version := caseVersion(c, def)
 	if costs, err := crd.RuleCosts(def, old, version, kv); err == nil {
@@ -177,7 +179,7 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest, rel string) (*reque
 	if err != nil {
 		return nil, err
 	}
-	body, err := crdschema.DecodeJSON(r.Object)
+	body, err := jsonscan.Decode(r.Object)
 	if err != nil {
 		return &requestOutcome{requestError: err.Error()}, nil
 	}
@@ -187,7 +189,7 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest, rel string) (*reque
 	case r.Operation == "create":
 		result, err = res.Create(context.Background(), obj)
 	default:
-		oldBody, derr := crdschema.DecodeJSON(r.OldObject)
+		oldBody, derr := jsonscan.Decode(r.OldObject)
 		if derr != nil {
 			return nil, derr
 		}

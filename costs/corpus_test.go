@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/readall"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // corpusDir finds the corpus of real CRDs of the project's shared folder.
@@ -133,7 +135,7 @@ func TestCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defs, err := crdschema.ReadCRDs(data)
+		defs, err := readall.CRDs(data)
 		if err != nil || len(defs) != 1 || !strings.Contains(string(data), "x-kubernetes-validations") {
 			continue
 		}
@@ -155,7 +157,7 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 			b, _ := json.Marshal(doc)
-			stripped, _, err := crdschema.UnmarshalCRD(b)
+			stripped, _, err := manifest.UnmarshalCRD(b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/costs"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // A rule runs a regular expression on every string of a list that has no
@@ -16,7 +16,7 @@ func ExampleExplain() {
 	if err != nil {
 		panic(err)
 	}
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		panic(err)
 	}

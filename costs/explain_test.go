@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func readCRD(t testing.TB, path string) *crdschema.CustomResourceDefinition {
@@ -14,7 +15,7 @@ func readCRD(t testing.TB, path string) *crdschema.CustomResourceDefinition {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // FuzzExplain checks that Explain never panics and that every fix it
@@ -19,7 +19,7 @@ func FuzzExplain(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _, err := crdschema.UnmarshalCRD(data)
+		def, _, err := manifest.UnmarshalCRD(data)
 		if err != nil {
 			return
 		}
@@ -37,13 +37,13 @@ func FuzzRuntime(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add([]byte(`{"apiVersion": "example.com/v1", "kind": "MailingList", "metadata": {"name": "a"}, "spec": {"addresses": ["a@b"]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		obj, err := crdschema.UnmarshalObject(data)
+		obj, err := manifest.UnmarshalObject(data)
 		if err != nil {
 			return
 		}

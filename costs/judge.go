@@ -6,6 +6,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // A judge tells whether bounds on some schema nodes bring a CRD's rule
@@ -78,7 +79,7 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath) (*judge
 	if err != nil {
 		return nil, err
 	}
-	if j.reduced, _, err = crdschema.UnmarshalCRD(raw); err != nil {
+	if j.reduced, _, err = manifest.UnmarshalCRD(raw); err != nil {
 		return nil, err
 	}
 	return j, nil

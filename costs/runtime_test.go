@@ -4,12 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func TestRuntime(t *testing.T) {
 	def := readCRD(t, "../examples/costs/mailinglist.yaml")
-	obj, err := crdschema.UnmarshalObject([]byte(`{"apiVersion": "example.com/v1", "kind": "MailingList", "metadata": {"name": "a"},
+	obj, err := manifest.UnmarshalObject([]byte(`{"apiVersion": "example.com/v1", "kind": "MailingList", "metadata": {"name": "a"},
 		"spec": {"addresses": ["a@example.com", "b@example.com", "c@example.com"], "owner": "o@example.com",
 		"moderators": [{"name": "x"}, {"name": "y"}]}}`))
 	if err != nil {

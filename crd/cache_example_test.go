@@ -8,13 +8,14 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // Two CRDs with the same rule share its compilation through one cache
 // where their types agree, and keep their own errors where they do not.
 func ExampleWithCache() {
 	widget := func(plural, kind, replicasType string) *crdschema.CustomResourceDefinition {
-		def, _, err := crdschema.UnmarshalCRD(fmt.Appendf(nil, `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		def, _, err := manifest.UnmarshalCRD(fmt.Appendf(nil, `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 			"metadata": {"name": "%[1]s.example.com"},
 			"spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": %[1]q, "kind": %[2]q},
 				"versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // cacheCRD returns a CRD of kind Widget whose version v1 (and v2 with
@@ -25,7 +26,7 @@ func cacheCRD(t *testing.T, spec string, twoVersions bool) *crdschema.CustomReso
 	if twoVersions {
 		versions += "," + version("v2", false)
 	}
-	def, _, err := crdschema.UnmarshalCRD([]byte(`{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+	def, _, err := manifest.UnmarshalCRD([]byte(`{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 		"metadata": {"name": "widgets.example.com"},
 		"spec": {"group": "example.com", "scope": "Namespaced",
 			"names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
@@ -254,7 +255,7 @@ func TestServedSchemasShared(t *testing.T) {
 	spec := func(def string) string {
 		return `{"type": "object", "properties": {"n": {"type": "number", "default": ` + def + `}}}`
 	}
-	def, _, err := crdschema.UnmarshalCRD([]byte(`{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+	def, _, err := manifest.UnmarshalCRD([]byte(`{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 		"metadata": {"name": "widgets.example.com"},
 		"spec": {"group": "example.com", "scope": "Namespaced", "names": {"plural": "widgets", "kind": "Widget"},
 			"versions": [

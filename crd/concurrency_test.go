@@ -20,6 +20,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func readHTTPRouteCRD(t testing.TB) *crdschema.CustomResourceDefinition {
@@ -46,7 +47,7 @@ func httpRoute(i int) map[string]any {
 "metadata":{"name":"route-%d","namespace":"default","labels":{"app":"web"}},
 "spec":{"parentRefs":[{"name":"gw","sectionName":"http"}],"hostnames":["example.com","a%d.example.com"],
 "rules":[{"matches":[{"path":{"type":"PathPrefix","value":"/p%d"}}],"backendRefs":[{"name":"svc","port":%d}],"unknownField":1}]}}`, i, i, i, 80+i)
-	obj, err := crdschema.UnmarshalObject([]byte(y))
+	obj, err := manifest.UnmarshalObject([]byte(y))
 	if err != nil {
 		panic(err)
 	}
@@ -265,7 +266,7 @@ func TestRequestsDoNotModifyInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nobj, _ := crdschema.UnmarshalObject([]byte(`{"apiVersion":"example.com/v1","kind":"Number","metadata":{"name":"n","resourceVersion":"1"},"spec":{"cel":9223372036854775807,"celf":1e308,"x":null}}`))
+	nobj, _ := manifest.UnmarshalObject([]byte(`{"apiVersion":"example.com/v1","kind":"Number","metadata":{"name":"n","resourceVersion":"1"},"spec":{"cel":9223372036854775807,"celf":1e308,"x":null}}`))
 	before := hostile.Clone(nobj)
 	nr.Create(ctx, nobj)
 	nr.Update(ctx, nobj, nobj)

@@ -9,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -24,7 +25,7 @@ func costCRD(t *testing.T, maxItems string, rules int) (*crdschema.CustomResourc
 	if maxItems != "" {
 		items = `"maxItems":` + maxItems + `,`
 	}
-	def, _, err := crdschema.UnmarshalCRD([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+	def, _, err := manifest.UnmarshalCRD([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
 "metadata":{"name":"foos.x.example.com"},
 "spec":{"group":"x.example.com","scope":"Namespaced","names":{"plural":"foos","singular":"foo","kind":"Foo","listKind":"FooList"},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // A server that decodes each request body for the one request hands it
 // over with CreateOwned, which saves Create's copy of it.
 func ExampleResource_CreateOwned() {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`
+	def, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -48,7 +48,7 @@ spec:
 		panic(err)
 	}
 	body := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"image":"x"}}`)
-	obj, err := crdschema.UnmarshalObject(body) // decoded for this request alone
+	obj, err := manifest.UnmarshalObject(body) // decoded for this request alone
 	if err != nil {
 		panic(err)
 	}

@@ -6,10 +6,11 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func Example() {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`
+	def, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -53,7 +54,7 @@ spec:
 }
 
 func ExampleValidateUpdate() {
-	old, _, err := crdschema.UnmarshalCRD([]byte(`
+	old, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -93,7 +94,7 @@ spec:
 // ExampleNew is what an operator's unit test does: compile a version of
 // the CRD once, then create and update objects as the API server would.
 func ExampleNew() {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`
+	def, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:

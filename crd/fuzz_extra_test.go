@@ -10,6 +10,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 var (
@@ -61,7 +62,7 @@ func FuzzCreate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		rs := resourcesForFuzzing(t)
 		r := rs[int(which)%len(rs)]
-		obj, err := crdschema.UnmarshalObject(data)
+		obj, err := manifest.UnmarshalObject(data)
 		if err != nil {
 			return
 		}
@@ -111,11 +112,11 @@ func FuzzUpdate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, oldData []byte, which uint8) {
 		rs := resourcesForFuzzing(t)
 		r := rs[int(which)%len(rs)]
-		obj, err := crdschema.UnmarshalObject(data)
+		obj, err := manifest.UnmarshalObject(data)
 		if err != nil {
 			return
 		}
-		old, err := crdschema.UnmarshalObject(oldData)
+		old, err := manifest.UnmarshalObject(oldData)
 		if err != nil {
 			return
 		}
@@ -155,7 +156,7 @@ func FuzzRuleCosts(f *testing.F) {
 	f.Add([]byte(celBudgetCRD), "v1")
 	f.Add([]byte(`{"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-validations":[{"rule":"self.x","messageExpression":"'a'"}]}}}]}}`), "v1")
 	f.Fuzz(func(t *testing.T, data []byte, version string) {
-		def, _, err := crdschema.UnmarshalCRD(data)
+		def, _, err := manifest.UnmarshalCRD(data)
 		if err != nil {
 			return
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/printer"
 )
 
@@ -46,7 +47,7 @@ func errorKeysOf(errs crdschema.ErrorList) []string {
 
 func unmarshalCRD(t testing.TB, y string) *crdschema.CustomResourceDefinition {
 	t.Helper()
-	def, unknown, err := crdschema.UnmarshalCRD([]byte(y))
+	def, unknown, err := manifest.UnmarshalCRD([]byte(y))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ spec:
     - name: S
       type: string
       jsonPath: .spec.s
-    - name: N
+    - name: "N" # quoted: YAML 1.1 (kubectl) reads N as false
       type: integer
       jsonPath: .spec.n
     schema:
@@ -306,16 +307,16 @@ func TestHostileDeepJSON(t *testing.T) {
 	}
 	var obj map[string]any
 	var err error
-	bounded(t, hostileLimit, func() { obj, err = crdschema.UnmarshalObject(body(10000)) })
+	bounded(t, hostileLimit, func() { obj, err = manifest.UnmarshalObject(body(10000)) })
 	if err != nil {
 		t.Fatalf("10,000 levels: %v", err)
 	}
 	createOK(t, r, obj)
-	bounded(t, hostileLimit, func() { obj, err = crdschema.UnmarshalObject(body(10001)) })
+	bounded(t, hostileLimit, func() { obj, err = manifest.UnmarshalObject(body(10001)) })
 	if err == nil || !strings.Contains(err.Error(), "depth") {
 		t.Errorf("10,001 levels: err = %v, want an error about the depth", err)
 	}
-	bounded(t, hostileLimit, func() { _, err = crdschema.UnmarshalObject(body(1000000)) })
+	bounded(t, hostileLimit, func() { _, err = manifest.UnmarshalObject(body(1000000)) })
 	if err == nil {
 		t.Error("1,000,000 levels: no error")
 	}
@@ -691,7 +692,7 @@ func TestHostileNumbers(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			obj, err := crdschema.UnmarshalObject([]byte(`{"apiVersion":"example.com/v1","kind":"Number","metadata":{"name":"` + tc.name + `"},"spec":` + tc.spec + `}`))
+			obj, err := manifest.UnmarshalObject([]byte(`{"apiVersion":"example.com/v1","kind":"Number","metadata":{"name":"` + tc.name + `"},"spec":` + tc.spec + `}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -720,7 +721,7 @@ func TestHostileNumbers(t *testing.T) {
 		})
 	}
 	// Beyond float64: a clear decoding error.
-	if _, err := crdschema.UnmarshalObject([]byte(`{"spec":{"f":1e400}}`)); err == nil {
+	if _, err := manifest.UnmarshalObject([]byte(`{"spec":{"f":1e400}}`)); err == nil {
 		t.Error("1e400 decoded without error")
 	}
 }
@@ -894,7 +895,7 @@ func TestHostileMetadataNumbers(t *testing.T) {
 		} {
 			body := fmt.Sprintf(`{"apiVersion":"example.com/v1","kind":"M","metadata":{"name":"a","%s":%s},"spec":{"e":{"apiVersion":"v1","kind":"K","metadata":{"name":"b","%s":%s}}}}`,
 				field, tc.number, field, tc.number)
-			obj, err := crdschema.UnmarshalObject([]byte(body))
+			obj, err := manifest.UnmarshalObject([]byte(body))
 			if err != nil {
 				t.Fatal(err)
 			}

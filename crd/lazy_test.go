@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,7 +13,7 @@ import (
 // sees: the same objects, errors and warnings as an eager Resource, for
 // valid and invalid objects, creates and updates.
 func TestLazyCompile(t *testing.T) {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`
+	def, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: foos.x.example.com}

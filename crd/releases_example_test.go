@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // Which releases accept a CRD whose rule uses isSemver, a CEL function new
 // rules may use from Kubernetes 1.34 on?
 func ExampleCheckReleases() {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`
+	def, _, err := manifest.UnmarshalCRD([]byte(`
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:

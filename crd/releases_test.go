@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 const releasesCRD = `
@@ -41,7 +42,7 @@ spec:
 `
 
 func TestReleaseOutOfRange(t *testing.T) {
-	def, _, err := crdschema.UnmarshalCRD([]byte(releasesCRD))
+	def, _, err := manifest.UnmarshalCRD([]byte(releasesCRD))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestReleaseOutOfRange(t *testing.T) {
 // before 1.37: a list of unbounded strings checked with it is accepted by
 // 1.36 and refused by 1.37.
 func TestCheckReleasesCost(t *testing.T) {
-	def, _, err := crdschema.UnmarshalCRD([]byte(releasesCRD))
+	def, _, err := manifest.UnmarshalCRD([]byte(releasesCRD))
 	if err != nil {
 		t.Fatal(err)
 	}

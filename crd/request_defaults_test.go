@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -56,7 +57,7 @@ func parseDefaultsCase(t *testing.T, schema, obj []byte) (*structural.Schema, ma
 	if err != nil || s == nil {
 		return nil, nil, false
 	}
-	o, err := crdschema.UnmarshalObject(obj)
+	o, err := manifest.UnmarshalObject(obj)
 	if err != nil {
 		return nil, nil, false
 	}

@@ -293,7 +293,7 @@ func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, err
 }
 
 // CreateOwned is Create for a body that belongs to the call: obj, just
-// decoded for this request (by crdschema.DecodeJSON or UnmarshalObject)
+// decoded for this request (by manifest.UnmarshalObject, say)
 // and not used by the caller afterwards. CreateOwned may modify obj, and
 // the Object of the result may share obj's maps and lists; in return it
 // saves Create's copy of the body. The outcome is Create's.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 const scaleCRD = `
@@ -42,7 +42,7 @@ spec:
 
 func scaleResource(t *testing.T) *crd.Resource {
 	t.Helper()
-	def, _, err := crdschema.UnmarshalCRD([]byte(scaleCRD))
+	def, _, err := manifest.UnmarshalCRD([]byte(scaleCRD))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func scaleResource(t *testing.T) *crd.Resource {
 
 func obj(t *testing.T, s string) map[string]any {
 	t.Helper()
-	o, err := crdschema.UnmarshalObject([]byte(s))
+	o, err := manifest.UnmarshalObject([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

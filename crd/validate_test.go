@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/yamljson"
+	"github.com/crdschema/crdschema/internal/casefile"
+	"github.com/crdschema/crdschema/manifest"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // conformanceCase is a document of testdata/conformance.yaml.
@@ -31,14 +33,24 @@ func readConformanceCases(t testing.TB) []conformanceCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := yamljson.Split(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The cases are harness, not user input: read as the conformance
+	// cases are (internal/casefile, YAML 1.2 scalars, number literals as
+	// written).
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var cases []conformanceCase
-	for _, d := range docs {
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		b, err := casefile.ToJSON(n.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
 		var c conformanceCase
-		if err := json.Unmarshal(d, &c); err != nil {
+		if err := json.Unmarshal(b, &c); err != nil {
 			t.Fatal(err)
 		}
 		cases = append(cases, c)
@@ -51,7 +63,7 @@ func readConformanceCases(t testing.TB) []conformanceCase {
 
 func mustCRD(t testing.TB, data []byte) *crdschema.CustomResourceDefinition {
 	t.Helper()
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +205,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add(readHTTPRoute(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _, err := crdschema.UnmarshalCRD(data)
+		def, _, err := manifest.UnmarshalCRD(data)
 		if err != nil {
 			return
 		}

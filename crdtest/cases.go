@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // The namespace and generateName the runner gives every object.
@@ -280,7 +281,7 @@ func patchedCRD(v *variant, patches []patch, sentinel string) (*crdschema.Custom
 	if err != nil {
 		return nil, err
 	}
-	def, _, err := crdschema.UnmarshalCRD(out)
+	def, _, err := manifest.UnmarshalCRD(out)
 	if err != nil {
 		return nil, fmt.Errorf("the patched CRD: %v", err)
 	}

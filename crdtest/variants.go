@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"sigs.k8s.io/yaml"
 )
 
@@ -126,7 +127,7 @@ func (l *loader) manifests(src string) ([]*crdFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		def, _, err := crdschema.UnmarshalCRD(raw)
+		def, _, err := manifest.UnmarshalCRD(raw)
 		if err != nil || def.Kind != "CustomResourceDefinition" {
 			continue // not a CRD: the file is not a candidate
 		}

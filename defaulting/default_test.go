@@ -7,13 +7,14 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
 func obj(t *testing.T, js string) map[string]any {
 	t.Helper()
-	v, err := crdschema.DecodeJSON([]byte(js))
+	v, err := jsonscan.Decode([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func obj(t *testing.T, js string) map[string]any {
 
 func val(t *testing.T, js string) any {
 	t.Helper()
-	v, err := crdschema.DecodeJSON([]byte(js))
+	v, err := jsonscan.Decode([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}

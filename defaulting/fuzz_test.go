@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -32,7 +33,7 @@ func FuzzDefault(f *testing.F) {
 		if err != nil || s == nil {
 			return
 		}
-		v, err := crdschema.DecodeJSON(objJSON)
+		v, err := jsonscan.Decode(objJSON)
 		if err != nil {
 			return
 		}

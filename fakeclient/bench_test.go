@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/fakeclient"
+	"github.com/crdschema/crdschema/manifest"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
@@ -45,7 +45,7 @@ func BenchmarkCreateHTTPRouteCORS(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	obj, err := crdschema.UnmarshalObject(data)
+	obj, err := manifest.UnmarshalObject(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/fakeclient"
+	"github.com/crdschema/crdschema/internal/readall"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,7 +37,7 @@ func TestBuildRefusesInvalidCRD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, err := crdschema.ReadCRDs(data)
+	defs, err := readall.CRDs(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestBuildSources(t *testing.T) {
 	if err := yaml.Unmarshal(data, &v1); err != nil {
 		t.Fatal(err)
 	}
-	defs, err := crdschema.ReadCRDs(data)
+	defs, err := readall.CRDs(data)
 	if err != nil {
 		t.Fatal(err)
 	}

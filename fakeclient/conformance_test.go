@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/fakeclient"
+	"github.com/crdschema/crdschema/manifest"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/crdschema/crdschema/internal/casefile"
@@ -96,17 +96,17 @@ func resourceOptions() []crd.ResourceOption {
 // runThroughClient runs one request; it returns why it cannot be compared,
 // or "".
 func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]any, i int) string {
-	def, _, err := crdschema.UnmarshalCRD(c.crd)
+	def, _, err := manifest.UnmarshalCRD(c.crd)
 	if err != nil {
 		return "the CRD does not decode"
 	}
-	body, err := crdschema.UnmarshalObject(r.object)
+	body, err := manifest.UnmarshalObject(r.object)
 	if err != nil {
 		return "the body is not a JSON object"
 	}
 	if again, err := json.Marshal(body); err != nil {
 		return "the body does not encode"
-	} else if back, err := crdschema.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
+	} else if back, err := manifest.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
 		return "number literals a Go client cannot send (they change when encoded from Go values)"
 	}
 	obj := &unstructured.Unstructured{Object: body}
@@ -132,7 +132,7 @@ func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]
 		WithCRDDefinitions(def).WithResourceOptions(resourceOptions()...).
 		WithWarningHandler(rest.NoWarnings{})
 	if r.operation != "create" {
-		oldBody, err := crdschema.UnmarshalObject(r.oldObject)
+		oldBody, err := manifest.UnmarshalObject(r.oldObject)
 		if err != nil {
 			return "the old object is not a JSON object"
 		}

@@ -4,11 +4,15 @@ package fakeclient
 // of its API touch one place.
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // validateCRD reports what the API server of the Kubernetes release
@@ -29,18 +33,40 @@ func aggregate(errs crdschema.ErrorList) string {
 	return ""
 }
 
-// readCRDs decodes every CustomResourceDefinition of a YAML or JSON stream.
+// readCRDs decodes every CustomResourceDefinition of a YAML or JSON
+// stream, skipping objects of other kinds.
 func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
-	return crdschema.ReadCRDs(data)
+	dec := manifest.NewDecoder(bytes.NewReader(data))
+	var out []*crdschema.CustomResourceDefinition
+	for {
+		doc, err := dec.Decode()
+		if doc == nil {
+			if err == io.EOF {
+				return out, nil
+			}
+			return nil, err
+		}
+		if err != nil {
+			return nil, err
+		}
+		if doc.Object["kind"] != "CustomResourceDefinition" {
+			continue
+		}
+		def, _, err := manifest.UnmarshalCRD(doc.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("document %d (line %d): %w", doc.Index, doc.Line, err)
+		}
+		out = append(out, def)
+	}
 }
 
 // unmarshalCRD decodes one CRD from JSON.
 func unmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, error) {
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	return def, err
 }
 
 // decodeObject decodes a request body with Kubernetes' number model.
 func decodeObject(data []byte) (map[string]any, error) {
-	return crdschema.UnmarshalObject(data)
+	return manifest.UnmarshalObject(data)
 }

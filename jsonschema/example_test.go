@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/jsonschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func Example() {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+	def, _, err := manifest.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: crontabs.stable.example.com}
 spec:

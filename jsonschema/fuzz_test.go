@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // FuzzVersion converts arbitrary CRDs: no panic, and every schema
@@ -13,7 +13,7 @@ func FuzzVersion(f *testing.F) {
 	f.Add([]byte(widgets))
 	f.Add([]byte(`{"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"oneOf":[{"not":{"properties":{"a":{"enum":[null]}}}}],"properties":{"a":{"default":1,"type":"integer"}}}}}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _, err := crdschema.UnmarshalCRD(data)
+		def, _, err := manifest.UnmarshalCRD(data)
 		if err != nil {
 			return
 		}

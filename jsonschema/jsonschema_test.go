@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 const widgets = `apiVersion: apiextensions.k8s.io/v1
@@ -65,7 +65,7 @@ spec:
 
 func widgetSchema(t *testing.T, opts ...Option) schema {
 	t.Helper()
-	def, _, err := crdschema.UnmarshalCRD([]byte(widgets))
+	def, _, err := manifest.UnmarshalCRD([]byte(widgets))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestVersionErrors(t *testing.T) {
-	def, _, err := crdschema.UnmarshalCRD([]byte(widgets))
+	def, _, err := manifest.UnmarshalCRD([]byte(widgets))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/readall"
 )
 
 // loadBenchCRD reads the largest real CRD of the corpus: Kyverno's
@@ -27,7 +28,7 @@ func loadBenchCRD(b *testing.B) *crdschema.CustomResourceDefinition {
 	if err != nil {
 		b.Fatal(err)
 	}
-	crds, err := crdschema.ReadCRDs(data)
+	crds, err := readall.CRDs(data)
 	if err != nil || len(crds) != 1 {
 		b.Fatalf("reading the CRD: %v (%d CRDs)", err, len(crds))
 	}

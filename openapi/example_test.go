@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/readall"
 	"github.com/crdschema/crdschema/openapi"
 )
 
@@ -47,7 +47,7 @@ spec:
 `
 
 func ExampleV3() {
-	crds, err := crdschema.ReadCRDs([]byte(cronTabCRD))
+	crds, err := readall.CRDs([]byte(cronTabCRD))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func ExampleV3() {
 }
 
 func ExampleV2() {
-	crds, err := crdschema.ReadCRDs([]byte(cronTabCRD))
+	crds, err := readall.CRDs([]byte(cronTabCRD))
 	if err != nil {
 		log.Fatal(err)
 	}

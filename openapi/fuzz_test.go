@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // FuzzPublish publishes random schemas in both versions, with random
@@ -27,7 +28,7 @@ func FuzzPublish(f *testing.F) {
 	for _, file := range files {
 		var c goldenCase
 		readGzipJSON(f, file, &c)
-		crd, _, err := crdschema.UnmarshalCRD(c.CRD)
+		crd, _, err := manifest.UnmarshalCRD(c.CRD)
 		if err != nil {
 			continue
 		}

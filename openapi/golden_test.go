@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,7 +49,7 @@ func loadCase(t testing.TB, path string) (*goldenCase, *crdschema.CustomResource
 	t.Helper()
 	var c goldenCase
 	readGzipJSON(t, path, &c)
-	crd, _, err := crdschema.UnmarshalCRD(c.CRD)
+	crd, _, err := manifest.UnmarshalCRD(c.CRD)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/openapi"
 )
 
@@ -212,7 +213,7 @@ func realCRDs(t testing.TB) []*crdschema.CustomResourceDefinition {
 		if err := json.Unmarshal(data, &c); err != nil {
 			t.Fatal(err)
 		}
-		def, _, err := crdschema.UnmarshalCRD(c.CRD)
+		def, _, err := manifest.UnmarshalCRD(c.CRD)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // BenchmarkRow renders a Certificate-like object with six columns, two of
@@ -20,7 +21,7 @@ func BenchmarkRow(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	obj, err := crdschema.UnmarshalObject([]byte(`{
+	obj, err := manifest.UnmarshalObject([]byte(`{
 	  "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
 	  "metadata": {"name": "web", "namespace": "default", "creationTimestamp": "2026-11-20T10:00:00Z",
 	               "labels": {"app": "web"}},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/printer"
 )
 
@@ -23,7 +24,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	obj, _ := crdschema.UnmarshalObject([]byte(`{
+	obj, _ := manifest.UnmarshalObject([]byte(`{
 	  "apiVersion": "stable.example.com/v1", "kind": "CronTab",
 	  "metadata": {"name": "my-new-cron-object", "creationTimestamp": "2026-01-01T00:00:00Z"},
 	  "spec": {"cronSpec": "* * * * *", "image": "my-awesome-cron-image", "replicas": 1}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/printer"
 )
 
@@ -24,7 +25,7 @@ func FuzzFields(f *testing.F) {
 	}
 	fields := printer.NewFields([]crdschema.SelectableField{{JSONPath: ".spec.color"}, {JSONPath: ".spec.size"}, {JSONPath: ".spec.flag"}}, true)
 	f.Fuzz(func(t *testing.T, selText, objJSON string) {
-		obj, err := crdschema.UnmarshalObject([]byte(objJSON))
+		obj, err := manifest.UnmarshalObject([]byte(objJSON))
 		if err != nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // FuzzRow builds a printer from a random column path and type and renders a
@@ -21,7 +22,7 @@ func FuzzRow(f *testing.F) {
 	f.Add(".spec[", "string", `{}`)
 	f.Add("..x", "string", `{"a":[{"x":null}]}`)
 	f.Fuzz(func(t *testing.T, path, typ, object string) {
-		obj, err := crdschema.UnmarshalObject([]byte(object))
+		obj, err := manifest.UnmarshalObject([]byte(object))
 		if err != nil {
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // goldenCase is one table recorded from the API server (testdata/goldens.json):
@@ -50,7 +51,7 @@ func TestGoldenTables(t *testing.T) {
 			if got := p.Columns(); !reflect.DeepEqual(got, c.Want.Columns) {
 				t.Errorf("columns:\n got %#v\nwant %#v", got, c.Want.Columns)
 			}
-			obj, err := crdschema.UnmarshalObject(c.Object)
+			obj, err := manifest.UnmarshalObject(c.Object)
 			if err != nil {
 				t.Fatal(err)
 			}

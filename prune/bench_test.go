@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -30,7 +31,7 @@ func loadHTTPRoute(b *testing.B) (*structural.Schema, map[string]any) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	o, err := crdschema.UnmarshalObject(data)
+	o, err := manifest.UnmarshalObject(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/yamljson"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -66,7 +67,7 @@ func runCase(t *testing.T, file string) (compared int) {
 	readYAML(t, file, &tc)
 	var g golden
 	readYAML(t, strings.TrimSuffix(file, ".yaml")+".golden.json", &g)
-	def, _, err := crdschema.UnmarshalCRD(tc.CRD)
+	def, _, err := manifest.UnmarshalCRD(tc.CRD)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func runCase(t *testing.T, file string) (compared int) {
 		}
 		want := g.Requests[i]
 		compared++
-		v, err := crdschema.DecodeJSON(r.Object)
+		v, err := jsonscan.Decode(r.Object)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -21,7 +22,7 @@ func Example() {
 			},
 		},
 	})
-	obj, _ := crdschema.UnmarshalObject([]byte(`
+	obj, _ := manifest.UnmarshalObject([]byte(`
 apiVersion: stable.example.com/v1
 kind: CronTab
 metadata:

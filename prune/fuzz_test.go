@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -33,7 +34,7 @@ func fuzzInputs(t *testing.T, schemaJSON, objJSON []byte) (*structural.Schema, m
 	if err != nil {
 		return nil, nil, false
 	}
-	v, err := crdschema.DecodeJSON(objJSON)
+	v, err := jsonscan.Decode(objJSON)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -54,7 +55,7 @@ func copyJSON(t *testing.T, o map[string]any) map[string]any {
 	if err != nil {
 		t.Skip()
 	}
-	v, _ := crdschema.DecodeJSON(b)
+	v, _ := jsonscan.Decode(b)
 	return v.(map[string]any)
 }
 

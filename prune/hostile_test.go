@@ -15,6 +15,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/internal/objectmeta"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -246,7 +247,7 @@ func TestConcurrentDecoder(t *testing.T) {
 		`{"apiVersion":"g/v1","kind":"K","closed":{"a":{"b":"x","c":[1]}},"map":{"a":null,"b":2},"nomap":{"x":{"y":1}}}`,
 	}
 	run := func(i int) string {
-		o, err := crdschema.UnmarshalObject([]byte(objs[i]))
+		o, err := manifest.UnmarshalObject([]byte(objs[i]))
 		if err != nil {
 			t.Fatal(err)
 		}

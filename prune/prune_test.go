@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
 func obj(t *testing.T, js string) map[string]any {
 	t.Helper()
-	v, err := crdschema.DecodeJSON([]byte(js))
+	v, err := jsonscan.Decode([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}

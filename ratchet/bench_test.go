@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -23,7 +23,7 @@ func httpRoute(tb testing.TB) (*structural.Schema, map[string]any) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	obj, err := crdschema.UnmarshalObject(data)
+	obj, err := manifest.UnmarshalObject(data)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -28,7 +29,7 @@ func mustJSON(t testing.TB, js string) any {
 	if js == "" {
 		return nil
 	}
-	v, err := crdschema.DecodeJSON([]byte(js))
+	v, err := jsonscan.Decode([]byte(js))
 	if err != nil {
 		t.Fatalf("%s: %v", js, err)
 	}

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -126,11 +126,11 @@ func FuzzCorrelate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, newJSON, oldJSON string) {
-		newObj, err := crdschema.DecodeJSON([]byte(newJSON))
+		newObj, err := jsonscan.Decode([]byte(newJSON))
 		if err != nil {
 			return
 		}
-		oldObj, err := crdschema.DecodeJSON([]byte(oldJSON))
+		oldObj, err := jsonscan.Decode([]byte(oldJSON))
 		if err != nil {
 			return
 		}

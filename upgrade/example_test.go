@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/upgrade"
 )
 
@@ -53,8 +53,8 @@ spec:
 `
 
 func Example() {
-	old, _, _ := crdschema.UnmarshalCRD([]byte(stored))
-	def, _, _ := crdschema.UnmarshalCRD([]byte(tightened))
+	old, _, _ := manifest.UnmarshalCRD([]byte(stored))
+	def, _, _ := manifest.UnmarshalCRD([]byte(tightened))
 	objects := []map[string]any{
 		{"apiVersion": "stable.example.com/v1", "kind": "CronTab",
 			"metadata": map[string]any{"name": "short", "namespace": "default", "resourceVersion": "1"},

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // FuzzCheck sends arbitrary stored objects through Check with a real CRD
@@ -15,7 +15,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"stable.example.com/v1alpha1","kind":"CronTab","metadata":{"name":"a"},"status":{"phase":1}}`))
 	f.Add([]byte(`{"apiVersion":"v1","kind":"CronTab","metadata":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		obj, err := crdschema.UnmarshalObject(data)
+		obj, err := manifest.UnmarshalObject(data)
 		if err != nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // crontab is a CRD with versions v1alpha1 (not served) and v1 (storage),
@@ -54,7 +55,7 @@ func crontabCRD(t *testing.T, alpha bool, root, image, spec string) *crdschema.C
 	t.Helper()
 	s := strings.NewReplacer("VALPHA", map[bool]string{true: "true", false: "false"}[alpha],
 		"ROOT\n", root, "IMAGE\n", image, "SPEC\n", spec).Replace(crontab)
-	def, _, err := crdschema.UnmarshalCRD([]byte(s))
+	def, _, err := manifest.UnmarshalCRD([]byte(s))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, s)
 	}
@@ -261,7 +262,7 @@ func readCRD(t *testing.T, path string) *crdschema.CustomResourceDefinition {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		t.Fatal(err)
 	}

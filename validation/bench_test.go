@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 func loadHTTPRoute(t testing.TB) (*Validator, map[string]any) {
@@ -21,7 +21,7 @@ func loadHTTPRoute(t testing.TB) (*Validator, map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := crdschema.UnmarshalObject(objData)
+	obj, err := manifest.UnmarshalObject(objData)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -41,7 +41,7 @@ func TestConcurrentValidator(t *testing.T) {
 	const n = 8
 	objs := make([]any, n)
 	for i := range objs {
-		o, err := crdschema.DecodeJSON(objJSON)
+		o, err := jsonscan.Decode(objJSON)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -34,7 +35,7 @@ func Example() {
 		panic(err)
 	}
 
-	obj, _ := crdschema.UnmarshalObject([]byte(`{"spec": {"replicas": 20, "ports": [80, 80]}}`))
+	obj, _ := manifest.UnmarshalObject([]byte(`{"spec": {"replicas": 20, "ports": [80, 80]}}`))
 	errs := v.Validate(nil, obj)
 	errs = append(errs, validation.ValidateListSetsAndMaps(nil, obj, schema)...)
 	for _, e := range errs {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -38,7 +39,7 @@ func FuzzNewValidator(f *testing.F) {
 		if err != nil {
 			return
 		}
-		obj, err := crdschema.DecodeJSON(objJSON)
+		obj, err := jsonscan.Decode(objJSON)
 		if err != nil {
 			return
 		}

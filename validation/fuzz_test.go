@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
 const fuzzSchema = `{"type":"object","required":["spec"],"properties":{
@@ -50,7 +51,7 @@ func FuzzValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
-		obj, err := crdschema.DecodeJSON([]byte(data))
+		obj, err := jsonscan.Decode([]byte(data))
 		if err != nil {
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -98,7 +99,7 @@ func TestUpstreamCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, r := range c.Requests {
-				obj, err := crdschema.DecodeJSON(r.Object)
+				obj, err := jsonscan.Decode(r.Object)
 				if err != nil {
 					t.Fatal(err)
 				}

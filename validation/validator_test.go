@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
 func mustValidator(t testing.TB, schema string, opts ...Option) *Validator {
@@ -18,7 +19,7 @@ func mustValidator(t testing.TB, schema string, opts ...Option) *Validator {
 
 func mustObject(t testing.TB, s string) any {
 	t.Helper()
-	v, err := crdschema.DecodeJSON([]byte(s))
+	v, err := jsonscan.Decode([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

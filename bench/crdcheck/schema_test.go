@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/readall"
 	"github.com/crdschema/crdschema/jsonschema"
 	kjs "github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -76,7 +77,7 @@ func agree(t *testing.T, crdDir, objDir string, strict bool) {
 	}
 	defs := map[string]*crdschema.CustomResourceDefinition{} // by group/kind
 	for _, f := range yamlFiles(t, crdDir) {
-		list, err := crdschema.ReadCRDs(readFile(t, f))
+		list, err := readall.CRDs(readFile(t, f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -122,7 +123,7 @@ func agree(t *testing.T, crdDir, objDir string, strict bool) {
 	}
 	accepted, refusedBoth, refusedOnly := 0, 0, 0
 	for _, f := range yamlFiles(t, objDir) {
-		objs, err := crdschema.ReadObjects(readFile(t, f))
+		objs, err := readall.Objects(readFile(t, f))
 		if err != nil {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // Statuses of a checked object.
@@ -108,7 +109,7 @@ var testHooks struct {
 // task is one document to decode.
 type task struct {
 	file       string
-	chunk      chunk
+	chunk      yamljson.Chunk
 	index, seq int
 }
 
@@ -163,7 +164,7 @@ func (c *checker) readManifests(paths []string, whole bool, tasks chan<- task, s
 			if f == stdinName {
 				label = stdinLabel
 			}
-			err := c.splitInput(f, whole, func(ch chunk) {
+			err := c.splitInput(f, whole, func(ch yamljson.Chunk) {
 				*seq++
 				index++
 				tasks <- task{file: label, chunk: ch, index: index, seq: *seq}
@@ -178,13 +179,13 @@ func (c *checker) readManifests(paths []string, whole bool, tasks chan<- task, s
 
 // splitInput passes the documents of one input to emit as they are read:
 // a file, streamed or read at once, or the standard input for "-".
-func (c *checker) splitInput(name string, whole bool, emit func(chunk)) error {
+func (c *checker) splitInput(name string, whole bool, emit func(yamljson.Chunk)) error {
 	if name == stdinName || whole {
 		_, data, err := c.readInput(name)
 		if err != nil {
 			return err
 		}
-		for _, ch := range splitDocuments(data) {
+		for _, ch := range yamljson.SplitAll(data) {
 			emit(ch)
 		}
 		return nil
@@ -194,7 +195,17 @@ func (c *checker) splitInput(name string, whole bool, emit func(chunk)) error {
 		return err
 	}
 	defer f.Close()
-	return splitStream(f, emit)
+	s := yamljson.NewSplitter(f)
+	for {
+		ch, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		emit(ch)
+	}
 }
 
 // decodeAll decodes every document of paths on jobs goroutines and passes

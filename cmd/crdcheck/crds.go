@@ -10,6 +10,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // groupKind identifies what a CRD serves: objects of one kind in one
@@ -88,7 +89,7 @@ func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 	e := &crdEntry{doc: doc, fromCRDs: fromCRDs, cache: cache}
 	e.doc.obj = nil
 	e.doc.json = nil
-	def, unknown, err := crdschema.UnmarshalCRD(doc.json)
+	def, unknown, err := manifest.UnmarshalCRD(doc.json)
 	if err != nil {
 		e.problem = "cannot decode: " + err.Error()
 		if meta, _ := doc.object()["metadata"].(map[string]any); meta != nil {

@@ -4,24 +4,23 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
-
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // decodeFast decodes the common subset of YAML that manifests are written
 // in (block mappings and sequences, single-line plain and quoted scalars,
-// comments) straight into the values crdschema.DecodeJSON returns, without
-// building a node tree and a JSON text first. It gives up (ok false) on
-// anything else — anchors, tags, block and multi-line scalars, flow
-// collections other than [] and {}, plain scalars that YAML would not read
-// as a plain string, decimal integer, true, false or null, duplicate keys,
-// tabs — and the caller then takes the full path, so that its result is
-// always the full path's (FuzzDecodeFast checks that).
+// literal scalars, comments) straight into the values that
+// sigs.k8s.io/yaml.YAMLToJSON and the API server's JSON decoding give
+// (manifest.UnmarshalObject), without building a node tree and a JSON text
+// first. It gives up (ok false) on anything else — anchors, tags, folded
+// scalars, flow collections other than [] and {}, plain scalars that YAML
+// 1.1 would not read as a plain string, decimal integer, true, false or
+// null (yes, on, 1.0 and their kind), duplicate keys, tabs, non-ASCII
+// text — and the caller then takes the library's path, so that its result
+// is always sigs.k8s.io/yaml's (FuzzDecodeFast compares the two).
 //
 // The keys and strings of the result share data's memory rather than
 // copying it: data must not be modified once decodeFast is called (the
@@ -35,56 +34,28 @@ func decodeFast(data []byte) (v any, ok bool) {
 	return p.parse()
 }
 
-// transcodeFast writes the document that decodeFast decodes as the JSON
-// text that crdschema.DecodeJSON decodes into decodeFast's value, without
-// building that value: CustomResourceDefinitions, whose typed form is
-// decoded from JSON, are decoded once (FuzzTranscodeFast checks that both
-// agree). It gives up exactly where decodeFast does. apiVersion and kind
-// are the document's top-level fields of those names when they are
-// strings (they may share data's memory; the JSON text does not).
-func transcodeFast(data []byte) (j []byte, apiVersion, kind string, ok bool) {
-	p := fastParsers.Get().(*fastParser)
-	defer p.release()
-	if !p.transcode(data) {
-		return nil, "", "", false
-	}
-	return p.out, p.apiVersion, p.kind, true
-}
-
-// decodeDocument decodes data with the fast path, as decodeFast does, but
-// a CustomResourceDefinition, as transcodeFast does: j is then its JSON
-// text and v is nil. A document is taken for one when a line at the
-// indentation of the first starts with its kind; when it is not one after
-// all, it is decoded again.
+// decodeDocument decodes data with the fast path, as decodeFast does,
+// except a CustomResourceDefinition (a line at the indentation of the
+// first starts with its kind), which it leaves to the library's path: a
+// CRD is decoded once per run, and its decoding errors come in the order
+// of the JSON text kubectl sends, whose keys are sorted.
 //
 // When maps is not nil, the mappings are decoded into maps taken from
 // those that maps.reuse gave back, and maps records them.
-func decodeDocument(data []byte, maps *mapSet) (v any, j []byte, ok bool) {
+func decodeDocument(data []byte, maps *mapSet) (v any, ok bool) {
 	p := fastParsers.Get().(*fastParser)
 	defer p.release()
 	if !p.lines(data) || len(p.ls) == 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	top := p.ls[0].indent
 	for i := range p.ls {
 		if p.ls[i].indent == top && strings.HasPrefix(p.text(i), "kind: "+crdKind) {
-			if !p.transcode(data) {
-				return nil, nil, false
-			}
-			if p.apiVersion == crdAPIVersion && p.kind == crdKind {
-				return nil, p.out, true
-			}
-			// lines again: the sequences rewrite the lines they start on
-			p.reset()
-			if !p.lines(data) {
-				return nil, nil, false
-			}
-			break
+			return nil, false
 		}
 	}
 	p.maps = maps
-	v, ok = p.parse()
-	return v, nil, ok
+	return p.parse()
 }
 
 // mapSet is the maps of a decoded object, to be reused for other objects
@@ -137,18 +108,6 @@ func (s *mapSet) release() {
 	mapSets.Put(s)
 }
 
-// transcode writes data as JSON into p.out.
-func (p *fastParser) transcode(data []byte) bool {
-	p.reset()
-	p.json = true
-	p.out = make([]byte, 0, len(data))
-	if !p.lines(data) || len(p.ls) == 0 {
-		return false
-	}
-	_, ok := p.parse()
-	return ok
-}
-
 // fastLine is a line with content: its indentation, the rest (without
 // trailing spaces) as offsets in the document, and its index among all
 // lines.
@@ -171,13 +130,7 @@ type fastParser struct {
 	vals  []any    // the items of the sequences being read (values mode)
 	parts []string // the lines of a literal scalar
 
-	// json is set when the document is written as JSON into out rather
-	// than decoded into values.
-	json             bool
-	out              []byte
-	maps             *mapSet  // when set, where the maps come from and are recorded
-	keys             []string // the keys of the mappings being written, for duplicates
-	apiVersion, kind string   // the top-level fields of these names
+	maps *mapSet // when set, where the maps come from and are recorded
 }
 
 var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
@@ -187,14 +140,13 @@ var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 func (p *fastParser) release() {
 	clear(p.vals[:cap(p.vals)])
 	clear(p.parts[:cap(p.parts)])
-	clear(p.keys[:cap(p.keys)])
 	p.reset()
 	fastParsers.Put(p)
 }
 
 // reset makes p ready for another document; it keeps its buffers.
 func (p *fastParser) reset() {
-	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0], keys: p.keys[:0]}
+	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0]}
 }
 
 // parse reads the document whose lines p holds.
@@ -323,13 +275,7 @@ func isSeqItem(text string) bool { return text == "-" || strings.HasPrefix(text,
 
 // mapping parses the entries at indent from line i.
 func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
-	var m map[string]any
-	firstKey := len(p.keys)
-	if p.json {
-		p.out = append(p.out, '{')
-	} else {
-		m = p.newMap()
-	}
+	m := p.newMap()
 	for i < len(p.ls) && p.indent(i) == indent {
 		text := p.text(i)
 		if isSeqItem(text) {
@@ -339,33 +285,18 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 		if !ok {
 			return nil, i, false
 		}
-		if p.json {
-			if slices.Contains(p.keys[firstKey:], key) {
-				return nil, i, false
-			}
-			if len(p.keys) > firstKey {
-				p.out = append(p.out, ',')
-			}
-			p.keys = append(p.keys, key)
-			p.out = jsonvalue.AppendString(p.out, key)
-			p.out = append(p.out, ':')
-		}
 		i++
 		var (
 			v     any
 			s     string // the value, when it is a string not written yet
 			isStr bool
 		)
-		// wanted: the string is needed as such, not only written
-		wanted := p.json && depth == 0 && (key == "apiVersion" || key == "kind")
 		switch {
 		case rest == "|-" || rest == "|":
 			var nl bool
 			var parts []string
 			parts, nl, i, ok = p.literal(i, indent, rest == "|-")
-			if ok && p.json && !wanted {
-				p.out = appendJSONLines(p.out, parts, nl)
-			} else if ok {
+			if ok {
 				s, isStr = joinLines(parts, nl), true
 			}
 		case rest == "":
@@ -406,29 +337,14 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 		}
 		if isStr {
 			v = p.value(fastScalar{kind: 's', s: s})
-			if wanted {
-				if key == "apiVersion" {
-					p.apiVersion = s
-				} else {
-					p.kind = s
-				}
-			}
 		}
-		if !p.json {
-			n := len(m)
-			if m[key] = v; len(m) == n {
-				return nil, i, false // a duplicate key
-			}
+		n := len(m)
+		if m[key] = v; len(m) == n {
+			return nil, i, false // a duplicate key
 		}
 	}
 	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
-	}
-	if p.json {
-		p.out = append(p.out, '}')
-		clear(p.keys[firstKey:])
-		p.keys = p.keys[:firstKey]
-		return nil, i, true
 	}
 	return m, i, true
 }
@@ -436,19 +352,11 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 // sequence parses the items at indent from line i.
 func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 	first := len(p.vals)
-	n := 0
-	if p.json {
-		p.out = append(p.out, '[')
-	}
 	for i < len(p.ls) && p.indent(i) == indent {
 		text := p.text(i)
 		if !isSeqItem(text) {
 			break
 		}
-		if p.json && n > 0 {
-			p.out = append(p.out, ',')
-		}
-		n++
 		if text == "-" {
 			i++
 			var v any
@@ -494,10 +402,6 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
 	}
-	if p.json {
-		p.out = append(p.out, ']')
-		return nil, i, true
-	}
 	list := make([]any, len(p.vals)-first)
 	copy(list, p.vals[first:])
 	clear(p.vals[first:])
@@ -506,34 +410,10 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 }
 
 // push adds an item to the sequence being read.
-func (p *fastParser) push(v any) {
-	if !p.json {
-		p.vals = append(p.vals, v)
-	}
-}
+func (p *fastParser) push(v any) { p.vals = append(p.vals, v) }
 
-// value returns the value of a scalar, or writes it as JSON (and returns
-// nil) when p writes JSON.
+// value returns the value of a scalar.
 func (p *fastParser) value(sv fastScalar) any {
-	if p.json {
-		switch sv.kind {
-		case 's':
-			p.out = jsonvalue.AppendString(p.out, sv.s)
-		case 'i':
-			p.out = append(p.out, sv.s...) // a decimal integer is its JSON text
-		case 'n':
-			p.out = append(p.out, "null"...)
-		case 't':
-			p.out = append(p.out, "true"...)
-		case 'f':
-			p.out = append(p.out, "false"...)
-		case '[':
-			p.out = append(p.out, "[]"...)
-		case '{':
-			p.out = append(p.out, "{}"...)
-		}
-		return nil
-	}
 	switch sv.kind {
 	case 's':
 		return sv.s
@@ -633,22 +513,6 @@ func joinLines(parts []string, nl bool) string {
 		b = append(b, '\n')
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// appendJSONLines writes the text of a literal scalar's lines as a JSON
-// string.
-func appendJSONLines(out []byte, parts []string, nl bool) []byte {
-	out = append(out, '"')
-	for i, s := range parts {
-		if i > 0 {
-			out = append(out, '\\', 'n')
-		}
-		out = jsonvalue.AppendEscaped(out, s)
-	}
-	if nl {
-		out = append(out, '\\', 'n')
-	}
-	return append(out, '"')
 }
 
 // continued reads the continuation lines, from ls[i], of a plain scalar

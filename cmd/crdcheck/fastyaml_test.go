@@ -2,19 +2,15 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/yamljson"
+	"github.com/crdschema/crdschema/manifest"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // fastSeeds are manifests and CRDs of the repository's test data.
@@ -31,27 +27,39 @@ func fastSeeds(t testing.TB) [][]byte {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range splitDocuments(b) {
-				out = append(out, c.data)
+			for _, c := range yamljson.SplitAll(b) {
+				out = append(out, c.Data)
 			}
 		}
 	}
 	return out
 }
 
-// checkFast fails when decodeFast gives a result that differs from the
-// library's decoding.
+// checkFast fails when decodeFast gives a result that differs from what
+// sigs.k8s.io/yaml.YAMLToJSON makes of the document, decoded as the API
+// server decodes the JSON kubectl sends (not from the library's path: the
+// fast path is checked against sigs.k8s.io/yaml itself).
 func checkFast(t *testing.T, data []byte) bool {
 	fast, ok := decodeFast(data)
 	if !ok {
+		if _, ok := decodeDocument(data, nil); ok {
+			t.Fatalf("decodeDocument decodes what decodeFast does not:\n%s", data)
+		}
 		return false
 	}
-	full, _, err := decodeFull(chunk{data: data, first: 1})
+	j, err := sigsyaml.YAMLToJSON(data)
 	if err != nil {
-		t.Fatalf("the fast path decodes what the library refuses (%v):\n%s", err, data)
+		t.Fatalf("the fast path decodes what sigs.k8s.io/yaml refuses (%v):\n%s", err, data)
 	}
-	if !reflect.DeepEqual(fast, full) {
-		t.Fatalf("fast path\n%#v\nlibrary\n%#v\ninput:\n%s", fast, full, data)
+	want, err := jsonscan.Decode(j)
+	if err != nil {
+		t.Fatalf("sigs.k8s.io/yaml's JSON %s: %v", j, err)
+	}
+	if !reflect.DeepEqual(fast, want) {
+		t.Fatalf("fast path\n%#v\nsigs.k8s.io/yaml\n%#v\ninput:\n%s", fast, want, data)
+	}
+	if v, ok := decodeDocument(data, nil); ok && !reflect.DeepEqual(v, fast) {
+		t.Fatalf("decodeDocument\n%#v\ndecodeFast\n%#v\ninput:\n%s", v, fast, data)
 	}
 	return true
 }
@@ -81,6 +89,7 @@ func TestDecodeFast(t *testing.T) {
 		"a: 007\n", "a: 1.0\n", "a: yes\n", "a: 'it''s'\n", "a: \"x\\ty\"\n", "a: b # c\n",
 		"a:\n  b: |\n    x\n", "a: &x 1\nb: *x\n", "a: 1\na: 2\n", "- a\n- - b\n  - c\n", "a: b\n c\n",
 		"'k': v\n", "a: -0\n", "a: 123456789012345678\n", "a: https://x.example:8080/p\n", "a: x: y\n",
+		"enabled: yes\n", "on: 1\n", "y: n\n", "a: Off\n", "a: 1e3\n", "a: 0o17\n", "a: 2001-12-14\n", "a: <<\n",
 	} {
 		checkFast(t, []byte(in))
 	}
@@ -102,8 +111,8 @@ func TestDecodeFast(t *testing.T) {
 	}
 }
 
-// FuzzDecodeFast: whatever the fast path decodes, the library decodes the
-// same way.
+// FuzzDecodeFast: whatever the fast path decodes, sigs.k8s.io/yaml (with
+// the API server's JSON decoding) decodes the same way.
 func FuzzDecodeFast(f *testing.F) {
 	for _, s := range fastSeeds(f) {
 		f.Add(s)
@@ -114,175 +123,28 @@ func FuzzDecodeFast(f *testing.F) {
 	})
 }
 
-// checkOld fails when the fast path does not take exactly the documents
-// it took before its rewrite, or decodes one of them differently.
-func checkOld(t *testing.T, data []byte) {
-	v, ok := decodeFast(data)
-	old, oldOK := oldDecodeFast(data)
-	if ok != oldOK {
-		t.Fatalf("fast path taken: %v, before: %v\ninput:\n%s", ok, oldOK, data)
-	}
-	if !reflect.DeepEqual(v, old) {
-		t.Fatalf("fast path\n%#v\nbefore\n%#v\ninput:\n%s", v, old, data)
-	}
-}
-
-// checkTranscode fails when transcodeFast does not give up exactly where
-// decodeFast does, or writes JSON that decodes to another value than
-// decodeFast's, or misreads the top-level apiVersion and kind.
-func checkTranscode(t *testing.T, data []byte) {
-	j, av, kind, ok := transcodeFast(data)
-	v, fastOK := decodeFast(data)
-	if ok != fastOK {
-		t.Fatalf("transcodeFast ok %v, decodeFast ok %v\ninput:\n%s", ok, fastOK, data)
-	}
-	if !ok {
-		if _, _, ok := decodeDocument(data, nil); ok {
-			t.Fatalf("decodeDocument decodes what decodeFast does not:\n%s", data)
-		}
-		return
-	}
-	fromJSON, err := crdschema.DecodeJSON(j)
-	if err != nil {
-		t.Fatalf("transcodeFast wrote invalid JSON (%v):\n%s\ninput:\n%s", err, j, data)
-	}
-	if !reflect.DeepEqual(fromJSON, v) {
-		t.Fatalf("transcodeFast's JSON decodes to\n%#v\ndecodeFast gives\n%#v\nJSON:\n%s\ninput:\n%s", fromJSON, v, j, data)
-	}
-	obj, _ := v.(map[string]any)
-	wantAV, _ := obj["apiVersion"].(string)
-	wantKind, _ := obj["kind"].(string)
-	if av != wantAV || kind != wantKind {
-		t.Fatalf("transcodeFast read apiVersion %q kind %q, want %q %q\ninput:\n%s", av, kind, wantAV, wantKind, data)
-	}
-	// decodeDocument: the JSON of a CRD (of those it finds: a CRD whose
-	// kind is not written plainly may come as a value), the value of
-	// anything else
-	dv, dj, dok := decodeDocument(data, nil)
-	switch {
-	case !dok:
-		t.Fatalf("decodeDocument gives up on what decodeFast decodes:\n%s", data)
-	case dj != nil && (!isCRD(obj) || !bytes.Equal(dj, j)):
-		t.Fatalf("decodeDocument wrote JSON\n%s\nwant the JSON of a CRD\n%s\ninput:\n%s", dj, j, data)
-	case dj == nil && !reflect.DeepEqual(dv, v):
-		t.Fatalf("decodeDocument: value\n%#v\nwant\n%#v\ninput:\n%s", dv, v, data)
-	case isCRD(obj) && strings.HasPrefix(string(data), "apiVersion: "+crdAPIVersion+"\nkind: "+crdKind+"\n") && dj == nil:
-		t.Fatalf("decodeDocument did not write a plain CRD as JSON:\n%s", data)
-	}
-	if isCRD(obj) {
-		sameCRD(t, j, data)
-	}
-}
-
-// sameCRD fails unless the typed CRD decoded from j, the JSON that the
-// fast path wrote, is the one decoded from the YAML, with the same unknown
-// fields and errors: j must be the JSON that the library makes of the
-// YAML, token by token (keys in the same order: the library's error for
-// an object with several bad fields may depend on it), and when the
-// library decodes the YAML without error, both give the same CRD.
-func sameCRD(t *testing.T, j, yaml []byte) {
-	want, err := yamljson.ForDecoding(yaml)
-	if err != nil {
-		t.Fatalf("the fast path wrote JSON for YAML that the library refuses (%v):\n%s", err, yaml)
-	}
-	if a, b := jsonTokens(t, j), jsonTokens(t, want); !slices.Equal(a, b) {
-		t.Fatalf("the fast path wrote\n%s\nthe library\n%s", j, want)
-	}
-	def, unknown, err := crdschema.UnmarshalCRD(j)
-	wantDef, wantUnknown, wantErr := crdschema.UnmarshalCRD(yaml)
-	if err == nil && wantErr == nil && (!reflect.DeepEqual(unknown, wantUnknown) || !reflect.DeepEqual(def, wantDef)) ||
-		(err == nil) != (wantErr == nil) {
-		t.Fatalf("CRD from the fast path's JSON: %v, unknown %q\nfrom the YAML: %v, unknown %q\ninput:\n%s", err, unknown, wantErr, wantUnknown, yaml)
-	}
-}
-
-// jsonTokens is the JSON text j as a list of tokens, strings quoted and
-// numbers as written.
-func jsonTokens(t *testing.T, j []byte) []string {
-	d := json.NewDecoder(bytes.NewReader(j))
-	d.UseNumber()
-	var out []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("invalid JSON (%v):\n%s", err, j)
-		}
-		if s, ok := tok.(string); ok {
-			tok = strconv.Quote(s)
-		}
-		out = append(out, fmt.Sprint(tok))
-	}
-}
-
-func TestDecodeFastOld(t *testing.T) {
-	for _, s := range fastSeeds(t) {
-		checkOld(t, s)
-	}
-}
-
-func TestTranscodeFast(t *testing.T) {
-	seeds := fastSeeds(t)
-	crds := 0
-	for _, s := range seeds {
-		checkTranscode(t, s) // and sameCRD for CRDs
-		if _, _, kind, ok := transcodeFast(s); ok && kind == crdKind {
-			crds++
-		}
-	}
-	if crds == 0 {
-		t.Errorf("no CRD of the test data takes the fast path")
-	}
-	// CRDs with unknown fields and fields of the wrong type: the same
-	// errors and unknown fields from the fast path's JSON
-	const crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.b\n"
-	for _, in := range []string{
-		crd + "spec:\n  versions: x\n",
-		crd + "spec:\n  group: 1\n  foo: bar\n",
-		crd + "  labels:\n    a: 1\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        type: object\n        xyz: 1\n",
-		crd + "spec:\n  names: {}\n  extra: 1\n  versions:\n  - name: v1\n    served: true\n    more: []\n    schema:\n      openAPIV3Schema:\n        properties:\n          a:\n            type: string\n            unknownKeyword: 1\n",
-	} {
-		if j, _, _, ok := transcodeFast([]byte(in)); !ok {
-			t.Errorf("not taken by the fast path:\n%s", in)
-		} else {
-			sameCRD(t, j, []byte(in))
-		}
-	}
-	for _, in := range []string{
-		"a: \"x\\ty\\n\\\"q\\\" \\\\\"\nb: 'it''s'\nc: |\n  line \"1\"\n  \\2\n",
-		"apiVersion: apiextensions.k8s.io/v1\nkind: |-\n  CustomResourceDefinition\nspec: {}\n",
-		"apiVersion: v1\nkind: CustomResourceDefinition\nitems:\n- kind: X\n  apiVersion: Y\n",
-		"kind: a\n  b\nlist:\n-\n- []\n- {}\n- - 1\n  - -2\n- null\n- ~\n- true\n",
-		"a: b\na: c\n", "a:\n  b: 1\n  b: 2\n", "- a: 1\n- a: 1\n",
-		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx:\n- a: 1\n  b: [ ]\n",
-		"apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nx:\n- a: 1\n  b:\n  - c: d\n",
-		"  kind: CustomResourceDefinitionX\n  apiVersion: apiextensions.k8s.io/v1\n",
-	} {
-		checkTranscode(t, []byte(in))
-	}
-}
-
 // decodedChunk is what decodeChunk emits for c.
-func decodedChunk(c chunk) []document {
+func decodedChunk(c yamljson.Chunk) []document {
 	var docs []document
 	decodeChunk("f", c, 1, 1, func(d document) { docs = append(docs, d) })
 	return docs
 }
 
-// TestDecodeChunkCRD: a CRD is decoded once, into its JSON form, and
-// reads as it did when it was decoded into an object first.
+// TestDecodeChunkCRD: a CRD is decoded by the library's path, which keeps
+// its JSON form (the text kubectl sends).
 func TestDecodeChunkCRD(t *testing.T) {
 	data, err := os.ReadFile("../../conformance/testdata/crdcheck/crds/standard/gateway.networking.k8s.io_httproutes.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := decodedChunk(chunk{data: data, line: 1, first: 1})
-	if len(docs) != 1 || docs[0].err != nil || docs[0].json == nil || docs[0].obj != nil {
-		t.Fatalf("decodeChunk of a CRD: %d documents, err %v, json %t, obj %t", len(docs), docs[0].err, docs[0].json != nil, docs[0].obj != nil)
+	docs := decodedChunk(yamljson.Chunk{Data: data, Line: 1, First: 1})
+	if len(docs) != 1 || docs[0].err != nil || docs[0].json == nil {
+		t.Fatalf("decodeChunk of a CRD: %d documents, err %v, json %t", len(docs), docs[0].err, docs[0].json != nil)
 	}
-	want, _ := oldDecodeFast(data)
+	want, err := manifest.UnmarshalObject(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got := docs[0].object(); !reflect.DeepEqual(got, want) {
 		t.Errorf("the CRD's object differs from the YAML's")
 	}
@@ -294,8 +156,8 @@ func TestDecodeChunkCRD(t *testing.T) {
 		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nx: [a]\n",
 		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition # c\nx: \"\\u00e9\"\n",
 	} {
-		d := decodedChunk(chunk{data: []byte(in), line: 1, first: 1})[0]
-		want, _, _ := decodeFull(chunk{data: []byte(in), first: 1})
+		d := decodedChunk(yamljson.Chunk{Data: []byte(in), Line: 1, First: 1})[0]
+		want, _ := manifest.UnmarshalObject([]byte(in))
 		if d.err != nil || !reflect.DeepEqual(d.object(), want) {
 			t.Errorf("%q: err %v, object %v, want %v", in, d.err, d.object(), want)
 		}
@@ -303,28 +165,6 @@ func TestDecodeChunkCRD(t *testing.T) {
 			t.Errorf("%q: JSON form kept: %t", in, d.json != nil)
 		}
 	}
-}
-
-// FuzzTranscodeFast: transcodeFast and decodeFast agree.
-func FuzzTranscodeFast(f *testing.F) {
-	for _, s := range fastSeeds(f) {
-		f.Add(s)
-	}
-	f.Add([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nd: |-\n  \"a\"\\\n\n  b\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkTranscode(t, data)
-	})
-}
-
-// FuzzDecodeFastOld: the fast path takes the documents it took before
-// its rewrite and decodes them alike.
-func FuzzDecodeFastOld(f *testing.F) {
-	for _, s := range fastSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkOld(t, data)
-	})
 }
 
 // TestUsual: the eight-bytes-at-a-time check finds every unusual byte

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
@@ -43,7 +43,7 @@ func (d *document) where() string {
 // CustomResourceDefinition decoded from its JSON form.
 func (d *document) object() map[string]any {
 	if d.obj == nil && d.json != nil {
-		v, _ := crdschema.DecodeJSON(d.json)
+		v, _ := jsonscan.Decode(d.json)
 		d.obj, _ = v.(map[string]any)
 	}
 	return d.obj
@@ -55,21 +55,17 @@ func (d *document) object() map[string]any {
 // CustomResourceDefinitions, which are decoded from it into their typed
 // form: the fast path writes one as JSON (see decodeDocument) and does not
 // decode it further (obj is nil).
-func decodeChunk(file string, c chunk, index, seq int, emit func(document)) {
-	doc := document{file: file, line: c.line, index: index, seq: seq}
+func decodeChunk(file string, c yamljson.Chunk, index, seq int, emit func(document)) {
+	doc := document{file: file, line: c.Line, index: index, seq: seq}
 	maps := newMapSet()
-	v, j, fast := decodeDocument(c.data, maps)
+	v, fast := decodeDocument(c.Data, maps)
 	if obj, _ := v.(map[string]any); fast && obj != nil && !isList(obj) && !isCRD(obj) {
 		doc.obj, doc.maps = obj, maps
 		emit(doc)
 		return
 	}
 	maps.release() // the maps of Lists, CRDs and other values are not reused
-	if fast && j != nil {
-		doc.json = j // a CustomResourceDefinition
-		emit(doc)
-		return
-	}
+	var j []byte
 	if !fast {
 		var err error
 		if v, j, err = decodeFull(c); err != nil {
@@ -117,14 +113,18 @@ func decodeChunk(file string, c chunk, index, seq int, emit func(document)) {
 	emit(doc)
 }
 
-// decodeFull decodes a document as the library does: YAML (or JSON) to
-// JSON, then the JSON with the API server's number model.
-func decodeFull(c chunk) (any, []byte, error) {
-	j, err := yamljson.ForDecoding(c.data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot decode: %s", absoluteLines(err.Error(), c.first))
+// decodeFull decodes a document as the library does (package manifest):
+// YAML to JSON as sigs.k8s.io/yaml converts it, then the JSON with the
+// API server's number model.
+func decodeFull(c yamljson.Chunk) (any, []byte, error) {
+	j := c.Data
+	if !yamljson.IsJSON(j) {
+		var err error
+		if j, err = yamljson.ToJSON(c.Data); err != nil {
+			return nil, nil, fmt.Errorf("cannot decode: %s", yamljson.AbsoluteLines(err.Error(), c.First))
+		}
 	}
-	v, err := crdschema.DecodeJSON(j)
+	v, err := jsonscan.Decode(j)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot decode: %w", err)
 	}
@@ -154,7 +154,7 @@ func isCRD(obj map[string]any) bool {
 }
 
 // mustJSON encodes a decoded value again; it cannot fail on the values
-// DecodeJSON returns.
+// jsonscan.Decode returns.
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -166,9 +166,9 @@ func mustJSON(v any) []byte {
 // itemLines finds the first line of each of the n items of a List
 // written in block style ("items:" at the start of a line, then one "- "
 // per item at the indentation of the first), or returns nil.
-func itemLines(c chunk, n int) []int {
-	text := string(c.data)
-	line := c.first
+func itemLines(c yamljson.Chunk, n int) []int {
+	text := string(c.Data)
+	line := c.First
 	var out []int
 	inItems, indent := false, -1
 	for len(text) > 0 && len(out) <= n {

@@ -39,36 +39,6 @@ func runJSON(t *testing.T, stdin string, args ...string) (int, *testReport, stri
 	return code, &rep, errOut.String()
 }
 
-func TestSplitDocuments(t *testing.T) {
-	in := "# head\n\n---\na: 1\n--- # c\n\n# only a comment\n---\n  b: 2\n---x\n--- y\nc: |\n  ---\n...\n"
-	got := splitDocuments([]byte(in))
-	// "---x" and "--- y" do not separate documents (as in kubectl's reader)
-	want := []struct {
-		line int
-		text string
-	}{{4, "a: 1\n"}, {9, "  b: 2\n---x\n--- y\nc: |\n  ---\n...\n"}}
-	if len(got) != len(want) {
-		t.Fatalf("%d documents, want %d: %q", len(got), len(want), got)
-	}
-	for i, w := range want {
-		if got[i].line != w.line || string(got[i].data) != w.text {
-			t.Errorf("document %d: line %d %q, want line %d %q", i, got[i].line, got[i].data, w.line, w.text)
-		}
-	}
-	if j := splitDocuments([]byte("\n\n  {\"a\": 1}\n")); len(j) != 1 || j[0].line != 3 {
-		t.Errorf("JSON document: %+v", j)
-	}
-	if n := splitDocuments([]byte("---\n# nothing\n---\n")); len(n) != 0 {
-		t.Errorf("empty documents kept: %q", n)
-	}
-	if crlf := splitDocuments([]byte("a: 1\r\n---\r\nb: 2\r\n")); len(crlf) != 2 || crlf[1].line != 3 {
-		t.Errorf("CRLF: %+v", crlf)
-	}
-	if got := absoluteLines("yaml: line 2: did not find expected key", 10); got != "yaml: line 11: did not find expected key" {
-		t.Errorf("absoluteLines: %q", got)
-	}
-}
-
 // TestCRDsInTheStream: a rendered chart holds its CRD after the objects,
 // built-in kinds, and a rejected CRD; no -crds.
 func TestCRDsInTheStream(t *testing.T) {
@@ -158,7 +128,7 @@ func TestBadInput(t *testing.T) {
 		{broken + ":1", "accepted", ""},
 		{broken + ":11", "accepted", ""},
 		{broken + ":20", "notChecked", "built-in"},
-		{broken + ":26", "error", `^cannot decode: yaml: line 28: did not find expected`}, // the line of the parser's context
+		{broken + ":26", "error", `^cannot decode: yaml: line 29: did not find expected`}, // the line sigs.k8s.io/yaml's parser names
 		{broken + ":31", "error", `kind not set`},
 		{broken + ":37 items[0]", "error", `not an object`},
 		{broken + ":38 items[1]", "rejected", ``},

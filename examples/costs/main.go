@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 //go:embed mailinglist.yaml
@@ -52,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	defs, err := crdschema.ReadCRDs(data)
+	defs, err := readCRDs(data)
 	if err != nil {
 		fmt.Fprintf(stderr, "costs: %s: %v\n", name, err)
 		return 2
@@ -91,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, "costs:", err)
 				return 2
 			}
-			objs, err := crdschema.ReadObjects(data)
+			objs, err := readObjects(data)
 			if err != nil {
 				fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
 				return 2
@@ -204,4 +207,48 @@ func invalidMessage(name string, errs crdschema.ErrorList) string {
 		return prefix + msgs[0] + "\n"
 	}
 	return prefix + "\n* " + strings.Join(msgs, "\n* ") + "\n"
+}
+
+// readObjects decodes every object of a YAML stream (or JSON document).
+func readObjects(data []byte) ([]map[string]any, error) {
+	dec := manifest.NewDecoder(bytes.NewReader(data))
+	var out []map[string]any
+	for {
+		doc, err := dec.Decode()
+		if doc == nil {
+			if err == io.EOF {
+				return out, nil
+			}
+			return nil, err
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc.Object)
+	}
+}
+
+// readCRDs decodes every CustomResourceDefinition of a YAML stream (or
+// JSON document), skipping objects of other kinds.
+func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
+	objs, err := readObjects(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []*crdschema.CustomResourceDefinition
+	for _, o := range objs {
+		if o["kind"] != "CustomResourceDefinition" {
+			continue
+		}
+		j, err := json.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		def, _, err := manifest.UnmarshalCRD(j)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, def)
+	}
+	return out, nil
 }

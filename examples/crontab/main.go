@@ -18,6 +18,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/openapi"
 	"github.com/crdschema/crdschema/printer"
 )
@@ -37,7 +38,7 @@ func main() {
 
 func run() error {
 	step("Decode the CronTab CRD")
-	def, unknown, err := crdschema.UnmarshalCRD(crontabCRD)
+	def, unknown, err := manifest.UnmarshalCRD(crontabCRD)
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func run() error {
 func fixedNow() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
 
 func mustCRD() *crdschema.CustomResourceDefinition {
-	def, _, err := crdschema.UnmarshalCRD(crontabCRD)
+	def, _, err := manifest.UnmarshalCRD(crontabCRD)
 	if err != nil {
 		panic(err)
 	}
@@ -193,7 +194,7 @@ func setProp(def *crdschema.CustomResourceDefinition, parent, name string, s crd
 }
 
 func object(body string) map[string]any {
-	obj, err := crdschema.UnmarshalObject([]byte(body))
+	obj, err := manifest.UnmarshalObject([]byte(body))
 	if err != nil {
 		panic(err)
 	}

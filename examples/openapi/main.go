@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/openapi"
 )
 
@@ -24,7 +24,7 @@ func main() {
 			fail(err)
 		}
 	}
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	if err != nil {
 		fail(err)
 	}

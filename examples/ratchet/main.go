@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 //go:embed crontab.yaml
@@ -29,7 +30,7 @@ func main() {
 
 func run() error {
 	step("Store a CronTab under the first version of the CRD")
-	def, _, err := crdschema.UnmarshalCRD(crontabCRD)
+	def, _, err := manifest.UnmarshalCRD(crontabCRD)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func run() error {
 	meta["resourceVersion"] = "1"
 
 	step("Tighten the CRD: image at most 32 bytes, no schedule that runs every minute")
-	tightened, _, err := crdschema.UnmarshalCRD(crontabCRD)
+	tightened, _, err := manifest.UnmarshalCRD(crontabCRD)
 	if err != nil {
 		return err
 	}

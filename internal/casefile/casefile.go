@@ -1,7 +1,12 @@
 // Package casefile reads the YAML of conformance cases as the oracle
-// reads them (../shared/conformance/README.md): the conformance suite and
-// the fake client's run of the same cases share it, so that both send the
-// bodies the oracle sent.
+// reads them (../shared/conformance/README.md): the conformance suite, the
+// fake client's run of the same cases and crd's own cases share it, so
+// that all send the bodies the oracle sent.
+//
+// It is test harness, not a reader of user input: it reads YAML 1.2 and
+// keeps number literals as written (1.0 stays a float), so that a case can
+// state a float body, which kubectl could not send. Manifests that users
+// feed in are read by package manifest, as sigs.k8s.io/yaml reads them.
 package casefile
 
 import (

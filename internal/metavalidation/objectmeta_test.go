@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
 func errorTexts(l crdschema.ErrorList) []string {
@@ -195,8 +196,8 @@ func FuzzObjectMeta(f *testing.F) {
 		f.Add(s, `{"name":"a"}`)
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		newObj, err1 := crdschema.DecodeJSON([]byte(a))
-		oldObj, err2 := crdschema.DecodeJSON([]byte(b))
+		newObj, err1 := jsonscan.Decode([]byte(a))
+		oldObj, err2 := jsonscan.Decode([]byte(b))
 		if err1 != nil || err2 != nil {
 			return
 		}

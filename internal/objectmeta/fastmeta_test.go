@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 )
 
 // FuzzGetObjectMeta checks that the fast metadata decoder, when it
@@ -23,7 +23,7 @@ func FuzzGetObjectMeta(f *testing.F) {
 		f.Add([]byte(s), false, false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, drop, unknown bool) {
-		md, err := crdschema.DecodeJSON(data)
+		md, err := jsonscan.Decode(data)
 		if err != nil {
 			return
 		}

@@ -3,13 +3,13 @@ package objectmeta_test
 import (
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
 
 func obj(t *testing.T, js string) map[string]any {
 	t.Helper()
-	v, err := crdschema.DecodeJSON([]byte(js))
+	v, err := jsonscan.Decode([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}

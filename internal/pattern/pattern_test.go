@@ -1,7 +1,6 @@
 package pattern
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -19,7 +18,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/crdschema/crdschema/internal/yamljson"
+	"github.com/crdschema/crdschema/internal/readall"
 )
 
 // eager compiles expr and builds its automaton at once.
@@ -111,16 +110,12 @@ func yamlPatterns(tb testing.TB, root string) []string {
 		if !strings.Contains(string(data), "pattern") {
 			return nil
 		}
-		docs, err := yamljson.Split(data)
+		docs, err := readall.Objects(data)
 		if err != nil {
 			return nil // not every file is one this test reads
 		}
 		for _, doc := range docs {
-			var v any
-			if json.Unmarshal(doc, &v) != nil {
-				continue
-			}
-			collectPatterns(v, seen)
+			collectPatterns(doc, seen)
 		}
 		return nil
 	})

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/printer/jsonpath"
 )
 
@@ -29,7 +29,7 @@ func FuzzExecuteData(f *testing.F) {
 		tmpls = append(tmpls, jsonpath.MustParse("fuzz", text))
 	}
 	f.Fuzz(func(t *testing.T, data string) {
-		v, err := crdschema.DecodeJSON([]byte(data))
+		v, err := jsonscan.Decode([]byte(data))
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package crdschema
+package manifest
 
 import (
 	"bytes"
@@ -12,13 +12,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
-// Documents for the comparison of the two CRD decodings (decode_fast_test.go):
-// hand-written edge cases, and random mutations of real CRDs.
+// Documents for the determinism tests of CRD decoding
+// (determinism_test.go): hand-written edge cases, and random mutations of
+// real CRDs.
 
-var fastDecodingCases = []string{
+var edgeCRDs = []string{
 	// Shapes around the schemas.
 	`null`, `{}`, `[]`, `"x"`, `1`, ``, `{} x`, ` {"kind":"CustomResourceDefinition"} `,
 	`{"spec":null}`, `{"spec":[]}`, `{"spec":{"versions":null}}`, `{"spec":{"versions":{}}}`,
@@ -246,7 +248,7 @@ var mutationKeys = func() []string {
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
 			t = t.Elem()
 		}
-		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() != reflect.TypeOf(JSON{}).PkgPath() {
+		if t.Kind() != reflect.Struct || seen[t] || t.PkgPath() != reflect.TypeOf(crdschema.JSON{}).PkgPath() {
 			return
 		}
 		seen[t] = true
@@ -257,7 +259,7 @@ var mutationKeys = func() []string {
 			add(t.Field(i).Type)
 		}
 	}
-	add(reflect.TypeOf(CustomResourceDefinition{}))
+	add(reflect.TypeOf(crdschema.CustomResourceDefinition{}))
 	sort.Strings(keys)
 	return slices.Compact(keys)
 }()

@@ -1,14 +1,19 @@
-package crdschema
+package manifest
 
 import (
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/internal/yamljson"
+	kjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 func TestDecodeNumbers(t *testing.T) {
-	v, err := DecodeJSON([]byte(`{"a":1,"b":1.0,"c":-9223372036854775808,"d":9223372036854775808,"e":1e3,"f":0.5,"g":[2]}`))
+	v, err := jsonscan.Decode([]byte(`{"a":1,"b":1.0,"c":-9223372036854775808,"d":9223372036854775808,"e":1e3,"f":0.5,"g":[2]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +44,8 @@ big: 123456789012345678901234567890
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"a": int64(1), "b": float64(1), "c": int64(16), "d": float64(1000), "e": "1",
-		"f": "2001-12-14", "g": nil, "h": "yes", "i": true,
+		"a": int64(1), "b": int64(1), "c": int64(16), "d": int64(1000), "e": "1",
+		"f": "2001-12-14", "g": nil, "h": true, "i": true,
 		"big": float64(123456789012345678901234567890), "merged": int64(1),
 	}
 	if !reflect.DeepEqual(obj, want) {
@@ -49,22 +54,22 @@ big: 123456789012345678901234567890
 }
 
 func TestUnmarshalObjectErrors(t *testing.T) {
-	for _, in := range []string{`[1]`, `"x"`, `a: [`, `{"a":`, "a: 1\na: 2", `a: .inf`} {
+	for _, in := range []string{`[1]`, `"x"`, `a: [`, `{"a":`, `a: .inf`, "a: 1\n---\nb: 2\n", "", "# nothing\n"} {
 		if _, err := UnmarshalObject([]byte(in)); err == nil {
 			t.Errorf("UnmarshalObject(%q): no error", in)
 		}
 	}
 }
 
-func TestReadObjectsMultiDoc(t *testing.T) {
-	objs, err := ReadObjects([]byte("a: 1\n---\n---\n# only a comment\n---\nb: [x]\n...\n"))
+func TestDecoderMultiDoc(t *testing.T) {
+	objs, err := readObjects([]byte("a: 1\n---\n---\n# only a comment\n---\nb: [x]\n...\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(objs) != 2 || objs[0]["a"] != int64(1) || !reflect.DeepEqual(objs[1]["b"], []any{"x"}) {
 		t.Errorf("got %#v", objs)
 	}
-	if _, err := ReadObjects([]byte("a: 1\n---\n- x\n")); err == nil || !strings.Contains(err.Error(), "document 2") {
+	if _, err := readObjects([]byte("a: 1\n---\n- x\n")); err == nil || !strings.Contains(err.Error(), "document 2") {
 		t.Errorf("error does not name the document: %v", err)
 	}
 }
@@ -114,8 +119,8 @@ func TestUnmarshalCRDErrors(t *testing.T) {
 	}
 }
 
-func TestReadCRDsSkipsOtherKinds(t *testing.T) {
-	crds, err := ReadCRDs([]byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n" + crontabYAML))
+func TestDecoderCRDs(t *testing.T) {
+	crds, err := readCRDs([]byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n" + crontabYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +141,48 @@ func FuzzUnmarshalCRD(f *testing.F) {
 	})
 }
 
+// FuzzUnmarshalObject: JSON decodes as the API server's decoder
+// (sigs.k8s.io/json) decodes a request body, YAML as sigs.k8s.io/yaml
+// reads it, then the same.
 func FuzzUnmarshalObject(f *testing.F) {
 	f.Add([]byte("a: 1\nb: [1.0, x, {c: null}]"))
 	f.Add([]byte(`{"a":1e400}`))
+	f.Add([]byte(`{"a":1,"a":{"b":2},"c":[1.0,-0,1e2]}`))
+	f.Add([]byte("on: yes\nn: [0x1F, 1.0, 1e3, ~]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := UnmarshalObject(data)
 		if err == nil && obj == nil {
 			t.Fatal("nil object without error")
+		}
+		j := data
+		if !yamljson.IsJSON(data) {
+			if len(yamljson.SplitAll(data)) != 1 {
+				return
+			}
+			var yerr error
+			if j, yerr = sigsyaml.YAMLToJSON(data); yerr != nil {
+				if err == nil {
+					t.Fatalf("sigs.k8s.io/yaml refuses what UnmarshalObject reads (%v): %q", yerr, data)
+				}
+				return
+			}
+		}
+		var want map[string]any
+		werr := kjson.UnmarshalCaseSensitivePreserveInts(j, &want)
+		if werr != nil || want == nil {
+			if err == nil {
+				t.Fatalf("sigs.k8s.io/json refuses what UnmarshalObject reads (%v): %q", werr, data)
+			}
+			return
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "are both") {
+				return // keys that sigs.k8s.io/yaml merges in Go's map order
+			}
+			t.Fatalf("UnmarshalObject: %v, sigs.k8s.io/json decodes %q", err, j)
+		}
+		if !reflect.DeepEqual(obj, want) {
+			t.Fatalf("UnmarshalObject\n%#v\nsigs.k8s.io/json\n%#v\ninput %q", obj, want, data)
 		}
 	})
 }
@@ -179,7 +219,7 @@ func TestUnmarshalCRDSchemaNotObject(t *testing.T) {
 			`"spec":{"group":"b","names":{"plural":"as","kind":"A"},"scope":"Namespaced",` +
 			`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":` + v + `}}]}}`
 		_, _, err := UnmarshalCRD([]byte(doc))
-		want := "spec.versions[0].schema.openAPIV3Schema: json: cannot unmarshal " + kind + " into Go value of type crdschema.JSONSchemaProps"
+		want := "json: cannot unmarshal " + kind + " into Go struct field CustomResourceValidation.spec.versions.schema.openAPIV3Schema of type crdschema.JSONSchemaProps"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("openAPIV3Schema %s: error %v, want one containing %q", v, err, want)
 		}

@@ -1,4 +1,4 @@
-package main
+package yamljson
 
 import (
 	"bytes"
@@ -28,36 +28,50 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return size, nil
 }
 
-// streamed splits data with splitStream, reading it in reads of sizes.
-func streamed(t testing.TB, data []byte, sizes []int) []chunk {
-	var got []chunk
-	err := splitStream(&chunkReader{data: data, sizes: sizes}, func(c chunk) { got = append(got, c) })
+// streamed splits data with a Splitter, reading it in reads of sizes.
+func streamed(t testing.TB, data []byte, sizes []int) []Chunk {
+	got, err := all(NewSplitter(&chunkReader{data: data, sizes: sizes}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return got
 }
 
-// sameChunks fails when splitStream's documents differ from
-// splitDocuments'. They are compared once the whole stream is read, so
+// all returns every chunk of s and its final error (nil for io.EOF).
+func all(s *Splitter) ([]Chunk, error) {
+	var got []Chunk
+	for {
+		c, err := s.Next()
+		if err == io.EOF {
+			return got, nil
+		}
+		if err != nil {
+			return got, err
+		}
+		got = append(got, c)
+	}
+}
+
+// sameChunks fails when the Splitter's documents differ from
+// SplitAll'. They are compared once the whole stream is read, so
 // that a chunk whose bytes were written again after it was emitted fails
 // too.
 func sameChunks(t testing.TB, data []byte, sizes []int) {
-	want := splitDocuments(data)
+	want := SplitAll(data)
 	got := streamed(t, data, sizes)
 	if len(got) != len(want) {
-		t.Fatalf("reads of %v: %d documents, splitDocuments has %d\ninput: %q", sizes, len(got), len(want), data)
+		t.Fatalf("reads of %v: %d documents, SplitAll has %d\ninput: %q", sizes, len(got), len(want), data)
 	}
 	for i := range want {
-		if !bytes.Equal(got[i].data, want[i].data) || got[i].line != want[i].line || got[i].first != want[i].first {
-			t.Fatalf("reads of %v: document %d is line %d (from %d) %q, splitDocuments has line %d (from %d) %q\ninput: %q",
-				sizes, i, got[i].line, got[i].first, got[i].data, want[i].line, want[i].first, want[i].data, data)
+		if !bytes.Equal(got[i].Data, want[i].Data) || got[i].Line != want[i].Line || got[i].First != want[i].First {
+			t.Fatalf("reads of %v: document %d is line %d (from %d) %q, SplitAll has line %d (from %d) %q\ninput: %q",
+				sizes, i, got[i].Line, got[i].First, got[i].Data, want[i].Line, want[i].First, want[i].Data, data)
 		}
 	}
 }
 
 // TestSplitStream: the streaming splitter finds the documents that
-// splitDocuments finds in the whole text, however the reads fall, and
+// SplitAll finds in the whole text, however the reads fall, and
 // each document's text stays what it was while later blocks are read.
 func TestSplitStream(t *testing.T) {
 	inputs := []string{
@@ -96,8 +110,11 @@ func TestSplitStream(t *testing.T) {
 func TestSplitStreamReadError(t *testing.T) {
 	failing := errors.New("disk on fire")
 	r := io.MultiReader(strings.NewReader("a: 1\n---\nb: 2\n---\nc: "), iotestErrReader{failing})
+	chunks, err := all(NewSplitter(r))
 	var got []string
-	err := splitStream(r, func(c chunk) { got = append(got, string(c.data)) })
+	for _, c := range chunks {
+		got = append(got, string(c.Data))
+	}
 	if !errors.Is(err, failing) {
 		t.Fatalf("error %v, want %v", err, failing)
 	}
@@ -110,16 +127,43 @@ type iotestErrReader struct{ err error }
 
 func (r iotestErrReader) Read([]byte) (int, error) { return 0, r.err }
 
-// FuzzSplitStream: splitStream and splitDocuments agree on any text and
+// FuzzSplitStream: the Splitter and SplitAll agree on any text and
 // any pattern of reads.
 func FuzzSplitStream(f *testing.F) {
 	f.Add([]byte("a: 1\n---\nb: 2\n"), uint8(1), uint8(3))
 	f.Add([]byte("# c\n---  # x\n\n  {\"a\": 1}\n---\n"), uint8(2), uint8(0))
 	f.Add([]byte("\r\n---\r\n[1]\r\n"), uint8(5), uint8(200))
-	for _, s := range fastSeeds(f) {
-		f.Add(s, uint8(17), uint8(64))
-	}
 	f.Fuzz(func(t *testing.T, data []byte, a, b uint8) {
 		sameChunks(t, data, []int{int(a) + 1, int(b) + 1})
 	})
+}
+
+func TestSplitAll(t *testing.T) {
+	in := "# head\n\n---\na: 1\n--- # c\n\n# only a comment\n---\n  b: 2\n---x\n--- y\nc: |\n  ---\n...\n"
+	got := SplitAll([]byte(in))
+	// "---x" and "--- y" do not separate documents (as in kubectl's reader)
+	want := []struct {
+		line int
+		text string
+	}{{4, "a: 1\n"}, {9, "  b: 2\n---x\n--- y\nc: |\n  ---\n...\n"}}
+	if len(got) != len(want) {
+		t.Fatalf("%d documents, want %d: %q", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Line != w.line || string(got[i].Data) != w.text {
+			t.Errorf("document %d: line %d %q, want line %d %q", i, got[i].Line, got[i].Data, w.line, w.text)
+		}
+	}
+	if j := SplitAll([]byte("\n\n  {\"a\": 1}\n")); len(j) != 1 || j[0].Line != 3 {
+		t.Errorf("JSON document: %+v", j)
+	}
+	if n := SplitAll([]byte("---\n# nothing\n---\n")); len(n) != 0 {
+		t.Errorf("empty documents kept: %q", n)
+	}
+	if crlf := SplitAll([]byte("a: 1\r\n---\r\nb: 2\r\n")); len(crlf) != 2 || crlf[1].Line != 3 {
+		t.Errorf("CRLF: %+v", crlf)
+	}
+	if got := AbsoluteLines("yaml: line 2: did not find expected key", 10); got != "yaml: line 11: did not find expected key" {
+		t.Errorf("AbsoluteLines: %q", got)
+	}
 }

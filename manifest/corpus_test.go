@@ -1,8 +1,6 @@
-package crdschema
+package manifest
 
 import (
-	"bufio"
-	"bytes"
 	"compress/gzip"
 	"io"
 	"os"
@@ -42,7 +40,7 @@ func corpusProjects(tb testing.TB) []corpusProject {
 }
 
 func readCorpus() ([]corpusProject, error) {
-	files, err := filepath.Glob(filepath.Join("bench", "testdata", "crds", "*.yaml.gz"))
+	files, err := filepath.Glob(filepath.Join("..", "bench", "testdata", "crds", "*.yaml.gz"))
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +52,8 @@ func readCorpus() ([]corpusProject, error) {
 			return nil, err
 		}
 		p := corpusProject{name: strings.TrimSuffix(filepath.Base(file), ".yaml.gz")}
-		for _, doc := range splitDocuments(data) {
-			if len(bytes.TrimSpace(doc)) == 0 {
-				continue
-			}
-			body, err := yamljson.ToJSON(doc)
+		for _, c := range yamljson.SplitAll(data) {
+			body, err := yamljson.ToJSON(c.Data)
 			if err != nil {
 				return nil, err
 			}
@@ -80,23 +75,4 @@ func readGzip(file string) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(zr)
-}
-
-// splitDocuments splits a YAML stream at its "---" lines.
-func splitDocuments(data []byte) [][]byte {
-	var docs [][]byte
-	var cur bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if bytes.Equal(bytes.TrimRight(line, " \t"), []byte("---")) {
-			docs = append(docs, bytes.Clone(cur.Bytes()))
-			cur.Reset()
-			continue
-		}
-		cur.Write(line)
-		cur.WriteByte('\n')
-	}
-	return append(docs, cur.Bytes())
 }
