@@ -269,7 +269,7 @@ func (nc *nodeCompiler) compileExpr(env *cel.Env, stored, optional bool, text st
 		return env.Compile(text)
 	}
 	if nc.cfg.cache == nil {
-		return compileText(env, base.parser, text)
+		return env.Compile(text)
 	}
 	return nc.cfg.cache.compile(env, base, nc.shape(stored, optional), text)
 }
