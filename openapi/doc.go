@@ -40,13 +40,9 @@
 // github.com/go-openapi/spec schemas, so that both documents share one
 // schema type and marshal to exactly the server's JSON.
 //
-// Document.MarshalJSON writes the document's JSON itself, in one pass, byte
-// for byte what encoding/json writes through go-openapi (the golden
-// documents of every release check the bytes; FuzzAppendValue and
-// FuzzAppendString check the value and string writers against
-// encoding/json): go-openapi re-encodes every nested schema once per level
-// of nesting. Like encoding/json, it writes into a pooled scratch buffer
-// and returns an exact-size copy.
+// A Document marshals with encoding/json (json.Marshal(doc)), through
+// go-openapi's own marshalling of its schemas: the bytes the API server
+// serves for the same document.
 //
 // The built-in definitions and parameter descriptions are facts about the
 // Kubernetes API; zz_generated_static.go holds them and is written by
