@@ -8,6 +8,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -36,6 +38,53 @@ func BenchmarkValidateCRD(b *testing.B) {
 				for b.Loop() {
 					for _, c := range fam.crds {
 						if _, err := crdschemaValidateCRD(c.body); err != nil {
+							b.Fatalf("%s: %v", c.file, err)
+						}
+					}
+				}
+			})
+			b.Run("upstream", func(b *testing.B) {
+				r := newUpstreamCRDRequest()
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, c := range fam.crds {
+						if _, _, err := r.create(c.body); err != nil {
+							b.Fatalf("%s: %v", c.file, err)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkValidateCRDCached measures a CRD validated again: each
+// project's CRDs decoded and validated as in BenchmarkValidateCRD, with a
+// crd.WithCache that one validation of the same CRDs filled before the
+// timer starts (as crdtest, the fake client and crdcheck use one), against
+// upstream's cold validation, which has no such cache.
+func BenchmarkValidateCRDCached(b *testing.B) {
+	for _, fam := range families(b) {
+		b.Run(fam.name, func(b *testing.B) {
+			b.Run("crdschema", func(b *testing.B) {
+				cache := crd.WithCache(new(celrules.Cache))
+				for _, c := range fam.crds {
+					cold, err := crdschemaValidateCRD(c.body)
+					if err != nil {
+						b.Fatalf("%s: %v", c.file, err)
+					}
+					warm, err := crdschemaValidateCRD(c.body, cache)
+					if err != nil {
+						b.Fatalf("%s: %v", c.file, err)
+					}
+					if fmt.Sprint(cold.ToAggregate()) != fmt.Sprint(warm.ToAggregate()) {
+						b.Fatalf("%s: validated with a cache: %v; without: %v", c.file, warm, cold)
+					}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, c := range fam.crds {
+						if _, err := crdschemaValidateCRD(c.body, cache); err != nil {
 							b.Fatalf("%s: %v", c.file, err)
 						}
 					}
@@ -285,7 +334,7 @@ func crdschemaOpenAPIV3(def *crdschema.CustomResourceDefinition, version string)
 	if err != nil {
 		return nil, err
 	}
-	return doc.MarshalJSON()
+	return json.Marshal(doc)
 }
 
 // headlineObjects is the number of HTTPRoutes of the headline benchmark.

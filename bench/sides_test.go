@@ -107,12 +107,12 @@ func crdschemaUpdate(res *crd.Resource, body []byte, old map[string]any) (*crd.R
 
 // crdschemaValidateCRD is a CRD create request with crdschema from the JSON
 // body: decoding and validation.
-func crdschemaValidateCRD(body []byte) (crdschema.ErrorList, error) {
+func crdschemaValidateCRD(body []byte, opts ...crd.Option) (crdschema.ErrorList, error) {
 	def, _, err := manifest.UnmarshalCRD(body)
 	if err != nil {
 		return nil, err
 	}
-	return crd.Validate(context.Background(), def), nil
+	return crd.Validate(context.Background(), def, opts...), nil
 }
 
 func decodeObject(body []byte) (map[string]any, error) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/cel-go/cel"
 
-	"github.com/crdschema/crdschema/internal/celparse"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
@@ -166,7 +165,7 @@ var emptyOptimizer, _ = cel.NewStaticOptimizer()
 // (share.go).
 func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text string) (*cel.Ast, *cel.Issues) {
 	if c == nil || emptyOptimizer == nil {
-		return compileText(env, base.parser, text)
+		return env.Compile(text)
 	}
 	r := c.parsed(base, text)
 	if r.iss.Err() != nil || r.ast == nil {
@@ -200,7 +199,7 @@ func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
 	if ok {
 		return r
 	}
-	r.ast, r.iss = parse(base.env, base.parser, text)
+	r.ast, r.iss = parse(base.env, text)
 	if r.iss.Err() == nil && r.ast != nil {
 		r.refs = flaggedRefs(r.ast)
 	}
@@ -222,46 +221,11 @@ func (c *Cache) estimate(a *cel.Ast, dt *declType, rel uint, f func() costResult
 	return once(&c.mu, &c.costs, costKey{ast: a, typ: dt.digest().full, release: rel}, f)
 }
 
-// fastParsers holds the fast parser (internal/celparse) of each base
-// environment's parser, by parserOf's description: every environment
-// built on a base environment parses as the base does.
-var fastParsers sync.Map // string → *celparse.Parser
-
-// fastParser returns the fast parser of env, whose parser parser
-// describes.
-func fastParser(env *cel.Env, parser string) *celparse.Parser {
-	if p, ok := fastParsers.Load(parser); ok {
-		return p.(*celparse.Parser)
-	}
-	// The base environments configure their parsers' macros and optional
-	// syntax only, so the parser need not probe them (which costs cel-go
-	// parses): TestFastParserTrusted probes every one.
-	p, _ := fastParsers.LoadOrStore(parser, celparse.NewTrusted(env))
-	return p.(*celparse.Parser)
-}
-
-// parse parses text as env.Parse does, with the fast parser when it
-// takes the text (the same AST), else with env.Parse, whose errors are
-// then the answer.
-func parse(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
-	if a, ok := fastParser(env, parser).Parse(text); ok {
-		return a, nil
-	}
+// parse parses text as env.Parse does. The parse of a base environment is
+// the parse of every environment built on it (parserOf), so a Cache
+// parses each distinct text once per base parser and shares the AST.
+func parse(env *cel.Env, text string) (*cel.Ast, *cel.Issues) {
 	return env.Parse(text)
-}
-
-// compileText compiles text as env.Compile does (parse, then check),
-// parsing with the fast parser when it takes the text.
-func compileText(env *cel.Env, parser, text string) (*cel.Ast, *cel.Issues) {
-	a, ok := fastParser(env, parser).Parse(text)
-	if !ok {
-		return env.Compile(text)
-	}
-	checked, iss := env.Check(a)
-	if iss.Err() != nil {
-		return nil, iss
-	}
-	return checked, iss
 }
 
 // env returns the environment cached under k, or builds it with build and

@@ -2,8 +2,6 @@ package celrules
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/internal/celparse"
-	"github.com/crdschema/crdschema/internal/release"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -207,47 +206,5 @@ func TestUseCache(t *testing.T) {
 	if len(errs) != 2 || errs[0].Field != "m" || !strings.Contains(errs[0].Detail, "undeclared reference to 'nope'") ||
 		errs[1].Field != "s" || errs[1].Detail != "failed rule: self.size() < 3" {
 		t.Errorf("validation with shared parses: %v; want the compile error at m and the failed rule at s", errs)
-	}
-}
-
-// TestFastParserTrusted checks what fastParser relies on: every base
-// environment's parser passes celparse's probe, and the trusted parser
-// parses the probes as the probed one does.
-func TestFastParserTrusted(t *testing.T) {
-	var envs []*cel.Env
-	for minor := uint(0); minor <= 40; minor++ {
-		e, _, err := baseEnvParser(minor, release.Default, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		envs = append(envs, e)
-	}
-	for r := release.Oldest; r <= release.Newest; r++ {
-		e, _, err := baseEnvParser(0, r, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		envs = append(envs, e)
-	}
-	for i, e := range envs {
-		probed, trusted := celparse.New(e), celparse.NewTrusted(e)
-		if !probed.Probed() {
-			t.Fatalf("environment %d: celparse's probe fails: its parser is configured otherwise than trusted", i)
-		}
-		for _, text := range parserProbes {
-			a, okA := probed.Parse(text)
-			b, okB := trusted.Parse(text)
-			if okA != okB {
-				t.Fatalf("environment %d, %q: probed parser parses: %t, trusted: %t", i, text, okA, okB)
-			}
-			if !okA {
-				continue
-			}
-			pa, _ := cel.AstToParsedExpr(a)
-			pb, _ := cel.AstToParsedExpr(b)
-			if !proto.Equal(pa, pb) {
-				t.Errorf("environment %d, %q: the trusted parser's AST differs", i, text)
-			}
-		}
 	}
 }

@@ -269,7 +269,7 @@ func (nc *nodeCompiler) compileExpr(env *cel.Env, stored, optional bool, text st
 		return env.Compile(text)
 	}
 	if nc.cfg.cache == nil {
-		return compileText(env, base.parser, text)
+		return env.Compile(text)
 	}
 	return nc.cfg.cache.compile(env, base, nc.shape(stored, optional), text)
 }
@@ -419,12 +419,14 @@ func newTrackedProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimat
 	return env.Program(ast, opts...)
 }
 
-// programFor creates the program of the checked expression a, except when
-// creating it cannot fail and only the check matters (CheckSchema) or the
-// compilation is lazy: then it returns a nil program and no error, and a
-// lazy compilation's program is made on first use (trackedPrograms).
+// programFor creates the program with cost tracking of the checked
+// expression a, except when creating it cannot fail: then it returns a nil
+// program and no error, and the program is made on first use
+// (trackedPrograms), which objects within their cost bounds never reach
+// (they run untracked programs, bounded.go). Creating a program is then
+// work only the first request that needs it does.
 func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error) {
-	if (nc.cfg.checkOnly || nc.cfg.lazy) && plansSafely(a) {
+	if !nc.cfg.eagerPrograms && plansSafely(a) {
 		return nil, nil
 	}
 	return nc.program(env, a)

@@ -156,8 +156,11 @@ func TestCacheSharesNodes(t *testing.T) {
 	}
 	for _, name := range []string{"a", "b", "c"} {
 		n := compiled.root.props[name]
-		if n == nil || len(n.rules) != 1 || n.rules[0].program == nil {
-			t.Fatalf("%s: no program compiled", name)
+		if n == nil || len(n.rules) != 1 || !n.rules[0].compiled {
+			t.Fatalf("%s: not compiled", name)
+		}
+		if p, err := n.rules[0].trackedProgram(); p == nil || err != nil {
+			t.Fatalf("%s: no program: %v", name, err)
 		}
 	}
 	errs, _ := compiled.Validate(context.Background(), nil, map[string]any{"a": map[string]any{"x": "abcdef"}}, nil, RuntimeBudget)

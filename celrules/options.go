@@ -51,6 +51,9 @@ type config struct {
 	checkOnly bool
 	// lazy defers each node's compilation to its first use (WithLazyCompile).
 	lazy bool
+	// eagerPrograms creates every program at compile time, even where
+	// creating it cannot fail (tests compare plansSafely with it).
+	eagerPrograms bool
 	// cache, if set, shares parses and environments (WithCache).
 	cache *Cache
 }

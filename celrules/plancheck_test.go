@@ -64,7 +64,7 @@ func TestPlansSafely(t *testing.T) {
 		for _, tt := range planRules {
 			s := fuzzSchema(crdschema.ValidationRule{Rule: tt.rule, MessageExpression: "'bad value: ' + string(self.a) + string(duration('1s'))"})
 			dt := newDeclType(s, true)
-			full := &config{minor: defaultMinor, newExpressions: !stored}
+			full := &config{minor: defaultMinor, newExpressions: !stored, eagerPrograms: true}
 			check := &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true}
 			want, err := compileRules(s, s.XValidations, dt, full)
 			if err != nil {

@@ -34,8 +34,14 @@ func TestLazyTrackedPrograms(t *testing.T) {
 		t.Fatalf("eager compilation: %q", errorTexts(want))
 	}
 	for _, r := range eager.root.rules {
-		if r.program == nil || r.src.MessageExpression != "" && r.message == nil {
-			t.Errorf("eager compilation of %q made no programs", r.src.Rule)
+		p, err := r.trackedProgram()
+		if p == nil || err != nil {
+			t.Errorf("%q: no program with cost tracking: %v", r.src.Rule, err)
+		}
+		if r.src.MessageExpression != "" {
+			if p, err := r.trackedMessage(); p == nil || err != nil {
+				t.Errorf("%q: no messageExpression program with cost tracking: %v", r.src.Rule, err)
+			}
 		}
 	}
 

@@ -14,7 +14,7 @@ import (
 
 // validatorTexts are expressions for each of the wrapped validators to
 // find fault with, or not, and the rules of the conformance cases.
-func validatorTexts(t *testing.T) []string {
+func validatorTexts(t testing.TB) []string {
 	texts := []string{
 		`duration('1x') == duration('1s')`,
 		`self.d > duration('1h') && self.d < duration('-5')`,
@@ -73,9 +73,27 @@ func TestSparseValidators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := []struct {
-		wrapped, inner cel.ASTValidator
-	}{
+	plain, err := cel.NewEnv(cel.Variable("self", cel.DynType), cel.OptionalTypes(), cel.CrossTypeNumericComparisons(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, reported := 0, 0
+	for _, text := range validatorTexts(t) {
+		ok, n := compareValidators(t, plain, env, text)
+		if ok {
+			checked++
+			reported += n
+		}
+	}
+	t.Logf("%d expressions checked, %d validator reports", checked, reported)
+	if checked < 100 || reported < 8 {
+		t.Errorf("only %d expressions checked, %d reports: the test lost its inputs", checked, reported)
+	}
+}
+
+// validatorPairs are the wrapped validators with cel-go's own.
+func validatorPairs() []struct{ wrapped, inner cel.ASTValidator } {
+	pairs := []struct{ wrapped, inner cel.ASTValidator }{
 		{homogeneousLiterals(), cel.ValidateHomogeneousAggregateLiterals()},
 	}
 	for _, o := range []struct {
@@ -88,41 +106,63 @@ func TestSparseValidators(t *testing.T) {
 	} {
 		pairs = append(pairs, struct{ wrapped, inner cel.ASTValidator }{literalArgValidator(o.v(), o.fn), o.v()})
 	}
-	// The environment without validators type-checks; each validator then
-	// runs on the checked AST, wrapped and not.
+	return pairs
+}
+
+// compareValidators type-checks text in plain, an environment without
+// validators (or, for the functions of the Kubernetes libraries, in env,
+// whose validators ran already), and runs each validator on the checked
+// AST, wrapped and not: they must report the same. It reports whether
+// text type-checked, and how many validators reported an issue.
+func compareValidators(t *testing.T, plain, env *cel.Env, text string) (bool, int) {
+	t.Helper()
+	a, iss := plain.Compile(text)
+	if iss.Err() != nil {
+		if a, iss = env.Compile(text); iss.Err() != nil {
+			return false, 0
+		}
+	}
+	reported := 0
+	for _, p := range validatorPairs() {
+		if p.wrapped.Name() != p.inner.Name() {
+			t.Fatalf("wrapped validator named %q, cel-go's %q", p.wrapped.Name(), p.inner.Name())
+		}
+		want := runValidator(env, p.inner, a)
+		got := runValidator(env, p.wrapped, a)
+		if got != want {
+			t.Errorf("%s on %q: wrapped reports %q, cel-go's %q", p.inner.Name(), text, got, want)
+		}
+		if want != "" {
+			reported++
+		}
+	}
+	return true, reported
+}
+
+// FuzzSparseValidators compares the wrapped validators with cel-go's own
+// on arbitrary expressions.
+func FuzzSparseValidators(f *testing.F) {
+	for _, text := range validatorTexts(f) {
+		f.Add(text)
+	}
+	base, err := baseEnv(defaultMinor, 0, false)
+	if err != nil {
+		f.Fatal(err)
+	}
+	env, err := base.Extend(cel.Variable("self", cel.DynType))
+	if err != nil {
+		f.Fatal(err)
+	}
 	plain, err := cel.NewEnv(cel.Variable("self", cel.DynType), cel.OptionalTypes(), cel.CrossTypeNumericComparisons(true))
 	if err != nil {
-		t.Fatal(err)
+		f.Fatal(err)
 	}
-	checked, reported := 0, 0
-	for _, text := range validatorTexts(t) {
-		a, iss := plain.Compile(text)
-		if iss.Err() != nil {
-			// Functions of the Kubernetes libraries: check in the full
-			// environment, whose validators ran already.
-			if a, iss = env.Compile(text); iss.Err() != nil {
-				continue
-			}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 2000 {
+			return
 		}
-		checked++
-		for _, p := range pairs {
-			if p.wrapped.Name() != p.inner.Name() {
-				t.Fatalf("wrapped validator named %q, cel-go's %q", p.wrapped.Name(), p.inner.Name())
-			}
-			want := runValidator(env, p.inner, a)
-			got := runValidator(env, p.wrapped, a)
-			if got != want {
-				t.Errorf("%s on %q: wrapped reports %q, cel-go's %q", p.inner.Name(), text, got, want)
-			}
-			if want != "" {
-				reported++
-			}
-		}
-	}
-	t.Logf("%d expressions checked, %d validator reports", checked, reported)
-	if checked < 100 || reported < 8 {
-		t.Errorf("only %d expressions checked, %d reports: the test lost its inputs", checked, reported)
-	}
+		compareValidators(t, plain, env, text)
+	})
 }
 
 func runValidator(env *cel.Env, v cel.ASTValidator, a *cel.Ast) string {

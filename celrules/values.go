@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/cel-go/common/types"
@@ -331,6 +333,12 @@ func (o *objectVal) Iterator() traits.Iterator {
 		}
 		keys = append(keys, types.String(name))
 	}
+	// In key order: the API server iterates in Go's map order, which
+	// changes from run to run, and so can the first error of a
+	// comprehension over a map with several bad values; any fixed order is
+	// one the API server can take, and this one gives the same answer
+	// every time.
+	slices.SortFunc(keys, func(a, b ref.Val) int { return strings.Compare(string(a.(types.String)), string(b.(types.String))) })
 	return &keyIter{keys: keys}
 }
 

@@ -40,13 +40,14 @@
 // github.com/go-openapi/spec schemas, so that both documents share one
 // schema type and marshal to exactly the server's JSON.
 //
-// Document.MarshalJSON writes the document's JSON itself, in one pass, byte
-// for byte what encoding/json writes through go-openapi (the golden
-// documents of every release check the bytes; FuzzAppendValue and
-// FuzzAppendString check the value and string writers against
-// encoding/json): go-openapi re-encodes every nested schema once per level
-// of nesting. Like encoding/json, it writes into a pooled scratch buffer
-// and returns an exact-size copy.
+// Document.MarshalJSON (json.Marshal(doc)) writes the schemas itself, in
+// one pass, byte for byte what encoding/json writes through go-openapi,
+// which re-encodes every nested schema once per level of nesting; a schema
+// with a keyword a published CRD schema never has goes to go-openapi. The
+// golden documents of every release and FuzzPublish check the bytes against
+// go-openapi's marshalling, FuzzAppendValue and FuzzAppendString the value
+// and string writers against encoding/json. The bytes are those the API
+// server serves, but for encoding/json's escapes of <, > and & in strings.
 //
 // The built-in definitions and parameter descriptions are facts about the
 // Kubernetes API; zz_generated_static.go holds them and is written by

@@ -30,9 +30,9 @@ type PathItem struct {
 
 // Operation is one HTTP method on a path.
 type Operation struct {
+	Tags        []string             `json:"tags,omitempty"`
 	Description string               `json:"description,omitempty"`
 	OperationID string               `json:"operationId,omitempty"`
-	Tags        []string             `json:"tags,omitempty"`
 	Parameters  []*Parameter         `json:"parameters,omitempty"`
 	RequestBody *RequestBody         `json:"requestBody,omitempty"`
 	Responses   map[string]*Response `json:"responses"`

@@ -3,7 +3,6 @@ package openapi
 import (
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/crdschema/crdschema"
@@ -69,12 +68,17 @@ func FuzzPublish(f *testing.F) {
 			t.Fatalf("V3: %v", err)
 		}
 		if kind := v3.Components.Schemas["com.example.v1.Widget"]; kind != nil {
+			// the schema writer against go-openapi's marshalling, byte for byte
 			fast, err := appendSchema(nil, kind)
 			if err != nil {
 				t.Fatalf("appendSchema: %v", err)
 			}
-			if !reflect.DeepEqual(asJSON(t, json.RawMessage(fast)), asJSON(t, *kind)) {
-				t.Fatalf("appendSchema differs from go-openapi:\n%s", fast)
+			want, err := json.Marshal(kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(fast) != string(want) {
+				t.Fatalf("appendSchema differs from go-openapi:\n got %s\nwant %s", fast, want)
 			}
 		}
 		// The built-in definitions are fixed; marshal what the schema

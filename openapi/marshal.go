@@ -52,9 +52,11 @@ func (d Document) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"info":`...)
 	b = append(b, info...)
 	b = append(b, `,"paths":`...)
-	if b, err = appendPaths(b, d.Paths); err != nil {
+	paths, err := json.Marshal(d.Paths) // small: encoding/json is fast enough
+	if err != nil {
 		return nil, err
 	}
+	b = append(b, paths...)
 	b = append(b, `,"components":{"schemas":`...)
 	if d.Components.Schemas == nil {
 		b = append(b, "null"...)
@@ -411,4 +413,14 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

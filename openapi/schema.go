@@ -437,27 +437,22 @@ func jsonValue(j *crdschema.JSON) any {
 	return j.Value
 }
 
-// rulesValue is the JSON value of x-kubernetes-validations.
-func rulesValue(rules []crdschema.ValidationRule) []any {
-	out := make([]any, len(rules))
+// rulesValue is the value of x-kubernetes-validations: a copy of the
+// rules, which marshal with their fields in the order the API server
+// writes them (rule, message, messageExpression, reason, fieldPath,
+// optionalOldSelf).
+func rulesValue(rules []crdschema.ValidationRule) []crdschema.ValidationRule {
+	out := make([]crdschema.ValidationRule, len(rules))
 	for i, r := range rules {
-		m := map[string]any{"rule": r.Rule}
-		if r.Message != "" {
-			m["message"] = r.Message
-		}
-		if r.MessageExpression != "" {
-			m["messageExpression"] = r.MessageExpression
-		}
+		out[i] = r
 		if r.Reason != nil {
-			m["reason"] = string(*r.Reason)
-		}
-		if r.FieldPath != "" {
-			m["fieldPath"] = r.FieldPath
+			reason := *r.Reason
+			out[i].Reason = &reason
 		}
 		if r.OptionalOldSelf != nil {
-			m["optionalOldSelf"] = *r.OptionalOldSelf
+			o := *r.OptionalOldSelf
+			out[i].OptionalOldSelf = &o
 		}
-		out[i] = m
 	}
 	return out
 }
