@@ -112,7 +112,7 @@ func TestExplainSpreads(t *testing.T) {
 // a rule reads: only a maxLength of 0 would fix it alone, which is no fix;
 // the suggestions bound the list as well.
 func TestExplainUsableBounds(t *testing.T) {
-	def, _, err := crdschema.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+	def, _, err := manifest.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: hosts.example.com}
 spec:
