@@ -316,7 +316,11 @@ func TestBoundedPlainOptionalOldSelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, version := range []string{"1.36", "1.37"} {
-		c, err := Compile(s, false, WithKubernetesVersion(version))
+		kv, err := crdschema.ParseKubernetesVersion(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Compile(s, false, WithKubernetesVersion(kv))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,10 +36,8 @@ func (o checkOption) applyCheck(c *config) { o(c) }
 type config struct {
 	minor uint
 	// release is the Kubernetes release whose CEL behaviour (cost
-	// estimates, error texts) applies; releaseErr is set for a release
-	// outside the supported range.
-	release    release.Minor
-	releaseErr error
+	// estimates, error texts) applies.
+	release release.Minor
 	// newExpressions selects the environment of new expressions for every
 	// expression not in preexisting (Check: CRD creation and update);
 	// otherwise every expression compiles in the stored-expressions
@@ -60,9 +58,6 @@ func newConfig() *config {
 }
 
 func (c *config) check() error {
-	if c.releaseErr != nil {
-		return fmt.Errorf("celrules: %w", c.releaseErr)
-	}
 	if c.minor > maxMinor {
 		return fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
 	}
@@ -80,19 +75,12 @@ func withCompatibilityVersion(minor int) EnvOption {
 }
 
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
-// server of the Kubernetes release v ("1.34"; "" is the default, 1.37):
-// new expressions compile in the environment of its compatibility version
-// (v minus one), and cost estimates and error
-// texts are that release's. A release outside 1.33 to 1.37 makes Compile
-// and Check fail with an error naming that range.
-func WithKubernetesVersion(v string) EnvOption {
+// server of the Kubernetes release v (the default is 1.37): new
+// expressions compile in the environment of its compatibility version (v
+// minus one), and cost estimates and error texts are that release's.
+func WithKubernetesVersion(v crdschema.KubernetesVersion) EnvOption {
 	return func(c *config) {
-		r, err := release.Parse(v)
-		if err != nil {
-			c.releaseErr = err
-			return
-		}
-		c.releaseErr = nil
+		r := release.Of(v)
 		c.release = r
 		c.minor = uint(r.Compatibility())
 	}

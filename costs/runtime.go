@@ -58,12 +58,14 @@ func pct(a int64, b uint64) string {
 // defaulted as a create request does (package crd), then each rule runs
 // alone on it. def and obj are not modified.
 func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any) ([]RuntimeCost, error) {
-	res, err := crd.New(def, version)
+	// def may be refused for its rules' costs: their runtime costs are
+	// what the caller wants to see.
+	res, err := crd.New(def, version, crd.WithoutValidation())
 	if err != nil {
 		return nil, err
 	}
 	r, err := res.Create(ctx, obj)
-	if err != nil {
+	if r.Object == nil { // refused before validation: not decoded
 		return nil, err
 	}
 	d := crd.Defaulted(def)

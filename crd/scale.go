@@ -60,8 +60,17 @@ func (r *Resource) GetScale(obj map[string]any) (*Scale, error) {
 // UpdateScale runs an update of the scale subresource: the stored object
 // with its spec replicas set to scale.Spec.Replicas goes through the update
 // pipeline of the main resource (preparation and validation). A non-empty
-// scale.Metadata.ResourceVersion must match the stored object's.
+// scale.Metadata.ResourceVersion must match the stored object's. The
+// Result and the error are as Create's.
 func (r *Resource) UpdateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
+	res, err := r.updateScale(ctx, scale, stored)
+	if res == nil {
+		return refused(nil, err)
+	}
+	return res, err
+}
+
+func (r *Resource) updateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
 	if r.scale == nil {
 		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
 	}

@@ -140,8 +140,10 @@ func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefin
 	return crd.ValidateUpdate(ctx, def, old)
 }
 
+// newResource serves a version of def, which an update validates
+// (validateUpdate) and a stored CRD need not pass again.
 func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version)
+	return crd.New(def, version, crd.WithoutValidation())
 }
 
 type resource struct {
@@ -228,14 +230,13 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	// nothing but the metadata, everything else is new
 	subresource := hasStatusSubresource(c.def, readVersion)
 	res, err := newRes.Update(c.ctx, read, only(read, "apiVersion", "kind", "metadata"))
-	if err != nil {
+	if res.Object == nil {
 		o.Problem = "the update is refused before validation: " + err.Error()
 		return o, nil
 	}
 	o.Errors = append(o.Errors, res.Errors...)
 	if _, hasStatus := read["status"]; subresource && hasStatus {
-		res, err := newRes.UpdateStatus(c.ctx, read, without(read, "status"))
-		if err == nil {
+		if res, _ := newRes.UpdateStatus(c.ctx, read, without(read, "status")); res.Object != nil {
 			o.Errors = appendNew(o.Errors, res.Errors)
 		}
 	}
@@ -255,7 +256,7 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	if len(o.Errors) > 0 {
 		for _, u := range updates {
 			res, err := u.run()
-			if err != nil {
+			if err != nil && len(res.Errors) == 0 {
 				o.Blocking = append(o.Blocking, Blocking{u.name, crdschema.InternalError(nil, err)})
 				continue
 			}
