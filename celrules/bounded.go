@@ -341,9 +341,9 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		}
 		c := covered && n.dt != nil && n.items.dt == n.dt.elem
 		oldList, _ := old.([]any)
-		olds := newOldItems(n.schema, oldList)
+		olds := oldItems(n.schema, oldList)
 		for _, item := range x {
-			if !w.node(n.items, item, olds.get(item), c, depth+1) {
+			if !w.node(n.items, item, oldItem(olds, item), c, depth+1) {
 				return false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/ratchet"
 	"sort"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func TestBoundedGolden(t *testing.T) {
 			old := mustDecode(t, r.OldObject)
 			var opts []ValidateOption
 			if old != nil {
-				opts = append(opts, WithRatcheting(&testCorrelation{old: old, cur: obj, s: s}))
+				opts = append(opts, WithRatcheting(ratchet.Correlate(obj, old, s)))
 			}
 			runs++
 			if checkBounded(t, fmt.Sprintf("%s request %d", name, i), compiled, obj, old, RuntimeBudget, opts...) {

@@ -28,7 +28,7 @@
 // within the per-call limit (PerCallLimit) and the caller's budget
 // (RuntimeBudget per object in the API server), and reports failures with
 // message, messageExpression, reason and fieldPath applied; with
-// WithRatcheting (a validation.Correlation, see package ratchet) failures in
+// WithRatcheting (a ratchet.Correlation) failures in
 // unchanged parts of an update are dropped as the API server drops them. For
 // a Compiled that validates a single small value (a default, say),
 // WithLazyCompile compiles each node's rules only when a value first reaches

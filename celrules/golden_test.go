@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/ratchet"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,9 +15,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -172,50 +171,6 @@ func diff(got, want []goldenError) (missing, extra []goldenError) {
 	return missing, extra
 }
 
-// testCorrelation is a minimal ratcheting correlation: objects by key,
-// list-type=map items by key, nothing else.
-type testCorrelation struct {
-	old, cur any
-	s        *structural.Schema
-}
-
-func (c *testCorrelation) Unchanged() bool { return jsonvalue.SemanticEqual(c.old, c.cur) }
-
-func (c *testCorrelation) Key(f string) validation.Correlation {
-	om, ok1 := c.old.(map[string]any)
-	nm, ok2 := c.cur.(map[string]any)
-	if !ok1 || !ok2 || c.s == nil {
-		return nil
-	}
-	ov, ok1 := om[f]
-	nv, ok2 := nm[f]
-	if !ok1 || !ok2 {
-		return nil
-	}
-	var ps *structural.Schema
-	if p, ok := c.s.Properties[f]; ok {
-		ps = p
-	} else if c.s.AdditionalProperties != nil && c.s.AdditionalProperties.Schema != nil {
-		ps = c.s.AdditionalProperties.Schema
-	} else {
-		return nil
-	}
-	return &testCorrelation{old: ov, cur: nv, s: ps}
-}
-
-func (c *testCorrelation) Index(i int) validation.Correlation {
-	nl, ok := c.cur.([]any)
-	ol, ok2 := c.old.([]any)
-	if !ok || !ok2 || i >= len(nl) || c.s == nil {
-		return nil
-	}
-	old := newOldItems(c.s, ol).get(nl[i])
-	if old == nil {
-		return nil
-	}
-	return &testCorrelation{old: old, cur: nl[i], s: c.s.Items}
-}
-
 func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
 	s := mustSchema(t, c.Schema)
 	if s == nil {
@@ -282,7 +237,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		old := mustDecode(t, r.OldObject)
 		var vopts []ValidateOption
 		if old != nil {
-			vopts = append(vopts, WithRatcheting(&testCorrelation{old: old, cur: obj, s: s}))
+			vopts = append(vopts, WithRatcheting(ratchet.Correlate(obj, old, s)))
 		}
 		got, _ := compiled.Validate(context.Background(), nil, obj, old, RuntimeBudget, vopts...)
 		m, x := diff(toGolden(got), r.Errors)

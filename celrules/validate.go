@@ -15,14 +15,14 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/pathstack"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/ratchet"
 )
 
 // ValidateOption configures one call of Validate.
 type ValidateOption func(*validateConfig)
 
 type validateConfig struct {
-	ratchet ratchet
+	ratchet ratcheting
 	// warn receives the errors ratcheting drops.
 	warn func(*crdschema.Error)
 	// bounded allows a run without cost tracking (bounded.go).
@@ -32,9 +32,9 @@ type validateConfig struct {
 // WithRatcheting turns validation ratcheting on: the failure of a rule
 // that does not use oldSelf is not reported where c says the value is
 // unchanged from the old object. c is the correlation of the validated
-// value with its old value, the same that package validation takes (see
-// package ratchet).
-func WithRatcheting(c validation.Correlation) ValidateOption {
+// value with its old value (ratchet.Correlate), the same that package
+// validation takes.
+func WithRatcheting(c *ratchet.Correlation) ValidateOption {
 	return func(v *validateConfig) { v.ratchet.current = c }
 }
 
@@ -44,13 +44,13 @@ func WithWarnings(warn func(*crdschema.Error)) ValidateOption {
 	return func(v *validateConfig) { v.warn = warn }
 }
 
-// ratchet is the ratcheting state at one node: the node's correlation
+// ratcheting is the ratcheting state at one node: the node's correlation
 // and its nearest parent's.
-type ratchet struct {
-	current, parent validation.Correlation
+type ratcheting struct {
+	current, parent *ratchet.Correlation
 }
 
-func (r ratchet) unchanged() bool {
+func (r ratcheting) unchanged() bool {
 	if r.current != nil {
 		return r.current.Unchanged()
 	}
@@ -60,21 +60,21 @@ func (r ratchet) unchanged() bool {
 	return false
 }
 
-func (r ratchet) key(field string) ratchet {
+func (r ratcheting) key(field string) ratcheting {
 	if r.current == nil {
 		return r
 	}
 	if r.parent == nil && (field == "apiVersion" || field == "kind") {
-		return ratchet{}
+		return ratcheting{}
 	}
-	return ratchet{current: r.current.Key(field), parent: r.current}
+	return ratcheting{current: r.current.Key(field), parent: r.current}
 }
 
-func (r ratchet) index(i int) ratchet {
+func (r ratcheting) index(i int) ratcheting {
 	if r.current == nil {
 		return r
 	}
-	return ratchet{current: r.current.Index(i), parent: r.current}
+	return ratcheting{current: r.current.Index(i), parent: r.current}
 }
 
 const (
@@ -148,7 +148,7 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *run) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
+func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) (crdschema.ErrorList, int64) {
 	if n == nil || obj == nil {
 		return nil, budget
 	}
@@ -158,7 +158,7 @@ func (v *run) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.Er
 	}
 	for _, a := range n.allOf {
 		var e crdschema.ErrorList
-		e, budget = v.node(a, obj, old, ratchet{parent: r.parent}, budget)
+		e, budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget)
 		errs = append(errs, e...)
 		if budget < 0 {
 			return errs, budget
@@ -185,7 +185,7 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *run) object(n *node, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 {
 		return nil, budget
 	}
@@ -229,15 +229,15 @@ func (v *run) object(n *node, obj, old map[string]any, r ratchet, budget int64) 
 	return errs, budget
 }
 
-func (v *run) list(n *node, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 || n.items == nil {
 		return nil, budget
 	}
-	olds := newOldItems(n.schema, old)
+	olds := oldItems(n.schema, old)
 	for i, item := range obj {
 		var e crdschema.ErrorList
 		v.loc.Index(i)
-		e, budget = v.node(n.items, item, olds.get(item), r.index(i), budget)
+		e, budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
 		v.loc.Pop()
 		errs = append(errs, e...)
 		if budget < 0 {
@@ -273,7 +273,7 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if isNil(old) {
 		old = nil
 	}

@@ -2,6 +2,7 @@ package celrules
 
 import (
 	"context"
+	"github.com/crdschema/crdschema/ratchet"
 	"strings"
 	"testing"
 
@@ -330,7 +331,7 @@ func TestRatchetingHook(t *testing.T) {
 	cur := map[string]any{"a": int64(9), "b": int64(8)}
 	var warned []string
 	errs, _ := c.Validate(context.Background(), nil, cur, old, RuntimeBudget,
-		WithRatcheting(&testCorrelation{old: old, cur: cur, s: s}),
+		WithRatcheting(ratchet.Correlate(cur, old, s)),
 		WithWarnings(func(e *crdschema.Error) { warned = append(warned, e.Error()) }))
 	var got []string
 	for _, e := range errs {

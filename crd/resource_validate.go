@@ -78,7 +78,7 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
-			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, ratchet.StatusCorrelation(corr, r.schema))
+			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema))
 			errs = append(errs, serrs...)
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)

@@ -71,8 +71,8 @@ func Example() {
 
 	// The correlation on its own.
 	c := ratchet.Correlate(scaled, stored, s)
-	spec := c.Field("spec")
-	fmt.Println(spec.Unchanged(), spec.Field("image").Unchanged(), spec.Field("replicas").Unchanged())
+	spec := c.Key("spec")
+	fmt.Println(spec.Unchanged(), spec.Key("image").Unchanged(), spec.Key("replicas").Unchanged())
 	// Output:
 	// scale: 0 errors, 2 warnings
 	// retag: spec.image: Too long: may not be more than 10 bytes

@@ -383,40 +383,10 @@ func diff(before, after any, path string) []Change {
 		}
 		return out
 	}
-	if equal(before, after) {
+	if jsonvalue.Equal(before, after) {
 		return nil
 	}
 	return []Change{{Modified, path, before, after}}
-}
-
-// equal compares decoded JSON values.
-func equal(a, b any) bool {
-	switch a := a.(type) {
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			w, ok := b[k]
-			if !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !equal(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 func splitAPIVersion(apiVersion string) (group, version string) {
