@@ -385,7 +385,7 @@ func fieldType(t *declType, k string) *declType {
 	if t == nil || t.fields == nil {
 		return nil
 	}
-	e, ok := Escape(k)
+	e, ok := escapeProperty(k)
 	if !ok {
 		return nil
 	}

@@ -239,7 +239,7 @@ func propertyAccess(name string) func(*typeInfo) *typeInfo {
 		if p.schema.Properties == nil {
 			return nil
 		}
-		escaped, ok := Escape(name)
+		escaped, ok := escapeProperty(name)
 		if !ok || p.dt == nil {
 			return nil
 		}

@@ -8,8 +8,8 @@
 // # Types
 //
 // Every schema node becomes a CEL type: objects with properties are
-// message-like types whose fields are the escaped property names (see
-// Escape: "a-b" is a__dash__b, "namespace" is __namespace__ and, from
+// message-like types whose fields are the property names escaped as the
+// API server escapes them ("a-b" is a__dash__b, "namespace" is __namespace__ and, from
 // compatibility version 1.31, also plain namespace); additionalProperties
 // give maps, arrays lists, x-kubernetes-int-or-string dyn, and the string
 // formats byte, duration, date and date-time give bytes, durations and

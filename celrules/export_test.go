@@ -25,8 +25,10 @@ type testOption struct {
 	badMajor   bool
 }
 
-func UseCache(c *Cache) EnvOption                      { return WithCache(c) }
-func NewExpressions(e Expressions) testOption          { return testOption{check: WithStoredExpressions(e)} }
+func UseCache(c *Cache) EnvOption { return WithCache(c) }
+func NewExpressions(schemas ...*crdschema.JSONSchemaProps) testOption {
+	return testOption{check: WithStoredExpressions(schemas...)}
+}
 func SchemaErrors(errs crdschema.ErrorList) testOption { return testOption{schemaErrs: errs} }
 func SuppressExpressionCost() testOption               { return testOption{suppress: true} }
 func LazyCompile() Option                              { return WithLazyCompile() }

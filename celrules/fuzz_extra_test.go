@@ -16,23 +16,6 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// FuzzEscape checks that Unescape undoes Escape for every property name.
-func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"a", "a.b", "a-b", "__a__", "x/y", "namespace", "int", "a\xff", "_", "", "__dot__", "1a", "🎉"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		esc, ok := celrules.Escape(name)
-		if !ok {
-			return
-		}
-		back, ok := celrules.Unescape(esc)
-		if !ok || back != name {
-			t.Fatalf("Escape(%q) = %q, Unescape gives %q, %v", name, esc, back, ok)
-		}
-	})
-}
-
 // FuzzSchemaRules compiles, cost-checks and evaluates the rules of random
 // schemas on random objects: no panic, schema and objects left alone, the
 // budget never grows.

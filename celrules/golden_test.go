@@ -129,8 +129,8 @@ func mustDecode(t testing.TB, raw json.RawMessage) any {
 	return v
 }
 
-// preexisting collects the expressions of the old CRD's schemas.
-func preexisting(t testing.TB, raws []json.RawMessage) Expressions {
+// preexisting decodes the old CRD's schemas.
+func preexisting(t testing.TB, raws []json.RawMessage) []*crdschema.JSONSchemaProps {
 	var schemas []*crdschema.JSONSchemaProps
 	for _, raw := range raws {
 		p := &crdschema.JSONSchemaProps{}
@@ -139,7 +139,7 @@ func preexisting(t testing.TB, raws []json.RawMessage) Expressions {
 		}
 		schemas = append(schemas, p)
 	}
-	return CollectExpressions(schemas...)
+	return schemas
 }
 
 // celCRDError tells whether a CRD error is one CheckSchema reports.
@@ -183,7 +183,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		compileOpts = append(compileOpts, e)
 	}
 	if c.OldSchemas != nil {
-		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)))
+		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)...))
 		for _, o := range c.OldSchemas {
 			var a, b any
 			json.Unmarshal(o, &a)

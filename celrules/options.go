@@ -43,7 +43,7 @@ type config struct {
 	// otherwise every expression compiles in the stored-expressions
 	// environment, as at request time.
 	newExpressions bool
-	preexisting    Expressions
+	preexisting    expressions
 	// checkOnly is set by Check, which evaluates nothing: programs are
 	// created only for expressions whose program creation might fail.
 	checkOnly bool
@@ -102,18 +102,23 @@ func WithLazyCompile() Option {
 	return compileOption(func(c *config) { c.lazy = true })
 }
 
-// Expressions is a set of rule and messageExpression texts, typically
-// those of the stored version of a CRD before an update.
-type Expressions struct {
-	Rules              map[string]bool
-	MessageExpressions map[string]bool
+// expressions is a set of rule and messageExpression texts.
+type expressions struct {
+	rules              map[string]bool
+	messageExpressions map[string]bool
 }
 
-// WithStoredExpressions makes Check compile the expressions in e in the
-// environment of stored expressions, which may know more functions than
-// the one of new expressions, as the API server compiles the expressions
-// that a CRD update keeps (see CollectExpressions).
-func WithStoredExpressions(e Expressions) CheckOption {
+// WithStoredExpressions makes Check compile the rules and
+// messageExpressions found in schemas (those of every version of the
+// stored CRD, before an update) in the environment of stored expressions,
+// which may know more functions than the one of new expressions, as the
+// API server compiles the expressions that a CRD update keeps. It looks
+// everywhere a rule can be written, junctors included.
+func WithStoredExpressions(schemas ...*crdschema.JSONSchemaProps) CheckOption {
+	e := expressions{rules: map[string]bool{}, messageExpressions: map[string]bool{}}
+	for _, s := range schemas {
+		e.collect(s, 0)
+	}
 	return checkOption(func(c *config) { c.preexisting = e })
 }
 
@@ -124,31 +129,19 @@ func (c *config) storedFor(expr string, message bool) bool {
 		return true
 	}
 	if message {
-		return c.preexisting.MessageExpressions[expr]
+		return c.preexisting.messageExpressions[expr]
 	}
-	return c.preexisting.Rules[expr]
+	return c.preexisting.rules[expr]
 }
 
-// CollectExpressions returns the rule and messageExpression texts of the
-// given schemas (typically every schema of the CRD before an update), for
-// WithStoredExpressions. It looks everywhere a rule can be written,
-// junctors included.
-func CollectExpressions(schemas ...*crdschema.JSONSchemaProps) Expressions {
-	e := Expressions{Rules: map[string]bool{}, MessageExpressions: map[string]bool{}}
-	for _, s := range schemas {
-		e.collect(s, 0)
-	}
-	return e
-}
-
-func (e Expressions) collect(s *crdschema.JSONSchemaProps, depth int) {
+func (e expressions) collect(s *crdschema.JSONSchemaProps, depth int) {
 	if s == nil || depth > maxSchemaDepth {
 		return
 	}
 	for _, r := range s.XValidations {
-		e.Rules[r.Rule] = true
+		e.rules[r.Rule] = true
 		if r.MessageExpression != "" {
-			e.MessageExpressions[r.MessageExpression] = true
+			e.messageExpressions[r.MessageExpression] = true
 		}
 	}
 	d := depth + 1

@@ -295,7 +295,7 @@ func TestCompatibilityVersions(t *testing.T) {
 		if (len(errs) == 0) != tt.newOK {
 			t.Errorf("%s at 1.%d (new): errors %v, want ok=%v", tt.rule, tt.minor, errs, tt.newOK)
 		}
-		pre := Expressions{Rules: map[string]bool{tt.rule: true}}
+		pre := &crdschema.JSONSchemaProps{XValidations: []crdschema.ValidationRule{{Rule: tt.rule}}}
 		errs, _, _ = CheckSchema(s(tt.rule), nil, CompatibilityVersion(1, tt.minor), NewExpressions(pre))
 		if (len(errs) == 0) != tt.storedOK {
 			t.Errorf("%s (stored): errors %v, want ok=%v", tt.rule, errs, tt.storedOK)

@@ -138,7 +138,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		def := defs[0]
-		if hasCostErrors(context.Background(), def) {
+		if hasCostErrors(context.Background(), def, defaultRelease) {
 			continue
 		}
 		crds++
@@ -159,7 +159,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !hasCostErrors(context.Background(), stripped) {
+			if !hasCostErrors(context.Background(), stripped, defaultRelease) {
 				continue
 			}
 			project := filepath.Base(filepath.Dir(f))

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
 )
 
 // maxSearch is the largest bound searched: the API server's request size
@@ -16,7 +17,7 @@ const maxSearch = 3 << 20
 // validation without a cost error, by binary search with crd.Validate as
 // the judge. It returns the fixes, with a round suggested value checked
 // too, or false when no value does.
-func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.SharedOption) ([]Fix, bool) {
 	lo := int64(0)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))
@@ -46,9 +47,9 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 		}
 		return d
 	}
-	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v)) }
+	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v), kv) }
 	ok := valid
-	if j, err := newJudge(def, sps); err == nil {
+	if j, err := newJudge(def, sps, kv); err == nil {
 		ok = func(v int64) bool {
 			return j.passes(func(d *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition { return apply(d, v) })
 		}

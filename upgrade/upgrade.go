@@ -113,15 +113,22 @@ type Hazard struct {
 // reason, and the others are still checked.
 //
 // Neither def, old nor objects are modified.
-func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any) (*Report, error) {
+func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any, opts ...Option) (*Report, error) {
 	if def == nil || old == nil {
 		return nil, errors.New("upgrade: both the new and the stored CRD are needed")
 	}
-	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old)}
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	kv := crd.WithKubernetesVersion(o.version)
+	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old, kv)}
 	r.Hazards = hazards(def, old)
 	r.SchemaChanges = schemaChanges(def, old)
 
-	c := &checker{ctx: ctx, def: def, old: old,
+	c := &checker{ctx: ctx, def: def, old: old, kv: kv,
 		newRes: map[string]resource{}, oldRes: map[string]resource{}}
 	var errs []error
 	for i, obj := range objects {
@@ -136,14 +143,14 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 
 // The calls into package crd that its API changes may touch.
 
-func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.ValidateUpdate(ctx, def, old)
+func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.SharedOption) crdschema.ErrorList {
+	return crd.ValidateUpdate(ctx, def, old, kv)
 }
 
 // newResource serves a version of def, which an update validates
 // (validateUpdate) and a stored CRD need not pass again.
-func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithoutValidation())
+func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.SharedOption) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithoutValidation(), kv)
 }
 
 type resource struct {
@@ -155,12 +162,13 @@ type checker struct {
 	ctx            context.Context
 	def, old       *crdschema.CustomResourceDefinition
 	newRes, oldRes map[string]resource
+	kv             crd.SharedOption // the release
 }
 
 func (c *checker) resource(def *crdschema.CustomResourceDefinition, cache map[string]resource, version string) (*crd.Resource, error) {
 	r, ok := cache[version]
 	if !ok {
-		r.res, r.err = newResource(def, version)
+		r.res, r.err = newResource(def, version, c.kv)
 		cache[version] = r
 	}
 	return r.res, r.err
