@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -13,18 +14,9 @@ import (
 // server serves it at the scale subresource; it encodes to the same JSON.
 type Scale struct {
 	crdschema.TypeMeta `json:",inline"`
-	Metadata           ScaleMeta   `json:"metadata"`
-	Spec               ScaleSpec   `json:"spec"`
-	Status             ScaleStatus `json:"status"`
-}
-
-// ScaleMeta is the part of the object's metadata a Scale carries.
-type ScaleMeta struct {
-	Name              string `json:"name,omitempty"`
-	Namespace         string `json:"namespace,omitempty"`
-	UID               string `json:"uid,omitempty"`
-	ResourceVersion   string `json:"resourceVersion,omitempty"`
-	CreationTimestamp string `json:"creationTimestamp,omitempty"`
+	Metadata           crdschema.ObjectMeta `json:"metadata"`
+	Spec               ScaleSpec            `json:"spec"`
+	Status             ScaleStatus          `json:"status"`
 }
 
 // ScaleSpec is the desired number of replicas.
@@ -133,11 +125,16 @@ func (r *Resource) scaleOf(obj map[string]any) (*Scale, bool, error) {
 	}
 	m := metaOf(obj)
 	str := func(k string) string { s, _ := m[k].(string); return s }
+	var created crdschema.Time
+	if t, err := time.Parse(time.RFC3339, str("creationTimestamp")); err == nil {
+		created.Time = t
+	}
 	return &Scale{
 		TypeMeta: crdschema.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"},
-		Metadata: ScaleMeta{
+		// the part of the object's metadata a Scale carries
+		Metadata: crdschema.ObjectMeta{
 			Name: str("name"), Namespace: str("namespace"), UID: str("uid"),
-			ResourceVersion: str("resourceVersion"), CreationTimestamp: str("creationTimestamp"),
+			ResourceVersion: str("resourceVersion"), CreationTimestamp: created,
 		},
 		Spec:   ScaleSpec{Replicas: int32(spec)},
 		Status: ScaleStatus{Replicas: int32(status), Selector: selector},

@@ -123,7 +123,7 @@ func TestUpdateScale(t *testing.T) {
 	}
 
 	// A stale resourceVersion is refused.
-	stale := &crd.Scale{Metadata: crd.ScaleMeta{ResourceVersion: "4"}, Spec: crd.ScaleSpec{Replicas: 1}}
+	stale := &crd.Scale{Metadata: crdschema.ObjectMeta{ResourceVersion: "4"}, Spec: crd.ScaleSpec{Replicas: 1}}
 	if _, err := r.UpdateScale(context.Background(), stale, stored); err == nil || !strings.Contains(err.Error(), "the object has been modified") {
 		t.Errorf("stale resourceVersion: err = %v", err)
 	}

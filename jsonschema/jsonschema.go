@@ -308,14 +308,6 @@ func rules(rs []crdschema.ValidationRule) []any {
 	return out
 }
 
-// FileName is the name under which kubeconform finds the schema of kind
-// and version with the location template
-// "{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json": the kind in lower
-// case, an underscore, the version.
-func FileName(kind, version string) string {
-	return strings.ToLower(kind) + "_" + version + ".json"
-}
-
 // hasDefault reports whether p has a default: an explicit null is none, as
 // the API server drops it when it reads the CRD.
 func hasDefault(p *crdschema.JSONSchemaProps) bool {

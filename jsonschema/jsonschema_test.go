@@ -170,9 +170,6 @@ func TestVersionErrors(t *testing.T) {
 	if err != nil || len(all) != 1 || all["v1"] == nil {
 		t.Errorf("All: %v %v", all, err)
 	}
-	if FileName("HTTPRoute", "v1") != "httproute_v1.json" {
-		t.Errorf("FileName: %s", FileName("HTTPRoute", "v1"))
-	}
 }
 
 func TestSatisfies(t *testing.T) {

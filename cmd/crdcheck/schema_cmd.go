@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/crdschema/crdschema/jsonschema"
 )
@@ -82,7 +83,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				status = exitUsage
 				continue
 			}
-			name := filepath.Join(*dir, jsonschema.FileName(e.def.Spec.Names.Kind, v.Name))
+			name := filepath.Join(*dir, schemaFileName(e.def.Spec.Names.Kind, v.Name))
 			if err := os.WriteFile(name, append(data, '\n'), 0o644); err != nil {
 				fmt.Fprintln(stderr, "crdcheck schema:", err)
 				return exitUsage
@@ -91,4 +92,12 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// schemaFileName is the name under which kubeconform finds the schema of kind
+// and version with the location template
+// "{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json": the kind in lower
+// case, an underscore, the version.
+func schemaFileName(kind, version string) string {
+	return strings.ToLower(kind) + "_" + version + ".json"
 }
