@@ -77,7 +77,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	cfg := newConfig()
 	for _, o := range opts {
 		if o != nil {
-			o.applyCompile(cfg)
+			o(cfg)
 		}
 	}
 	if err := cfg.check(); err != nil {

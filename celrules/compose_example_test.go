@@ -69,7 +69,7 @@ func Example_composition() {
 		}
 	}
 	if !blocked {
-		rerrs, _ := rules.Validate(context.Background(), nil, obj, nil, celrules.RuntimeBudget)
+		rerrs := rules.Validate(context.Background(), nil, obj, nil).Errors
 		errs = append(errs, rerrs...)
 	}
 	fmt.Println(errs.ToAggregate())

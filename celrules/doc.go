@@ -48,8 +48,14 @@
 //
 // # Options
 //
-// Compile takes Options, Check CheckOptions, and the options of the CEL
-// environment (EnvOption: WithKubernetesVersion, WithCache) are both.
+// There is one option type per stage, as in cel-go: the compile stage
+// (Compile, Check) takes Options (WithKubernetesVersion, WithCache, and
+// WithLazyCompile and WithStoredExpressions where they apply), the
+// evaluation stage (Compiled.Validate) ValidateOptions (WithBudget,
+// WithRatcheting, WithBoundedCost), and Validate returns one Result:
+// errors, warnings (the failures ratcheting keeps from being errors) and
+// the remaining budget. Compiled.Errors reports at compile time the rules
+// that do not compile.
 // Compilations for one piece of work (all versions of a CRD, a set of
 // related CRDs) can share a Cache (WithCache): each distinct expression is
 // then parsed once, however often the CRD repeats it, nodes whose rules and
@@ -57,5 +63,5 @@
 // whose types declare the same share one environment. Results, errors and
 // cost figures are the same with and without a Cache. Compile and Check
 // share work between the nodes of one schema through a Cache of their own
-// when given none. Validate takes per-call ValidateOptions.
+// when given none.
 package celrules

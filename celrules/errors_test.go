@@ -38,7 +38,7 @@ func TestCompiledErrors(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("lazy %t: Errors\n%s\nwant\n%s", lazy, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		errs, _ := c.Validate(context.Background(), nil, map[string]any{"spec": map[string]any{"replicas": "x"}}, nil, RuntimeBudget)
+		errs := c.Validate(context.Background(), nil, map[string]any{"spec": map[string]any{"replicas": "x"}}, nil).Errors
 		if len(errs) != 1 || !strings.Contains(errs[0].Detail, "compile error") {
 			t.Errorf("lazy %t: Validate: %v", lazy, errs)
 		}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -62,7 +61,8 @@ func FuzzSchemaRules(f *testing.F) {
 				t.Fatalf("Compile: %v", err)
 			}
 			for _, o := range []any{nil, old} {
-				errs, left := c.Validate(ctx, nil, obj, o, celrules.RuntimeBudget)
+				vr1 := c.Validate(ctx, nil, obj, o)
+				errs, left := vr1.Errors, vr1.Remaining
 				if left > celrules.RuntimeBudget {
 					t.Fatalf("the budget grew to %d", left)
 				}
@@ -72,8 +72,10 @@ func FuzzSchemaRules(f *testing.F) {
 				// Without cost tracking where the bounds allow it: the
 				// same errors, and a bound not below the cost spent.
 				for _, budget := range []int64{celrules.RuntimeBudget, 40} {
-					want, left := c.Validate(ctx, nil, obj, o, budget)
-					got, boundedLeft := c.Validate(ctx, nil, obj, o, budget, boundedCost)
+					vr2 := c.Validate(ctx, nil, obj, o, celrules.WithBudget(budget))
+					want, left := vr2.Errors, vr2.Remaining
+					br := c.Validate(ctx, nil, obj, o, celrules.WithBudget(budget), celrules.WithBoundedCost())
+					got, boundedLeft := br.Errors, br.Remaining
 					if w, g := sortedText(want), sortedText(got); w != g {
 						t.Fatalf("budget %d: tracked:\n%s\nbounded:\n%s", budget, w, g)
 					}
@@ -88,9 +90,6 @@ func FuzzSchemaRules(f *testing.F) {
 		}
 	})
 }
-
-// boundedCost is the option of runs without cost tracking (celrules/bounded.go).
-var boundedCost = celbound.Option.(celrules.ValidateOption)
 
 // sortedText renders errs in an order independent of map iteration.
 func sortedText(errs crdschema.ErrorList) string {

@@ -171,7 +171,7 @@ func diff(got, want []goldenError) (missing, extra []goldenError) {
 	return missing, extra
 }
 
-func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
+func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
 	s := mustSchema(t, c.Schema)
 	if s == nil {
 		return
@@ -239,7 +239,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		if old != nil {
 			vopts = append(vopts, WithRatcheting(ratchet.Correlate(obj, old, s)))
 		}
-		got, _ := compiled.Validate(context.Background(), nil, obj, old, RuntimeBudget, vopts...)
+		got := compiled.Validate(context.Background(), nil, obj, old, vopts...).Errors
 		m, x := diff(toGolden(got), r.Errors)
 		reqMissing = append(reqMissing, m)
 		reqExtra = append(reqExtra, x)
@@ -305,13 +305,13 @@ func TestGolden(t *testing.T) {
 	shared := new(Cache)
 	for _, mode := range []struct {
 		name string
-		opts []EnvOption
-	}{{"fresh", nil}, {"sharedCache", []EnvOption{UseCache(shared)}}} {
+		opts []Option
+	}{{"fresh", nil}, {"sharedCache", []Option{UseCache(shared)}}} {
 		t.Run(mode.name, func(t *testing.T) { testGolden(t, cases, mode.opts) })
 	}
 }
 
-func testGolden(t *testing.T, cases map[string]*goldenCase, opts []EnvOption) {
+func testGolden(t *testing.T, cases map[string]*goldenCase, opts []Option) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			cm, cx, costs, rm, rx := runCase(t, c, opts...)

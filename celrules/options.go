@@ -7,31 +7,12 @@ import (
 	"github.com/crdschema/crdschema/internal/release"
 )
 
-// An Option configures Compile. The options of the CEL environment
-// (EnvOption) apply to Compile and to Check alike.
-type Option interface {
-	applyCompile(*config)
-}
-
-// A CheckOption configures Check.
-type CheckOption interface {
-	applyCheck(*config)
-}
-
-// An EnvOption configures the CEL environment rules compile in; it is both
-// an Option and a CheckOption.
-type EnvOption func(*config)
-
-func (o EnvOption) applyCompile(c *config) { o(c) }
-func (o EnvOption) applyCheck(c *config)   { o(c) }
-
-type compileOption func(*config)
-
-func (o compileOption) applyCompile(c *config) { o(c) }
-
-type checkOption func(*config)
-
-func (o checkOption) applyCheck(c *config) { o(c) }
+// An Option configures the compile stage, Compile and Check: the CEL
+// environment (WithKubernetesVersion, WithCache) for both, WithLazyCompile
+// for Compile (Check compiles every node), WithStoredExpressions for Check
+// (Compile compiles every expression as stored, as at request time). The
+// evaluation stage, Compiled.Validate, takes ValidateOptions.
+type Option func(*config)
 
 type config struct {
 	minor uint
@@ -70,7 +51,7 @@ func (c *config) check() error {
 // default is 1.36, the compatibility version of a 1.37 API server. It has no
 // effect on stored expressions (every expression Compile compiles, and the
 // expressions Check is told an update keeps).
-func withCompatibilityVersion(minor int) EnvOption {
+func withCompatibilityVersion(minor int) Option {
 	return func(c *config) { c.minor = uint(max(minor, 0)) }
 }
 
@@ -78,7 +59,7 @@ func withCompatibilityVersion(minor int) EnvOption {
 // server of the Kubernetes release v (the default is 1.37): new
 // expressions compile in the environment of its compatibility version (v
 // minus one), and cost estimates and error texts are that release's.
-func WithKubernetesVersion(v crdschema.KubernetesVersion) EnvOption {
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(c *config) {
 		r := release.Of(v)
 		c.release = r
@@ -88,7 +69,7 @@ func WithKubernetesVersion(v crdschema.KubernetesVersion) EnvOption {
 
 // WithCache makes Compile and Check take what they can from c and add what
 // they compute to it: parsed expressions and environments.
-func WithCache(c *Cache) EnvOption {
+func WithCache(c *Cache) Option {
 	return func(cfg *config) { cfg.cache = c }
 }
 
@@ -99,7 +80,7 @@ func WithCache(c *Cache) EnvOption {
 // compiled. It suits a Compiled that validates one small value, such as a
 // default, and not one shared by many validations.
 func WithLazyCompile() Option {
-	return compileOption(func(c *config) { c.lazy = true })
+	return func(c *config) { c.lazy = true }
 }
 
 // expressions is a set of rule and messageExpression texts.
@@ -114,12 +95,12 @@ type expressions struct {
 // which may know more functions than the one of new expressions, as the
 // API server compiles the expressions that a CRD update keeps. It looks
 // everywhere a rule can be written, junctors included.
-func WithStoredExpressions(schemas ...*crdschema.JSONSchemaProps) CheckOption {
+func WithStoredExpressions(schemas ...*crdschema.JSONSchemaProps) Option {
 	e := expressions{rules: map[string]bool{}, messageExpressions: map[string]bool{}}
 	for _, s := range schemas {
 		e.collect(s, 0)
 	}
-	return checkOption(func(c *config) { c.preexisting = e })
+	return func(c *config) { c.preexisting = e }
 }
 
 // storedFor reports whether the rule text (or messageExpression, when

@@ -23,10 +23,31 @@ type ValidateOption func(*validateConfig)
 
 type validateConfig struct {
 	ratchet ratcheting
-	// warn receives the errors ratcheting drops.
-	warn func(*crdschema.Error)
+	// budget is the cost the rules may spend (WithBudget).
+	budget int64
 	// bounded allows a run without cost tracking (bounded.go).
 	bounded bool
+}
+
+// WithBudget sets the cost the rules of one Validate call may spend. The
+// default is RuntimeBudget, what the API server allows per object;
+// validation stops with the API server's error when it runs out.
+func WithBudget(budget int64) ValidateOption {
+	return func(v *validateConfig) { v.budget = budget }
+}
+
+// A Result is the outcome of Validate.
+type Result struct {
+	// Errors are the failures of the rules, with the API server's types,
+	// paths and texts.
+	Errors crdschema.ErrorList
+	// Warnings are the failures that ratcheting (WithRatcheting) keeps
+	// from being errors, which the API server returns as warnings.
+	Warnings crdschema.ErrorList
+	// Remaining is the budget left: negative when it ran out and
+	// validation stopped. With WithBoundedCost it may be less than the
+	// budget less the cost spent (see WithBoundedCost).
+	Remaining int64
 }
 
 // WithRatcheting turns validation ratcheting on: the failure of a rule
@@ -36,12 +57,6 @@ type validateConfig struct {
 // validation takes.
 func WithRatcheting(c *ratchet.Correlation) ValidateOption {
 	return func(v *validateConfig) { v.ratchet.current = c }
-}
-
-// WithWarnings passes the errors that ratcheting drops to warn, as the API
-// server turns them into warnings.
-func WithWarnings(warn func(*crdschema.Error)) ValidateOption {
-	return func(v *validateConfig) { v.warn = warn }
 }
 
 // ratcheting is the ratcheting state at one node: the node's correlation
@@ -83,41 +98,42 @@ const (
 
 // Validate evaluates the compiled rules against obj, the value at fldPath
 // (usually the whole object), and, for transition rules, oldObj (nil on
-// create). budget is the cost the rules may spend (RuntimeBudget per
-// object in the API server); the remaining budget is returned, negative
-// when it ran out and validation stopped. Errors carry the API server's
-// types, paths and texts. Validate does not modify obj or oldObj.
-func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, oldObj any, budget int64, opts ...ValidateOption) (errs crdschema.ErrorList, remaining int64) {
-	if c == nil || c.root == nil {
-		return nil, budget
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	vc := validateConfig{}
+// create), within the cost budget (WithBudget; RuntimeBudget by default).
+// Validate does not modify obj or oldObj.
+func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, oldObj any, opts ...ValidateOption) Result {
+	vc := validateConfig{budget: RuntimeBudget}
 	for _, o := range opts {
 		if o != nil {
 			o(&vc)
 		}
 	}
-	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
+	budget := vc.budget
+	if c == nil || c.root == nil {
+		return Result{Remaining: budget}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	v := &run{ctx: ctx, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
 	defer v.loc.Release()
 	if vc.bounded {
 		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
 			v.untracked = true
 			errs, _ := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-			return errs, budget - int64(bound)
+			return Result{Errors: errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
 		}
 	}
-	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	errs, remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	return Result{Errors: errs, Warnings: v.warnings, Remaining: remaining}
 }
 
 // run is one Validate call. It keeps the location of the value
 // being validated as a stack, and builds its path only for an error.
 type run struct {
-	ctx  context.Context
-	warn func(*crdschema.Error)
-	loc  pathstack.Stack
+	ctx context.Context
+	// warnings are the failures ratcheting kept from being errors.
+	warnings crdschema.ErrorList
+	loc      pathstack.Stack
 	// typeAsValue shows the type name as the value of a failed rule, as
 	// releases before 1.35 do.
 	typeAsValue bool
@@ -354,9 +370,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		}
 		add := func(e *crdschema.Error) {
 			if !cr.usesOldSelf && r.unchanged() {
-				if v.warn != nil {
-					v.warn(e)
-				}
+				v.warnings = append(v.warnings, e)
 				return
 			}
 			errs = append(errs, e)

@@ -103,7 +103,8 @@ func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, versi
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
-		_, left := compiled.Validate(ctx, nil, r.Object, nil, celrules.RuntimeBudget)
+		vr1 := compiled.Validate(ctx, nil, r.Object, nil)
+		_, left := vr1.Errors, vr1.Remaining
 		out = append(out, RuntimeCost{
 			Field: e.Field, Rule: e.Rule,
 			Evaluations:      countValues(r.Object, sp.steps),

@@ -108,7 +108,7 @@ func TestCreateCostLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tracked, _ := c.Validate(context.Background(), nil, tt.obj, nil, celrules.RuntimeBudget)
+			tracked := c.Validate(context.Background(), nil, tt.obj, nil).Errors
 			var trackedText []string
 			for _, e := range tracked {
 				trackedText = append(trackedText, e.Error())

@@ -36,7 +36,7 @@ func newConfig(ctx context.Context, opts []Option) *config {
 }
 
 // celOption is the CEL environment option of c's release.
-func (c *config) celOption() celrules.EnvOption {
+func (c *config) celOption() celrules.Option {
 	return celrules.WithKubernetesVersion(c.kubeVersion)
 }
 

@@ -49,9 +49,8 @@ func Example() {
 	validate := func(obj map[string]any) (errs, warnings crdschema.ErrorList) {
 		c := ratchet.Correlate(obj, stored, s)
 		errs, warnings = v.ValidateUpdate(nil, obj, c)
-		cerrs, _ := rules.Validate(context.Background(), nil, obj, stored, celrules.RuntimeBudget,
-			celrules.WithRatcheting(c), celrules.WithWarnings(func(e *crdschema.Error) { warnings = append(warnings, e) }))
-		return append(errs, cerrs...), warnings
+		cel := rules.Validate(context.Background(), nil, obj, stored, celrules.WithRatcheting(c))
+		return append(errs, cel.Errors...), append(warnings, cel.Warnings...)
 	}
 
 	// Scaling leaves the invalid image and schedule as they are: accepted,

@@ -162,7 +162,7 @@ func FuzzCorrelate(f *testing.F) {
 			c := ratchet.Correlate(newMap, oldMap, s)
 			v.ValidateUpdate(nil, newMap, c)
 			v.ValidateUpdate(nil, newMap, c.Status(s))
-			rules.Validate(context.Background(), nil, newMap, oldMap, celrules.RuntimeBudget, celrules.WithRatcheting(c))
+			rules.Validate(context.Background(), nil, newMap, oldMap, celrules.WithRatcheting(c))
 		}
 	})
 }
