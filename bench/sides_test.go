@@ -85,13 +85,24 @@ func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.
 
 // crdschemaCreate is a create request with crdschema from the JSON body.
 // The body is decoded for the request alone, as the API server decodes it:
-// CreateOwned takes it over instead of copying it.
+// CreateOwned takes it over instead of copying it. The error is that of a
+// refusal before validation, as upstream's side has it; the validation
+// errors are the Result's.
 func crdschemaCreate(res *crd.Resource, body []byte) (*crd.Result, error) {
 	obj, err := decodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return res.CreateOwned(context.Background(), obj)
+	return validated(res.CreateOwned(context.Background(), obj))
+}
+
+// validated returns the Result of a request that reached validation, or
+// the error of one refused before.
+func validated(r *crd.Result, err error) (*crd.Result, error) {
+	if r.Object == nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // crdschemaUpdate is an update request with crdschema from the JSON body;
@@ -102,7 +113,7 @@ func crdschemaUpdate(res *crd.Resource, body []byte, old map[string]any) (*crd.R
 	if err != nil {
 		return nil, err
 	}
-	return res.UpdateOwned(context.Background(), obj, old)
+	return validated(res.UpdateOwned(context.Background(), obj, old))
 }
 
 // crdschemaValidateCRD is a CRD create request with crdschema from the JSON

@@ -81,7 +81,7 @@ func BenchmarkValidate(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, o := range objs {
-					c.Validate(ctx, nil, o, nil, RuntimeBudget, bc.opts...)
+					c.Validate(ctx, nil, o, nil, bc.opts...)
 				}
 			}
 			b.ReportMetric(float64(len(objs)), "objects/op")

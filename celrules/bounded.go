@@ -8,7 +8,6 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/overloads"
 
-	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/cellib"
 )
 
@@ -34,19 +33,25 @@ import (
 // run. Otherwise, or when the object does not fit the sizes, every rule
 // runs tracked, as always.
 //
-// Only package crd asks for this (through internal/celbound): the remaining
-// budget a bounded run returns is the budget less the bound, not less the
-// cost actually spent.
+// Callers ask for this with WithBoundedCost.
 
 // maxKeyBytes bounds the length of map keys in the cost bounds. The API
 // server's estimates give map keys no size at all; a bound of the runtime
 // cost needs one.
 const maxKeyBytes = 512
 
-// withBoundedCost is the ValidateOption of bounded runs.
-func withBoundedCost(v *validateConfig) { v.bounded = true }
+// WithBoundedCost lets Validate run the rules without tracking their cost
+// where static bounds of the object's sizes prove that no cost limit can
+// be reached: the errors are those of a tracked run, faster to get. The
+// Remaining budget of such a run is the budget less the bound, not less
+// the cost actually spent: use it where only the errors count, as the API
+// server's request pipeline does (package crd uses it).
+func WithBoundedCost() ValidateOption {
+	return func(v *validateConfig) { v.bounded = true }
+}
 
-func init() { celbound.Option = ValidateOption(withBoundedCost) }
+// withBoundedCost is WithBoundedCost's option, for the package's tests.
+var withBoundedCost = WithBoundedCost()
 
 // unboundedCost marks a rule or node whose cost has no usable bound.
 const unboundedCost = math.MaxUint64
@@ -341,9 +346,9 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		}
 		c := covered && n.dt != nil && n.items.dt == n.dt.elem
 		oldList, _ := old.([]any)
-		olds := newOldItems(n.schema, oldList)
+		olds := oldItems(n.schema, oldList)
 		for _, item := range x {
-			if !w.node(n.items, item, olds.get(item), c, depth+1) {
+			if !w.node(n.items, item, oldItem(olds, item), c, depth+1) {
 				return false
 			}
 		}
@@ -385,7 +390,7 @@ func fieldType(t *declType, k string) *declType {
 	if t == nil || t.fields == nil {
 		return nil
 	}
-	e, ok := Escape(k)
+	e, ok := escapeProperty(k)
 	if !ok {
 		return nil
 	}

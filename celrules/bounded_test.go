@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/ratchet"
 	"sort"
 	"strings"
 	"testing"
@@ -30,8 +31,10 @@ func sortedErrors(errs crdschema.ErrorList) []string {
 func checkBounded(t *testing.T, name string, c *Compiled, obj, old any, budget int64, opts ...ValidateOption) bool {
 	t.Helper()
 	ctx := context.Background()
-	want, left := c.Validate(ctx, nil, obj, old, budget, opts...)
-	got, boundedLeft := c.Validate(ctx, nil, obj, old, budget, append(opts, withBoundedCost)...)
+	tracked := c.Validate(ctx, nil, obj, old, append(opts, WithBudget(budget))...)
+	want, left := tracked.Errors, tracked.Remaining
+	bounded := c.Validate(ctx, nil, obj, old, append(opts, WithBudget(budget), withBoundedCost)...)
+	got, boundedLeft := bounded.Errors, bounded.Remaining
 	if w, g := sortedErrors(want), sortedErrors(got); strings.Join(w, "\n") != strings.Join(g, "\n") {
 		t.Errorf("%s: tracked run:\n%s\nbounded run:\n%s", name, strings.Join(w, "\n"), strings.Join(g, "\n"))
 	}
@@ -77,7 +80,7 @@ func TestBoundedGolden(t *testing.T) {
 			old := mustDecode(t, r.OldObject)
 			var opts []ValidateOption
 			if old != nil {
-				opts = append(opts, WithRatcheting(&testCorrelation{old: old, cur: obj, s: s}))
+				opts = append(opts, WithRatcheting(ratchet.Correlate(obj, old, s)))
 			}
 			runs++
 			if checkBounded(t, fmt.Sprintf("%s request %d", name, i), compiled, obj, old, RuntimeBudget, opts...) {
@@ -233,7 +236,7 @@ func TestBoundedFallsBack(t *testing.T) {
 				t.Errorf("ran without tracking: %v, want %v", got, tt.untracked)
 			}
 			if tt.wantDetail != "" {
-				errs, _ := c.Validate(context.Background(), nil, tt.obj, nil, budget, withBoundedCost)
+				errs := c.Validate(context.Background(), nil, tt.obj, nil, WithBudget(budget), withBoundedCost).Errors
 				found := false
 				for _, e := range errs {
 					found = found || strings.Contains(e.Detail, tt.wantDetail)
@@ -252,7 +255,8 @@ func TestBoundedFallsBack(t *testing.T) {
 func TestBoundedScalarSizes(t *testing.T) {
 	c := compileJSON(t, `{"type":"object","properties":{"a":{"type":"integer"},"o":{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}}},"x-kubernetes-validations":[{"rule":"self.a == 1 && self.a != 2 && self.o == oldSelf.o"}]}`)
 	obj := map[string]any{"a": int64(1), "o": map[string]any{"x": int64(1), "y": int64(2)}}
-	errs, left := c.Validate(context.Background(), nil, obj, obj, RuntimeBudget)
+	vr1 := c.Validate(context.Background(), nil, obj, obj)
+	errs, left := vr1.Errors, vr1.Remaining
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -275,7 +279,7 @@ func TestBoundedMessageExpression(t *testing.T) {
 	if !checkBounded(t, "message", c, obj, nil, RuntimeBudget) {
 		t.Error("ran with tracking")
 	}
-	errs, _ := c.Validate(context.Background(), nil, obj, nil, RuntimeBudget, withBoundedCost)
+	errs := c.Validate(context.Background(), nil, obj, nil, withBoundedCost).Errors
 	if len(errs) != 2 || errs[0].Detail != "a is 1, s is abc" || errs[1].Detail != "failed rule: self.a > 5" {
 		t.Errorf("errors: %v", errs)
 	}
@@ -295,7 +299,7 @@ func TestBoundedOldUnderUnescapedName(t *testing.T) {
 	if checkBounded(t, "oversized old list", c, obj, old, 20000) {
 		t.Error("an old value beyond the sizes: ran without tracking")
 	}
-	errs, _ := c.Validate(context.Background(), nil, obj, old, 20000, withBoundedCost)
+	errs := c.Validate(context.Background(), nil, obj, old, WithBudget(20000), withBoundedCost).Errors
 	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "running out of cost budget") {
 		t.Errorf("errors %v, want the budget error", errs)
 	}
@@ -316,7 +320,11 @@ func TestBoundedPlainOptionalOldSelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, version := range []string{"1.36", "1.37"} {
-		c, err := Compile(s, false, WithKubernetesVersion(version))
+		kv, err := crdschema.ParseKubernetesVersion(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Compile(s, false, WithKubernetesVersion(kv))
 		if err != nil {
 			t.Fatal(err)
 		}

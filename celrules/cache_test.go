@@ -201,7 +201,7 @@ func TestUseCache(t *testing.T) {
 		}
 	}
 	obj := map[string]any{"s": "abcd", "l": []any{"a"}, "m": map[string]any{"a": "b"}}
-	errs, _ := compiled.Validate(t.Context(), nil, obj, nil, RuntimeBudget)
+	errs := compiled.Validate(t.Context(), nil, obj, nil).Errors
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Field < errs[j].Field })
 	if len(errs) != 2 || errs[0].Field != "m" || !strings.Contains(errs[0].Detail, "undeclared reference to 'nope'") ||
 		errs[1].Field != "s" || errs[1].Detail != "failed rule: self.size() < 3" {

@@ -110,14 +110,14 @@ func mulSaturate(a, b uint64) uint64 {
 // defaults are valid; check only such a schema. The result is the same
 // for a node and its rules whatever errors the schema has elsewhere; what
 // CRD validation reports of it is package crd's business.
-func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...CheckOption) (*NodeCheck, error) {
+func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*NodeCheck, error) {
 	cfg := newConfig()
-	cfg.newExpressions = true
 	for _, o := range opts {
 		if o != nil {
-			o.applyCheck(cfg)
+			o(cfg)
 		}
 	}
+	cfg.newExpressions, cfg.lazy = true, false
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func propertyAccess(name string) func(*typeInfo) *typeInfo {
 		if p.schema.Properties == nil {
 			return nil
 		}
-		escaped, ok := Escape(name)
+		escaped, ok := escapeProperty(name)
 		if !ok || p.dt == nil {
 			return nil
 		}

@@ -93,7 +93,7 @@ func schemaPathOf(path []string) string {
 		case "@values", "@keys":
 			b.WriteString("additionalProperties")
 		default:
-			if n, ok := Unescape(name); ok {
+			if n, ok := unescapeProperty(name); ok {
 				name = n
 			}
 			b.WriteString("properties[" + name + "]")

@@ -1,8 +1,11 @@
 package celrules
 
 import (
+	"fmt"
+	"sort"
 	"sync"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -62,8 +65,9 @@ func (n *node) setRules(rules []*compiledRule, err error) {
 // messageExpression of s (allOf included) once. isResourceRoot tells
 // whether s is the schema of a whole custom resource, whose rules see
 // apiVersion, kind and metadata.name/generateName. Rules that do not
-// compile are reported by Validate (and by Check), not here; the error is
-// for a compatibility version this package does not know. When s has no
+// compile are reported by the Compiled's Errors, and by Validate on the
+// values of their nodes (as the API server reports them); the error is for
+// a compatibility version this package does not know. When s has no
 // rules outside its junctors, Compile returns nil, which validates nothing:
 // the API server then has no CEL step at all.
 //
@@ -73,7 +77,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	cfg := newConfig()
 	for _, o := range opts {
 		if o != nil {
-			o.applyCompile(cfg)
+			o(cfg)
 		}
 	}
 	if err := cfg.check(); err != nil {
@@ -138,7 +142,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 			continue
 		}
 		var ft *declType
-		if escaped, ok := Escape(k); ok {
+		if escaped, ok := escapeProperty(k); ok {
 			if dt == nil {
 				continue
 			}
@@ -206,4 +210,51 @@ func nestedToSchema(v *structural.NestedValueValidation, depth int) *structural.
 		s.AdditionalProperties = &structural.SchemaOrBool{Schema: nestedToSchema(v.AdditionalProperties, depth+1), Bool: true}
 	}
 	return s
+}
+
+// Errors returns the errors of the rules of c that do not compile (and of
+// nodes whose rules cannot be compiled at all), at their place in the
+// schema ("properties[spec].x-kubernetes-validations[0].rule", as CRD
+// validation words the path below the schema). Validate reports them
+// too, on every value of the nodes, as the API server does; Errors tells
+// them at compile time. With WithLazyCompile, it compiles every node. It
+// is nil when every rule compiles.
+func (c *Compiled) Errors() crdschema.ErrorList {
+	if c == nil {
+		return nil
+	}
+	return c.root.errors(nil, nil, 0)
+}
+
+func (n *node) errors(p *crdschema.Path, errs crdschema.ErrorList, depth int) crdschema.ErrorList {
+	if n == nil || depth > maxSchemaDepth {
+		return errs
+	}
+	n.ready()
+	if n.compileErr != nil {
+		errs = append(errs, crdschema.Invalid(p.Child("x-kubernetes-validations"), nil, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr)))
+	}
+	for i, cr := range n.rules {
+		rp := p.Child("x-kubernetes-validations").Index(i)
+		if cr.err != nil {
+			errs = append(errs, crdschema.Invalid(rp.Child("rule"), cr.src.Rule, cr.err.Error()))
+		}
+		if cr.messageErr != nil {
+			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.messageErr.Error()))
+		}
+	}
+	names := make([]string, 0, len(n.props))
+	for k := range n.props {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		errs = n.props[k].errors(p.Child("properties").Key(k), errs, depth+1)
+	}
+	errs = n.items.errors(p.Child("items"), errs, depth+1)
+	errs = n.additional.errors(p.Child("additionalProperties"), errs, depth+1)
+	for i, a := range n.allOf {
+		errs = a.errors(p.Child("allOf").Index(i), errs, depth+1)
+	}
+	return errs
 }

@@ -25,7 +25,7 @@ func TestConcurrentValidate(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				errs, _ := c.Validate(context.Background(), nil, o, o, RuntimeBudget)
+				errs := c.Validate(context.Background(), nil, o, o).Errors
 				if len(errs) != 1 || errs[0].Detail != "failed rule: self.ml.all(e, e.v > 0)" {
 					t.Errorf("got %v", errs)
 					return

@@ -163,7 +163,7 @@ func TestCacheSharesNodes(t *testing.T) {
 			t.Fatalf("%s: no program: %v", name, err)
 		}
 	}
-	errs, _ := compiled.Validate(context.Background(), nil, map[string]any{"a": map[string]any{"x": "abcdef"}}, nil, RuntimeBudget)
+	errs := compiled.Validate(context.Background(), nil, map[string]any{"a": map[string]any{"x": "abcdef"}}, nil).Errors
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "failed rule: self.x.size() < 5") {
 		t.Errorf("Validate: %v", errs)
 	}

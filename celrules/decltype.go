@@ -302,7 +302,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth
 			if ft == nil {
 				continue
 			}
-			if escaped, ok := Escape(name); ok {
+			if escaped, ok := escapeProperty(name); ok {
 				fields[escaped] = &declField{name: escaped, typ: ft, required: required[name]}
 			}
 			if required[name] && prop.Default == nil {

@@ -8,8 +8,8 @@
 // # Types
 //
 // Every schema node becomes a CEL type: objects with properties are
-// message-like types whose fields are the escaped property names (see
-// Escape: "a-b" is a__dash__b, "namespace" is __namespace__ and, from
+// message-like types whose fields are the property names escaped as the
+// API server escapes them ("a-b" is a__dash__b, "namespace" is __namespace__ and, from
 // compatibility version 1.31, also plain namespace); additionalProperties
 // give maps, arrays lists, x-kubernetes-int-or-string dyn, and the string
 // formats byte, duration, date and date-time give bytes, durations and
@@ -28,7 +28,7 @@
 // within the per-call limit (PerCallLimit) and the caller's budget
 // (RuntimeBudget per object in the API server), and reports failures with
 // message, messageExpression, reason and fieldPath applied; with
-// WithRatcheting (a validation.Correlation, see package ratchet) failures in
+// WithRatcheting (a ratchet.Correlation) failures in
 // unchanged parts of an update are dropped as the API server drops them. For
 // a Compiled that validates a single small value (a default, say),
 // WithLazyCompile compiles each node's rules only when a value first reaches
@@ -48,8 +48,14 @@
 //
 // # Options
 //
-// Compile takes Options, Check CheckOptions, and the options of the CEL
-// environment (EnvOption: WithKubernetesVersion, WithCache) are both.
+// There is one option type per stage, as in cel-go: the compile stage
+// (Compile, Check) takes Options (WithKubernetesVersion, WithCache, and
+// WithLazyCompile and WithStoredExpressions where they apply), the
+// evaluation stage (Compiled.Validate) ValidateOptions (WithBudget,
+// WithRatcheting, WithBoundedCost), and Validate returns one Result:
+// errors, warnings (the failures ratcheting keeps from being errors) and
+// the remaining budget. Compiled.Errors reports at compile time the rules
+// that do not compile.
 // Compilations for one piece of work (all versions of a CRD, a set of
 // related CRDs) can share a Cache (WithCache): each distinct expression is
 // then parsed once, however often the CRD repeats it, nodes whose rules and
@@ -57,5 +63,5 @@
 // whose types declare the same share one environment. Results, errors and
 // cost figures are the same with and without a Cache. Compile and Check
 // share work between the nodes of one schema through a Cache of their own
-// when given none. Validate takes per-call ValidateOptions.
+// when given none.
 package celrules

@@ -14,12 +14,12 @@ var reservedWords = map[string]bool{
 	"var": true, "void": true, "while": true,
 }
 
-// Escape returns the CEL identifier under which a property named name is
+// escapeProperty returns the CEL identifier under which a property named name is
 // visible, and false when the name cannot be expressed in CEL (it is empty,
 // starts with a digit or contains a character other than letters, digits,
 // '_', '.', '-' and '/'). Reserved words become __word__; "__", ".", "-" and
 // "/" become __underscores__, __dot__, __dash__ and __slash__.
-func Escape(name string) (string, bool) {
+func escapeProperty(name string) (string, bool) {
 	if name == "" || ('0' <= name[0] && name[0] <= '9') {
 		return "", false
 	}
@@ -65,13 +65,13 @@ func Escape(name string) (string, bool) {
 	return b.String(), true
 }
 
-// Unescape reverses Escape. It reports false for a string that contains an
+// unescapeProperty reverses escapeProperty. It reports false for a string that contains an
 // unknown escape sequence, or a reserved-word sequence that is not the whole
 // string.
 //
 // An escape sequence is "__", one or more characters other than '_', and
 // "__"; sequences are found left to right, without overlapping.
-func Unescape(escaped string) (string, bool) {
+func unescapeProperty(escaped string) (string, bool) {
 	if !strings.Contains(escaped, "__") {
 		return escaped, true
 	}

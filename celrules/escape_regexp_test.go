@@ -39,10 +39,10 @@ var unescapeSeeds = []string{"", "a", "__", "___", "____", "__a__", "__dot__", "
 
 func TestUnescapeMatchesRegexp(t *testing.T) {
 	for _, s := range unescapeSeeds {
-		got, gotOK := Unescape(s)
+		got, gotOK := unescapeProperty(s)
 		want, wantOK := unescapeByRegexp(s)
 		if got != want || gotOK != wantOK {
-			t.Errorf("Unescape(%q) = %q, %v; want %q, %v", s, got, gotOK, want, wantOK)
+			t.Errorf("unescapeProperty(%q) = %q, %v; want %q, %v", s, got, gotOK, want, wantOK)
 		}
 	}
 }
@@ -53,10 +53,10 @@ func FuzzUnescapeMatchesRegexp(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		s = strings.ToValidUTF8(s, "")
-		got, gotOK := Unescape(s)
+		got, gotOK := unescapeProperty(s)
 		want, wantOK := unescapeByRegexp(s)
 		if got != want || gotOK != wantOK {
-			t.Errorf("Unescape(%q) = %q, %v; want %q, %v", s, got, gotOK, want, wantOK)
+			t.Errorf("unescapeProperty(%q) = %q, %v; want %q, %v", s, got, gotOK, want, wantOK)
 		}
 	})
 }

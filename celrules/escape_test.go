@@ -23,20 +23,20 @@ func TestEscape(t *testing.T) {
 		{"a-b.c/d", "a__dash__b__dot__c__slash__d", true},
 	}
 	for _, tt := range tests {
-		got, ok := Escape(tt.in)
+		got, ok := escapeProperty(tt.in)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("Escape(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("escapeProperty(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 		if ok {
-			back, ok := Unescape(got)
+			back, ok := unescapeProperty(got)
 			if !ok || back != tt.in {
-				t.Errorf("Unescape(%q) = %q, %v; want %q", got, back, ok, tt.in)
+				t.Errorf("unescapeProperty(%q) = %q, %v; want %q", got, back, ok, tt.in)
 			}
 		}
 	}
 	for _, bad := range []string{"__unknown__", "a__namespace__"} {
-		if got, ok := Unescape(bad); ok {
-			t.Errorf("Unescape(%q) = %q, want failure", bad, got)
+		if got, ok := unescapeProperty(bad); ok {
+			t.Errorf("unescapeProperty(%q) = %q, want failure", bad, got)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func Example() {
 		"kind":       "CronTab",
 		"spec":       map[string]any{"replicas": int64(5), "maxReplicas": int64(3)},
 	}
-	verrs, _ := rules.Validate(context.Background(), nil, obj, nil, celrules.RuntimeBudget)
+	verrs := rules.Validate(context.Background(), nil, obj, nil).Errors
 	fmt.Println(verrs.ToAggregate())
 	// Output:
 	// spec.validation.openAPIV3Schema.properties[spec]: rule cost 5 x 1, messageExpression cost 1844674407370955267 (over the limit: true)

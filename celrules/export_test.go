@@ -19,14 +19,16 @@ import (
 // tests and the conformance suite check crd's own policy code.
 
 type testOption struct {
-	check      CheckOption
+	check      Option
 	schemaErrs crdschema.ErrorList
 	suppress   bool
 	badMajor   bool
 }
 
-func UseCache(c *Cache) EnvOption                      { return WithCache(c) }
-func NewExpressions(e Expressions) testOption          { return testOption{check: WithStoredExpressions(e)} }
+func UseCache(c *Cache) Option { return WithCache(c) }
+func NewExpressions(schemas ...*crdschema.JSONSchemaProps) testOption {
+	return testOption{check: WithStoredExpressions(schemas...)}
+}
 func SchemaErrors(errs crdschema.ErrorList) testOption { return testOption{schemaErrs: errs} }
 func SuppressExpressionCost() testOption               { return testOption{suppress: true} }
 func LazyCompile() Option                              { return WithLazyCompile() }
@@ -52,14 +54,14 @@ func (c Cost) Total() uint64 {
 var CheckSchema = checkSchema
 
 func checkSchema(s *structural.Schema, fldPath *crdschema.Path, opts ...any) (crdschema.ErrorList, []Cost, error) {
-	var co []CheckOption
+	var co []Option
 	var o testOption
 	for _, a := range opts {
 		var t testOption
 		switch a := a.(type) {
 		case testOption:
 			t = a
-		case CheckOption:
+		case Option:
 			t.check = a
 		default:
 			return nil, nil, fmt.Errorf("not a CheckSchema option: %T", a)

@@ -11,28 +11,10 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/structural"
 )
-
-// FuzzEscape checks that Unescape undoes Escape for every property name.
-func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"a", "a.b", "a-b", "__a__", "x/y", "namespace", "int", "a\xff", "_", "", "__dot__", "1a", "🎉"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		esc, ok := celrules.Escape(name)
-		if !ok {
-			return
-		}
-		back, ok := celrules.Unescape(esc)
-		if !ok || back != name {
-			t.Fatalf("Escape(%q) = %q, Unescape gives %q, %v", name, esc, back, ok)
-		}
-	})
-}
 
 // FuzzSchemaRules compiles, cost-checks and evaluates the rules of random
 // schemas on random objects: no panic, schema and objects left alone, the
@@ -80,7 +62,8 @@ func FuzzSchemaRules(f *testing.F) {
 				t.Fatalf("Compile: %v", err)
 			}
 			for _, o := range []any{nil, old} {
-				errs, left := c.Validate(ctx, nil, obj, o, celrules.RuntimeBudget)
+				vr1 := c.Validate(ctx, nil, obj, o)
+				errs, left := vr1.Errors, vr1.Remaining
 				if left > celrules.RuntimeBudget {
 					t.Fatalf("the budget grew to %d", left)
 				}
@@ -90,8 +73,10 @@ func FuzzSchemaRules(f *testing.F) {
 				// Without cost tracking where the bounds allow it: the
 				// same errors, and a bound not below the cost spent.
 				for _, budget := range []int64{celrules.RuntimeBudget, 40} {
-					want, left := c.Validate(ctx, nil, obj, o, budget)
-					got, boundedLeft := c.Validate(ctx, nil, obj, o, budget, boundedCost)
+					vr2 := c.Validate(ctx, nil, obj, o, celrules.WithBudget(budget))
+					want, left := vr2.Errors, vr2.Remaining
+					br := c.Validate(ctx, nil, obj, o, celrules.WithBudget(budget), celrules.WithBoundedCost())
+					got, boundedLeft := br.Errors, br.Remaining
 					if w, g := sortedText(want), sortedText(got); w != g {
 						t.Fatalf("budget %d: tracked:\n%s\nbounded:\n%s", budget, w, g)
 					}
@@ -106,9 +91,6 @@ func FuzzSchemaRules(f *testing.F) {
 		}
 	})
 }
-
-// boundedCost is the option of runs without cost tracking (celrules/bounded.go).
-var boundedCost = celbound.Option.(celrules.ValidateOption)
 
 // sortedText renders errs in an order independent of map iteration.
 func sortedText(errs crdschema.ErrorList) string {

@@ -64,7 +64,8 @@ func FuzzCompile(f *testing.F) {
 			t.Fatal(err)
 		}
 		o := map[string]any{"a": int64(1), "b": int64(2), "s": "x", "ls": []any{"a"}, "m": map[string]any{"k": int64(1)}}
-		errs, left := c.Validate(context.Background(), nil, o, o, RuntimeBudget)
+		vr1 := c.Validate(context.Background(), nil, o, o)
+		errs, left := vr1.Errors, vr1.Remaining
 		if left > RuntimeBudget {
 			t.Fatalf("budget grew: %d", left)
 		}
@@ -80,7 +81,8 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lazyErrs, lazyLeft := lazy.Validate(context.Background(), nil, o, o, RuntimeBudget)
+		vr2 := lazy.Validate(context.Background(), nil, o, o)
+		lazyErrs, lazyLeft := vr2.Errors, vr2.Remaining
 		if want, got := errorTexts(errs), errorTexts(lazyErrs); lazyLeft != left || !equalStrings(want, got) {
 			t.Fatalf("lazy compilation: %q, %d left; eager %q, %d left", got, lazyLeft, want, left)
 		}
@@ -129,7 +131,8 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			prev = nil
 		}
-		errs, left := c.Validate(context.Background(), crdschema.NewPath("x"), o, prev, RuntimeBudget)
+		vr3 := c.Validate(context.Background(), crdschema.NewPath("x"), o, prev)
+		errs, left := vr3.Errors, vr3.Remaining
 		if left > RuntimeBudget {
 			t.Fatalf("budget grew: %d", left)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/ratchet"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,9 +16,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonscan"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -131,8 +130,8 @@ func mustDecode(t testing.TB, raw json.RawMessage) any {
 	return v
 }
 
-// preexisting collects the expressions of the old CRD's schemas.
-func preexisting(t testing.TB, raws []json.RawMessage) Expressions {
+// preexisting decodes the old CRD's schemas.
+func preexisting(t testing.TB, raws []json.RawMessage) []*crdschema.JSONSchemaProps {
 	var schemas []*crdschema.JSONSchemaProps
 	for _, raw := range raws {
 		p := &crdschema.JSONSchemaProps{}
@@ -141,7 +140,7 @@ func preexisting(t testing.TB, raws []json.RawMessage) Expressions {
 		}
 		schemas = append(schemas, p)
 	}
-	return CollectExpressions(schemas...)
+	return schemas
 }
 
 // celCRDError tells whether a CRD error is one CheckSchema reports.
@@ -173,51 +172,7 @@ func diff(got, want []goldenError) (missing, extra []goldenError) {
 	return missing, extra
 }
 
-// testCorrelation is a minimal ratcheting correlation: objects by key,
-// list-type=map items by key, nothing else.
-type testCorrelation struct {
-	old, cur any
-	s        *structural.Schema
-}
-
-func (c *testCorrelation) Unchanged() bool { return jsonvalue.SemanticEqual(c.old, c.cur) }
-
-func (c *testCorrelation) Key(f string) validation.Correlation {
-	om, ok1 := c.old.(map[string]any)
-	nm, ok2 := c.cur.(map[string]any)
-	if !ok1 || !ok2 || c.s == nil {
-		return nil
-	}
-	ov, ok1 := om[f]
-	nv, ok2 := nm[f]
-	if !ok1 || !ok2 {
-		return nil
-	}
-	var ps *structural.Schema
-	if p, ok := c.s.Properties[f]; ok {
-		ps = p
-	} else if c.s.AdditionalProperties != nil && c.s.AdditionalProperties.Schema != nil {
-		ps = c.s.AdditionalProperties.Schema
-	} else {
-		return nil
-	}
-	return &testCorrelation{old: ov, cur: nv, s: ps}
-}
-
-func (c *testCorrelation) Index(i int) validation.Correlation {
-	nl, ok := c.cur.([]any)
-	ol, ok2 := c.old.([]any)
-	if !ok || !ok2 || i >= len(nl) || c.s == nil {
-		return nil
-	}
-	old := newOldItems(c.s, ol).get(nl[i])
-	if old == nil {
-		return nil
-	}
-	return &testCorrelation{old: old, cur: nl[i], s: c.s.Items}
-}
-
-func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
+func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra []goldenError, costs []goldenCost, reqMissing, reqExtra [][]goldenError) {
 	s := mustSchema(t, c.Schema)
 	if s == nil {
 		return
@@ -229,7 +184,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		compileOpts = append(compileOpts, e)
 	}
 	if c.OldSchemas != nil {
-		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)))
+		opts = append(opts, NewExpressions(preexisting(t, c.OldSchemas)...))
 		for _, o := range c.OldSchemas {
 			var a, b any
 			json.Unmarshal(o, &a)
@@ -283,9 +238,9 @@ func runCase(t testing.TB, c *goldenCase, extra ...EnvOption) (crdMissing, crdEx
 		old := mustDecode(t, r.OldObject)
 		var vopts []ValidateOption
 		if old != nil {
-			vopts = append(vopts, WithRatcheting(&testCorrelation{old: old, cur: obj, s: s}))
+			vopts = append(vopts, WithRatcheting(ratchet.Correlate(obj, old, s)))
 		}
-		got, _ := compiled.Validate(context.Background(), nil, obj, old, RuntimeBudget, vopts...)
+		got := compiled.Validate(context.Background(), nil, obj, old, vopts...).Errors
 		m, x := diff(toGolden(got), r.Errors)
 		reqMissing = append(reqMissing, m)
 		reqExtra = append(reqExtra, x)
@@ -351,13 +306,13 @@ func TestGolden(t *testing.T) {
 	shared := new(Cache)
 	for _, mode := range []struct {
 		name string
-		opts []EnvOption
-	}{{"fresh", nil}, {"sharedCache", []EnvOption{UseCache(shared)}}} {
+		opts []Option
+	}{{"fresh", nil}, {"sharedCache", []Option{UseCache(shared)}}} {
 		t.Run(mode.name, func(t *testing.T) { testGolden(t, cases, mode.opts) })
 	}
 }
 
-func testGolden(t *testing.T, cases map[string]*goldenCase, opts []EnvOption) {
+func testGolden(t *testing.T, cases map[string]*goldenCase, opts []Option) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			cm, cx, costs, rm, rx := runCase(t, c, opts...)

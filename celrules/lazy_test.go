@@ -70,14 +70,17 @@ func TestLazyCompile(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantErrs, wantLeft := eager.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
-				gotErrs, gotLeft := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
+				vr1 := eager.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue)
+				wantErrs, wantLeft := vr1.Errors, vr1.Remaining
+				vr2 := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue)
+				gotErrs, gotLeft := vr2.Errors, vr2.Remaining
 				want, got := errorTexts(wantErrs), errorTexts(gotErrs)
 				if wantLeft != gotLeft || !equalStrings(want, got) {
 					t.Errorf("%s (old %v): lazy got %q, %d left; eager %q, %d left", raw, oldValue, got, gotLeft, want, wantLeft)
 				}
 				// A second validation reuses what the first compiled.
-				again, againLeft := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue, RuntimeBudget)
+				vr3 := lazy.Validate(context.Background(), crdschema.NewPath("d"), v, oldValue)
+				again, againLeft := vr3.Errors, vr3.Remaining
 				if againLeft != gotLeft || !equalStrings(errorTexts(again), got) {
 					t.Errorf("%s: second lazy validation differs: %q", raw, errorTexts(again))
 				}
@@ -87,7 +90,7 @@ func TestLazyCompile(t *testing.T) {
 	// The schema has errors to find at all: the comparison is not vacuous.
 	c, _ := Compile(s, true, LazyCompile())
 	v, _ := jsonscan.Decode([]byte(values[1]))
-	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget); len(errs) < 5 {
+	if errs := c.Validate(context.Background(), nil, v, nil).Errors; len(errs) < 5 {
 		t.Errorf("expected errors at several nodes, got %q", errorTexts(errs))
 	}
 }
@@ -118,7 +121,7 @@ func TestLazyCompileConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget)
+			errs := c.Validate(context.Background(), nil, v, nil).Errors
 			results[i] = errorTexts(errs)
 		}()
 	}
@@ -141,7 +144,7 @@ func TestLazyCompileStaysLazy(t *testing.T) {
 	v, _ := jsonscan.Decode([]byte(`{"a":1,"b":2,"nested":{"x":1}}`))
 	// As crd's requests validate: with the bounds that let rules run
 	// untracked.
-	if errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget, ValidateOption(withBoundedCost)); len(errs) == 0 {
+	if errs := c.Validate(context.Background(), nil, v, nil, ValidateOption(withBoundedCost)).Errors; len(errs) == 0 {
 		t.Fatal("no errors: the root's rule that does not compile should be reported")
 	}
 	// pending tells that a node with rules has not compiled them.

@@ -7,45 +7,24 @@ import (
 	"github.com/crdschema/crdschema/internal/release"
 )
 
-// An Option configures Compile. The options of the CEL environment
-// (EnvOption) apply to Compile and to Check alike.
-type Option interface {
-	applyCompile(*config)
-}
-
-// A CheckOption configures Check.
-type CheckOption interface {
-	applyCheck(*config)
-}
-
-// An EnvOption configures the CEL environment rules compile in; it is both
-// an Option and a CheckOption.
-type EnvOption func(*config)
-
-func (o EnvOption) applyCompile(c *config) { o(c) }
-func (o EnvOption) applyCheck(c *config)   { o(c) }
-
-type compileOption func(*config)
-
-func (o compileOption) applyCompile(c *config) { o(c) }
-
-type checkOption func(*config)
-
-func (o checkOption) applyCheck(c *config) { o(c) }
+// An Option configures the compile stage, Compile and Check: the CEL
+// environment (WithKubernetesVersion, WithCache) for both, WithLazyCompile
+// for Compile (Check compiles every node), WithStoredExpressions for Check
+// (Compile compiles every expression as stored, as at request time). The
+// evaluation stage, Compiled.Validate, takes ValidateOptions.
+type Option func(*config)
 
 type config struct {
 	minor uint
 	// release is the Kubernetes release whose CEL behaviour (cost
-	// estimates, error texts) applies; releaseErr is set for a release
-	// outside the supported range.
-	release    release.Minor
-	releaseErr error
+	// estimates, error texts) applies.
+	release release.Minor
 	// newExpressions selects the environment of new expressions for every
 	// expression not in preexisting (Check: CRD creation and update);
 	// otherwise every expression compiles in the stored-expressions
 	// environment, as at request time.
 	newExpressions bool
-	preexisting    Expressions
+	preexisting    expressions
 	// checkOnly is set by Check, which evaluates nothing: programs are
 	// created only for expressions whose program creation might fail.
 	checkOnly bool
@@ -63,9 +42,6 @@ func newConfig() *config {
 }
 
 func (c *config) check() error {
-	if c.releaseErr != nil {
-		return fmt.Errorf("celrules: %w", c.releaseErr)
-	}
 	if c.minor > maxMinor {
 		return fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
 	}
@@ -78,24 +54,17 @@ func (c *config) check() error {
 // default is 1.36, the compatibility version of a 1.37 API server. It has no
 // effect on stored expressions (every expression Compile compiles, and the
 // expressions Check is told an update keeps).
-func withCompatibilityVersion(minor int) EnvOption {
+func withCompatibilityVersion(minor int) Option {
 	return func(c *config) { c.minor = uint(max(minor, 0)) }
 }
 
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
-// server of the Kubernetes release v ("1.34"; "" is the default, 1.37):
-// new expressions compile in the environment of its compatibility version
-// (v minus one), and cost estimates and error
-// texts are that release's. A release outside 1.33 to 1.37 makes Compile
-// and Check fail with an error naming that range.
-func WithKubernetesVersion(v string) EnvOption {
+// server of the Kubernetes release v (the default is 1.37): new
+// expressions compile in the environment of its compatibility version (v
+// minus one), and cost estimates and error texts are that release's.
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(c *config) {
-		r, err := release.Parse(v)
-		if err != nil {
-			c.releaseErr = err
-			return
-		}
-		c.releaseErr = nil
+		r := release.Of(v)
 		c.release = r
 		c.minor = uint(r.Compatibility())
 	}
@@ -103,7 +72,7 @@ func WithKubernetesVersion(v string) EnvOption {
 
 // WithCache makes Compile and Check take what they can from c and add what
 // they compute to it: parsed expressions and environments.
-func WithCache(c *Cache) EnvOption {
+func WithCache(c *Cache) Option {
 	return func(cfg *config) { cfg.cache = c }
 }
 
@@ -114,22 +83,27 @@ func WithCache(c *Cache) EnvOption {
 // compiled. It suits a Compiled that validates one small value, such as a
 // default, and not one shared by many validations.
 func WithLazyCompile() Option {
-	return compileOption(func(c *config) { c.lazy = true })
+	return func(c *config) { c.lazy = true }
 }
 
-// Expressions is a set of rule and messageExpression texts, typically
-// those of the stored version of a CRD before an update.
-type Expressions struct {
-	Rules              map[string]bool
-	MessageExpressions map[string]bool
+// expressions is a set of rule and messageExpression texts.
+type expressions struct {
+	rules              map[string]bool
+	messageExpressions map[string]bool
 }
 
-// WithStoredExpressions makes Check compile the expressions in e in the
-// environment of stored expressions, which may know more functions than
-// the one of new expressions, as the API server compiles the expressions
-// that a CRD update keeps (see CollectExpressions).
-func WithStoredExpressions(e Expressions) CheckOption {
-	return checkOption(func(c *config) { c.preexisting = e })
+// WithStoredExpressions makes Check compile the rules and
+// messageExpressions found in schemas (those of every version of the
+// stored CRD, before an update) in the environment of stored expressions,
+// which may know more functions than the one of new expressions, as the
+// API server compiles the expressions that a CRD update keeps. It looks
+// everywhere a rule can be written, junctors included.
+func WithStoredExpressions(schemas ...*crdschema.JSONSchemaProps) Option {
+	e := expressions{rules: map[string]bool{}, messageExpressions: map[string]bool{}}
+	for _, s := range schemas {
+		e.collect(s, 0)
+	}
+	return func(c *config) { c.preexisting = e }
 }
 
 // storedFor reports whether the rule text (or messageExpression, when
@@ -139,31 +113,19 @@ func (c *config) storedFor(expr string, message bool) bool {
 		return true
 	}
 	if message {
-		return c.preexisting.MessageExpressions[expr]
+		return c.preexisting.messageExpressions[expr]
 	}
-	return c.preexisting.Rules[expr]
+	return c.preexisting.rules[expr]
 }
 
-// CollectExpressions returns the rule and messageExpression texts of the
-// given schemas (typically every schema of the CRD before an update), for
-// WithStoredExpressions. It looks everywhere a rule can be written,
-// junctors included.
-func CollectExpressions(schemas ...*crdschema.JSONSchemaProps) Expressions {
-	e := Expressions{Rules: map[string]bool{}, MessageExpressions: map[string]bool{}}
-	for _, s := range schemas {
-		e.collect(s, 0)
-	}
-	return e
-}
-
-func (e Expressions) collect(s *crdschema.JSONSchemaProps, depth int) {
+func (e expressions) collect(s *crdschema.JSONSchemaProps, depth int) {
 	if s == nil || depth > maxSchemaDepth {
 		return
 	}
 	for _, r := range s.XValidations {
-		e.Rules[r.Rule] = true
+		e.rules[r.Rule] = true
 		if r.MessageExpression != "" {
-			e.MessageExpressions[r.MessageExpression] = true
+			e.messageExpressions[r.MessageExpression] = true
 		}
 	}
 	d := depth + 1

@@ -612,7 +612,7 @@ func TestSharedChecksConcurrent(t *testing.T) {
 	}
 	o := map[string]any{"ml": []any{map[string]any{"k": "a", "v": int64(-1)}}, "set": []any{"x", "y"}}
 	validateText := func(c *Compiled) string {
-		errs, _ := c.Validate(t.Context(), nil, o, nil, RuntimeBudget)
+		errs := c.Validate(t.Context(), nil, o, nil).Errors
 		return fmt.Sprint(errs)
 	}
 	own, err := Compile(s, true)

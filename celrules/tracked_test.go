@@ -29,7 +29,8 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, wantLeft := eager.Validate(context.Background(), nil, v, nil, RuntimeBudget)
+	vr1 := eager.Validate(context.Background(), nil, v, nil)
+	want, wantLeft := vr1.Errors, vr1.Remaining
 	if len(want) != 2 || !strings.Contains(want[0].Error(), "too long: bad") {
 		t.Fatalf("eager compilation: %q", errorTexts(want))
 	}
@@ -49,7 +50,7 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := lazy.Validate(context.Background(), nil, v, nil, RuntimeBudget, withBoundedCost)
+	got := lazy.Validate(context.Background(), nil, v, nil, withBoundedCost).Errors
 	if !equalStrings(errorTexts(got), errorTexts(want)) {
 		t.Errorf("bounded run: %q, want %q", errorTexts(got), errorTexts(want))
 	}
@@ -64,7 +65,8 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if n := made(); n != 0 {
 		t.Errorf("after a bounded run, %d rules have programs with cost tracking; want none", n)
 	}
-	got, gotLeft := lazy.Validate(context.Background(), nil, v, nil, RuntimeBudget)
+	vr2 := lazy.Validate(context.Background(), nil, v, nil)
+	got, gotLeft := vr2.Errors, vr2.Remaining
 	if !equalStrings(errorTexts(got), errorTexts(want)) || gotLeft != wantLeft {
 		t.Errorf("tracked run: %q, %d left; want %q, %d left", errorTexts(got), gotLeft, errorTexts(want), wantLeft)
 	}
@@ -72,7 +74,7 @@ func TestLazyTrackedPrograms(t *testing.T) {
 		t.Errorf("after a tracked run, %d rules have programs with cost tracking; want 2", n)
 	}
 	first := lazy.root.rules[0].tracked.program
-	lazy.Validate(context.Background(), nil, v, nil, RuntimeBudget)
+	lazy.Validate(context.Background(), nil, v, nil)
 	if lazy.root.rules[0].tracked.program != first {
 		t.Error("a second tracked run made the program again")
 	}
@@ -98,7 +100,7 @@ func TestLazyProgramErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, vopts := range [][]ValidateOption{nil, {withBoundedCost}} {
-				errs, _ := c.Validate(context.Background(), nil, v, nil, RuntimeBudget, vopts...)
+				errs := c.Validate(context.Background(), nil, v, nil, vopts...).Errors
 				if len(errs) != 1 || !strings.Contains(errs[0].Detail, tt.failDetail) {
 					t.Errorf("%q (lazy %v, bounded %v): %q, want the rule's instantiation error", tt.rule, len(opts) > 0, len(vopts) > 0, errorTexts(errs))
 				}

@@ -15,42 +15,57 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/pathstack"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/ratchet"
 )
 
 // ValidateOption configures one call of Validate.
 type ValidateOption func(*validateConfig)
 
 type validateConfig struct {
-	ratchet ratchet
-	// warn receives the errors ratcheting drops.
-	warn func(*crdschema.Error)
+	ratchet ratcheting
+	// budget is the cost the rules may spend (WithBudget).
+	budget int64
 	// bounded allows a run without cost tracking (bounded.go).
 	bounded bool
+}
+
+// WithBudget sets the cost the rules of one Validate call may spend. The
+// default is RuntimeBudget, what the API server allows per object;
+// validation stops with the API server's error when it runs out.
+func WithBudget(budget int64) ValidateOption {
+	return func(v *validateConfig) { v.budget = budget }
+}
+
+// A Result is the outcome of Validate.
+type Result struct {
+	// Errors are the failures of the rules, with the API server's types,
+	// paths and texts.
+	Errors crdschema.ErrorList
+	// Warnings are the failures that ratcheting (WithRatcheting) keeps
+	// from being errors, which the API server returns as warnings.
+	Warnings crdschema.ErrorList
+	// Remaining is the budget left: negative when it ran out and
+	// validation stopped. With WithBoundedCost it may be less than the
+	// budget less the cost spent (see WithBoundedCost).
+	Remaining int64
 }
 
 // WithRatcheting turns validation ratcheting on: the failure of a rule
 // that does not use oldSelf is not reported where c says the value is
 // unchanged from the old object. c is the correlation of the validated
-// value with its old value, the same that package validation takes (see
-// package ratchet).
-func WithRatcheting(c validation.Correlation) ValidateOption {
+// value with its old value (ratchet.Correlate), the same that package
+// validation takes.
+func WithRatcheting(c *ratchet.Correlation) ValidateOption {
 	return func(v *validateConfig) { v.ratchet.current = c }
 }
 
-// WithWarnings passes the errors that ratcheting drops to warn, as the API
-// server turns them into warnings.
-func WithWarnings(warn func(*crdschema.Error)) ValidateOption {
-	return func(v *validateConfig) { v.warn = warn }
-}
-
-// ratchet is the ratcheting state at one node: the node's correlation
+// ratcheting is the ratcheting state at one node: the node's correlation
 // and its nearest parent's.
-type ratchet struct {
-	current, parent validation.Correlation
+type ratcheting struct {
+	current, parent *ratchet.Correlation
 }
 
-func (r ratchet) unchanged() bool {
+func (r ratcheting) unchanged() bool {
 	if r.current != nil {
 		return r.current.Unchanged()
 	}
@@ -60,21 +75,21 @@ func (r ratchet) unchanged() bool {
 	return false
 }
 
-func (r ratchet) key(field string) ratchet {
+func (r ratcheting) key(field string) ratcheting {
 	if r.current == nil {
 		return r
 	}
 	if r.parent == nil && (field == "apiVersion" || field == "kind") {
-		return ratchet{}
+		return ratcheting{}
 	}
-	return ratchet{current: r.current.Key(field), parent: r.current}
+	return ratcheting{current: r.current.Key(field), parent: r.current}
 }
 
-func (r ratchet) index(i int) ratchet {
+func (r ratcheting) index(i int) ratcheting {
 	if r.current == nil {
 		return r
 	}
-	return ratchet{current: r.current.Index(i), parent: r.current}
+	return ratcheting{current: r.current.Index(i), parent: r.current}
 }
 
 const (
@@ -83,41 +98,42 @@ const (
 
 // Validate evaluates the compiled rules against obj, the value at fldPath
 // (usually the whole object), and, for transition rules, oldObj (nil on
-// create). budget is the cost the rules may spend (RuntimeBudget per
-// object in the API server); the remaining budget is returned, negative
-// when it ran out and validation stopped. Errors carry the API server's
-// types, paths and texts. Validate does not modify obj or oldObj.
-func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, oldObj any, budget int64, opts ...ValidateOption) (errs crdschema.ErrorList, remaining int64) {
-	if c == nil || c.root == nil {
-		return nil, budget
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	vc := validateConfig{}
+// create), within the cost budget (WithBudget; RuntimeBudget by default).
+// Validate does not modify obj or oldObj.
+func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, oldObj any, opts ...ValidateOption) Result {
+	vc := validateConfig{budget: RuntimeBudget}
 	for _, o := range opts {
 		if o != nil {
 			o(&vc)
 		}
 	}
-	v := &run{ctx: ctx, warn: vc.warn, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
+	budget := vc.budget
+	if c == nil || c.root == nil {
+		return Result{Remaining: budget}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	v := &run{ctx: ctx, loc: pathstack.New(fldPath), typeAsValue: c.release < 35, plainOptional: c.release < 37}
 	defer v.loc.Release()
 	if vc.bounded {
 		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
 			v.untracked = true
 			errs, _ := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-			return errs, budget - int64(bound)
+			return Result{Errors: errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
 		}
 	}
-	return v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	errs, remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	return Result{Errors: errs, Warnings: v.warnings, Remaining: remaining}
 }
 
 // run is one Validate call. It keeps the location of the value
 // being validated as a stack, and builds its path only for an error.
 type run struct {
-	ctx  context.Context
-	warn func(*crdschema.Error)
-	loc  pathstack.Stack
+	ctx context.Context
+	// warnings are the failures ratcheting kept from being errors.
+	warnings crdschema.ErrorList
+	loc      pathstack.Stack
 	// typeAsValue shows the type name as the value of a failed rule, as
 	// releases before 1.35 do.
 	typeAsValue bool
@@ -148,7 +164,7 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *run) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.ErrorList, int64) {
+func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) (crdschema.ErrorList, int64) {
 	if n == nil || obj == nil {
 		return nil, budget
 	}
@@ -158,7 +174,7 @@ func (v *run) node(n *node, obj, old any, r ratchet, budget int64) (crdschema.Er
 	}
 	for _, a := range n.allOf {
 		var e crdschema.ErrorList
-		e, budget = v.node(a, obj, old, ratchet{parent: r.parent}, budget)
+		e, budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget)
 		errs = append(errs, e...)
 		if budget < 0 {
 			return errs, budget
@@ -185,7 +201,7 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *run) object(n *node, obj, old map[string]any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 {
 		return nil, budget
 	}
@@ -229,15 +245,15 @@ func (v *run) object(n *node, obj, old map[string]any, r ratchet, budget int64) 
 	return errs, budget
 }
 
-func (v *run) list(n *node, obj, old []any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if budget < 0 || n.items == nil {
 		return nil, budget
 	}
-	olds := newOldItems(n.schema, old)
+	olds := oldItems(n.schema, old)
 	for i, item := range obj {
 		var e crdschema.ErrorList
 		v.loc.Index(i)
-		e, budget = v.node(n.items, item, olds.get(item), r.index(i), budget)
+		e, budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
 		v.loc.Pop()
 		errs = append(errs, e...)
 		if budget < 0 {
@@ -273,7 +289,7 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
 	if isNil(old) {
 		old = nil
 	}
@@ -354,9 +370,7 @@ func (v *run) rules(n *node, obj, old any, r ratchet, budget int64) (errs crdsch
 		}
 		add := func(e *crdschema.Error) {
 			if !cr.usesOldSelf && r.unchanged() {
-				if v.warn != nil {
-					v.warn(e)
-				}
+				v.warnings = append(v.warnings, e)
 				return
 			}
 			errs = append(errs, e)

@@ -2,6 +2,7 @@ package celrules
 
 import (
 	"context"
+	"github.com/crdschema/crdschema/ratchet"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func validate(t *testing.T, s *structural.Schema, o, old any) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, _ := c.Validate(context.Background(), crdschema.NewPath("spec"), o, old, RuntimeBudget)
+	errs := c.Validate(context.Background(), crdschema.NewPath("spec"), o, old).Errors
 	var out []string
 	for _, e := range errs {
 		out = append(out, e.Error())
@@ -249,15 +250,18 @@ func TestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, left := c.Validate(context.Background(), nil, map[string]any{"ls": ls}, nil, 10)
+	r := c.Validate(context.Background(), nil, map[string]any{"ls": ls}, nil, WithBudget(10))
+	errs, left := r.Errors, r.Remaining
 	if left != -1 || len(errs) != 1 || errs[0].Error() != `<nil>: Invalid value: "object": validation failed due to running out of cost budget, no further validation rules will be run` {
 		t.Errorf("budget: got %v, %d", errs, left)
 	}
-	errs, left = c.Validate(context.Background(), nil, map[string]any{"ls": ls}, nil, 0)
+	r = c.Validate(context.Background(), nil, map[string]any{"ls": ls}, nil, WithBudget(0))
+	errs, left = r.Errors, r.Remaining
 	if left != -1 || len(errs) != 1 {
 		t.Errorf("zero budget: got %v, %d", errs, left)
 	}
-	errs, left = c.Validate(context.Background(), nil, map[string]any{"ls": []any{"a"}}, nil, 100)
+	r = c.Validate(context.Background(), nil, map[string]any{"ls": []any{"a"}}, nil, WithBudget(100))
+	errs, left = r.Errors, r.Remaining
 	if len(errs) != 0 || left <= 0 || left >= 100 {
 		t.Errorf("cheap rule: got %v, %d", errs, left)
 	}
@@ -294,7 +298,7 @@ func TestCompatibilityVersions(t *testing.T) {
 		if (len(errs) == 0) != tt.newOK {
 			t.Errorf("%s at 1.%d (new): errors %v, want ok=%v", tt.rule, tt.minor, errs, tt.newOK)
 		}
-		pre := Expressions{Rules: map[string]bool{tt.rule: true}}
+		pre := &crdschema.JSONSchemaProps{XValidations: []crdschema.ValidationRule{{Rule: tt.rule}}}
 		errs, _, _ = CheckSchema(s(tt.rule), nil, CompatibilityVersion(1, tt.minor), NewExpressions(pre))
 		if (len(errs) == 0) != tt.storedOK {
 			t.Errorf("%s (stored): errors %v, want ok=%v", tt.rule, errs, tt.storedOK)
@@ -329,9 +333,11 @@ func TestRatchetingHook(t *testing.T) {
 	old := map[string]any{"a": int64(9), "b": int64(7)}
 	cur := map[string]any{"a": int64(9), "b": int64(8)}
 	var warned []string
-	errs, _ := c.Validate(context.Background(), nil, cur, old, RuntimeBudget,
-		WithRatcheting(&testCorrelation{old: old, cur: cur, s: s}),
-		WithWarnings(func(e *crdschema.Error) { warned = append(warned, e.Error()) }))
+	vr := c.Validate(context.Background(), nil, cur, old, WithRatcheting(ratchet.Correlate(cur, old, s)))
+	errs := vr.Errors
+	for _, e := range vr.Warnings {
+		warned = append(warned, e.Error())
+	}
 	var got []string
 	for _, e := range errs {
 		got = append(got, e.Error())

@@ -68,7 +68,7 @@ func buildValueSchema(s *structural.Schema, resourceRoot, nullsUnequal bool, dep
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
 		for i, k := range s.XListMapKeys {
-			if e, ok := Escape(k); ok {
+			if e, ok := escapeProperty(k); ok {
 				v.mapKeys[i] = e
 			} else {
 				v.mapKeys[i] = k
@@ -327,7 +327,7 @@ func (o *objectVal) Iterator() traits.Iterator {
 		}
 		name := k
 		if isObj {
-			if e, ok := Escape(k); ok {
+			if e, ok := escapeProperty(k); ok {
 				name = e
 			}
 		}
@@ -352,7 +352,7 @@ func (o *objectVal) Find(key ref.Val) (ref.Val, bool) {
 	k := string(ks)
 	isObj := o.isObject()
 	if isObj {
-		if k, ok = Unescape(k); !ok {
+		if k, ok = unescapeProperty(k); !ok {
 			return nil, false
 		}
 	}

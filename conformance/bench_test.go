@@ -76,7 +76,7 @@ func BenchmarkCreate(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := r.Create(ctx, in.bodies[i%len(in.bodies)]); err != nil {
+				if res, err := r.Create(ctx, in.bodies[i%len(in.bodies)]); res.Object == nil {
 					b.Fatal(err)
 				}
 			}
@@ -105,7 +105,7 @@ func BenchmarkValidate(b *testing.B) {
 			var objs []map[string]any
 			for _, body := range in.bodies {
 				res, err := r.Create(context.Background(), body)
-				if err != nil {
+				if res.Object == nil {
 					b.Fatal(err)
 				}
 				objs = append(objs, res.Object)

@@ -140,7 +140,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		def := defs[0]
-		if hasCostErrors(context.Background(), def) {
+		if hasCostErrors(context.Background(), def, defaultRelease) {
 			continue
 		}
 		crds++
@@ -161,7 +161,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !hasCostErrors(context.Background(), stripped) {
+			if !hasCostErrors(context.Background(), stripped, defaultRelease) {
 				continue
 			}
 			project := filepath.Base(filepath.Dir(f))

@@ -113,9 +113,10 @@ func (f Fix) String() string {
 // crd.Validate without a cost error. ctx bounds the evaluation of rules on
 // defaults that CRD validation does. The report is empty when the API
 // server accepts the costs of def. def is not modified.
-func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Report, error) {
+func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) (*Report, error) {
+	kv := releaseOption(opts)
 	r := &Report{Totals: map[string]uint64{}}
-	if !hasCostErrors(ctx, def) {
+	if !hasCostErrors(ctx, def, kv) {
 		return r, nil
 	}
 	d := crd.Defaulted(def)
@@ -134,7 +135,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 		}
 	}
 	for _, v := range def.Spec.Versions {
-		costs, err := crd.RuleCosts(d, nil, v.Name)
+		costs, err := crd.RuleCosts(d, nil, v.Name, kv)
 		if err != nil {
 			return nil, err
 		}
@@ -192,7 +193,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 
 	// Each candidate alone.
 	for _, c := range cands {
-		if f, ok := search(ctx, def, []schemaPath{c.sp}, []string{c.keyword}); ok {
+		if f, ok := search(ctx, def, []schemaPath{c.sp}, []string{c.keyword}, kv); ok {
 			r.Fixes = append(r.Fixes, f[0])
 		}
 	}
@@ -219,7 +220,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition) (*Rep
 		for i, j := range idx {
 			sps[i], kws[i] = cands[j].sp, cands[j].keyword
 		}
-		return search(ctx, def, sps, kws)
+		return search(ctx, def, sps, kws, kv)
 	}
 	spread, ok := try(idx)
 	if ok {
@@ -328,8 +329,8 @@ func addSat(a, b uint64) uint64 {
 
 // hasCostErrors reports whether the API server refuses def for the
 // estimated cost of its rules.
-func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition) bool {
-	for _, e := range crd.Validate(ctx, def) {
+func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.SharedOption) bool {
+	for _, e := range crd.Validate(ctx, def, kv) {
 		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
 			return true
 		}

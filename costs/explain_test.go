@@ -2,6 +2,7 @@ package costs
 
 import (
 	"context"
+	"github.com/crdschema/crdschema/crd"
 	"os"
 	"testing"
 
@@ -39,7 +40,7 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 		return d
 	}
 	for _, f := range r.Fixes {
-		if hasCostErrors(context.Background(), apply(f)) {
+		if hasCostErrors(context.Background(), apply(f), defaultRelease) {
 			t.Errorf("fix %s: the CRD still has cost errors", f)
 		}
 		sp, _, err := parsePath(f.Path)
@@ -52,11 +53,11 @@ func checkFixes(t *testing.T, def *crdschema.CustomResourceDefinition, r *Report
 		}
 		g := f
 		g.Value = f.Largest + 1
-		if f.Largest+1 <= maxSearch && (f.Current < 0 || f.Largest+1 < f.Current) && !hasCostErrors(context.Background(), apply(g)) {
+		if f.Largest+1 <= maxSearch && (f.Current < 0 || f.Largest+1 < f.Current) && !hasCostErrors(context.Background(), apply(g), defaultRelease) {
 			t.Errorf("fix %s: %d passes too: not the largest", f, g.Value)
 		}
 	}
-	if len(r.Rules) > 0 && len(r.Fewest) > 0 && hasCostErrors(context.Background(), apply(r.Fewest...)) {
+	if len(r.Rules) > 0 && len(r.Fewest) > 0 && hasCostErrors(context.Background(), apply(r.Fewest...), defaultRelease) {
 		t.Errorf("fewest %v: the CRD still has cost errors", r.Fewest)
 	}
 	for _, f := range append(append([]Fix(nil), r.Fixes...), r.Fewest...) {
@@ -184,3 +185,6 @@ func TestUsual(t *testing.T) {
 		}
 	}
 }
+
+// defaultRelease is the crd option of the default release.
+var defaultRelease = crd.WithKubernetesVersion(crdschema.KubernetesVersion{})

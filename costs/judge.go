@@ -17,7 +17,8 @@ import (
 // value tried. The search's result is then checked with crd.Validate.
 type judge struct {
 	reduced *crdschema.CustomResourceDefinition
-	version string // the version whose schema the nodes are in
+	version string           // the version whose schema the nodes are in
+	kv      crd.SharedOption // the release
 	// fixed is the total of the rules left out; fixedOver is set when one
 	// of them alone is over the per-expression limit.
 	fixed     uint64
@@ -25,7 +26,7 @@ type judge struct {
 }
 
 // newJudge prepares a judge for bounds on the nodes sps of def.
-func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath) (*judge, error) {
+func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.SharedOption) (*judge, error) {
 	d := crd.Defaulted(def)
 	vi := 0
 	if sps[0].version >= 0 {
@@ -34,8 +35,8 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath) (*judge
 	if vi >= len(d.Spec.Versions) {
 		return nil, errNoVersion
 	}
-	j := &judge{version: d.Spec.Versions[vi].Name}
-	all, err := crd.RuleCosts(d, nil, j.version)
+	j := &judge{version: d.Spec.Versions[vi].Name, kv: kv}
+	all, err := crd.RuleCosts(d, nil, j.version, kv)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (j *judge) passes(apply func(*crdschema.CustomResourceDefinition) *crdschem
 	if j.fixedOver {
 		return false
 	}
-	costs, err := crd.RuleCosts(apply(j.reduced), nil, j.version)
+	costs, err := crd.RuleCosts(apply(j.reduced), nil, j.version, j.kv)
 	if err != nil {
 		return false
 	}

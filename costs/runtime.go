@@ -57,17 +57,20 @@ func pct(a int64, b uint64) string {
 // cost on obj next to its static estimate: obj is first decoded and
 // defaulted as a create request does (package crd), then each rule runs
 // alone on it. def and obj are not modified.
-func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any) ([]RuntimeCost, error) {
-	res, err := crd.New(def, version)
+func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any, opts ...Option) ([]RuntimeCost, error) {
+	kv := releaseOption(opts)
+	// def may be refused for its rules' costs: their runtime costs are
+	// what the caller wants to see.
+	res, err := crd.New(def, version, crd.WithoutValidation(), kv)
 	if err != nil {
 		return nil, err
 	}
 	r, err := res.Create(ctx, obj)
-	if err != nil {
+	if r.Object == nil { // refused before validation: not decoded
 		return nil, err
 	}
 	d := crd.Defaulted(def)
-	estimates, err := crd.RuleCosts(d, nil, version)
+	estimates, err := crd.RuleCosts(d, nil, version, kv)
 	if err != nil {
 		return nil, err
 	}
@@ -96,11 +99,12 @@ func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, versi
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
-		compiled, err := celrules.Compile(s, true)
+		compiled, err := celrules.Compile(s, true, celrules.WithKubernetesVersion(release(opts)))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
-		_, left := compiled.Validate(ctx, nil, r.Object, nil, celrules.RuntimeBudget)
+		vr1 := compiled.Validate(ctx, nil, r.Object, nil)
+		_, left := vr1.Errors, vr1.Remaining
 		out = append(out, RuntimeCost{
 			Field: e.Field, Rule: e.Rule,
 			Evaluations:      countValues(r.Object, sp.steps),

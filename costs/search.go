@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
 )
 
 // maxSearch is the largest bound searched: the API server's request size
@@ -18,7 +19,7 @@ const maxSearch = 3 << 20
 // the field unusable. It returns the fixes, each with a suggested value
 // (the usual bound of the field's kind, or a round number; see suggest)
 // checked too, or false when no usable value does.
-func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string) ([]Fix, bool) {
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.SharedOption) ([]Fix, bool) {
 	lo := int64(minUsable)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))
@@ -48,9 +49,9 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 		}
 		return d
 	}
-	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v)) }
+	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v), kv) }
 	ok := valid
-	if j, err := newJudge(def, sps); err == nil {
+	if j, err := newJudge(def, sps, kv); err == nil {
 		ok = func(v int64) bool {
 			return j.passes(func(d *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition { return apply(d, v) })
 		}
@@ -106,7 +107,7 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 		func(int) int64 { return largest },
 	}
 	for _, pick := range picks {
-		if !hasCostErrors(ctx, setAll(pick)) {
+		if !hasCostErrors(ctx, setAll(pick), kv) {
 			break
 		}
 	}

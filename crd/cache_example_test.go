@@ -38,11 +38,13 @@ func ExampleWithCache() {
 			detail, _, _ := strings.Cut(e.Detail, "\n")
 			fmt.Println(" ", e.Field, detail)
 		}
-		res, err := crd.New(def, "v1", cache) // serving shares the cache too
-		if err != nil {
+		if len(errs) > 0 {
+			continue
+		}
+		// New validates def again, from the cache, before serving it.
+		if _, err := crd.New(def, "v1", cache); err != nil {
 			panic(err)
 		}
-		_ = res
 	}
 	// Output:
 	// widgets.example.com 0 errors

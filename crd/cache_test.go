@@ -81,7 +81,11 @@ func TestCacheSameResults(t *testing.T) {
 				def := cacheCRD(t, spec, two)
 				for _, rel := range []string{"1.33", "1.37"} {
 					name := fmt.Sprintf("round %d spec %d versions %t %s", round, i, two, rel)
-					ver := WithKubernetesVersion(rel)
+					kv, err := crdschema.ParseKubernetesVersion(rel)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ver := WithKubernetesVersion(kv)
 					alone := errorTexts(Validate(ctx, def, ver))
 					if want := cacheSpecErrors[i][rel]; (len(alone) > 0) != want {
 						t.Fatalf("%s: errors %q, want errors: %t", name, alone, want)
@@ -108,7 +112,7 @@ func TestCacheSameResults(t *testing.T) {
 						}
 						for _, obj := range cacheObjects {
 							r, err := res.Create(ctx, obj())
-							if err != nil {
+							if r.Object == nil {
 								t.Fatalf("%s: %v", name, err)
 							}
 							got, want := errorTexts(r.Errors), errorTexts(cacheCreate(t, def, ver, obj))
@@ -164,7 +168,7 @@ func cacheCreate(t *testing.T, def *crdschema.CustomResourceDefinition, ver Shar
 		t.Fatal(err)
 	}
 	r, err := res.Create(context.Background(), obj())
-	if err != nil {
+	if r.Object == nil {
 		t.Fatal(err)
 	}
 	return r.Errors
@@ -211,7 +215,7 @@ func TestCacheConcurrent(t *testing.T) {
 	want := make([][][]string, len(defs))
 	for i, def := range defs {
 		for _, obj := range cacheObjects {
-			want[i] = append(want[i], errorTexts(cacheCreate(t, def, WithKubernetesVersion(""), obj)))
+			want[i] = append(want[i], errorTexts(cacheCreate(t, def, WithKubernetesVersion(crdschema.KubernetesVersion{}), obj)))
 		}
 	}
 	var wg sync.WaitGroup
@@ -228,7 +232,7 @@ func TestCacheConcurrent(t *testing.T) {
 				}
 				for j, obj := range cacheObjects {
 					r, err := res.Create(ctx, obj())
-					if err != nil {
+					if r.Object == nil {
 						errs <- err.Error()
 						return
 					}

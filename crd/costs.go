@@ -83,17 +83,15 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opt
 	if errs := structural.Validate(path, s, structural.ValidateOptions{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToAggregate())
 	}
-	var pre celrules.Expressions
+	var stored []*crdschema.JSONSchemaProps
 	if old != nil {
-		var schemas []*crdschema.JSONSchemaProps
 		for _, v := range old.Spec.Versions {
 			if v.Schema != nil {
-				schemas = append(schemas, v.Schema.OpenAPIV3Schema)
+				stored = append(stored, v.Schema.OpenAPIV3Schema)
 			}
 		}
-		pre = celrules.CollectExpressions(schemas...)
 	}
-	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithCache(set.cache), celrules.WithStoredExpressions(pre))
+	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithCache(set.cache), celrules.WithStoredExpressions(stored...))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}

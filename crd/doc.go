@@ -51,19 +51,28 @@
 //     (package ratchet): errors in parts of the object the update left
 //     unchanged are dropped.
 //
-// Create, Update, UpdateStatus and UpdateScale return a Result (the
-// resulting object, the unknown fields, the warnings the API server would
-// return and the validation errors; Result.Err gives the outcome as one
-// error, nil when accepted, the API server's "... is invalid: ..." text
-// otherwise), or a *RequestError when the API server would refuse the
-// request before validation. A test asserts with
+// Create, Update, UpdateStatus and UpdateScale (and CreateOwned,
+// UpdateOwned) always return a Result (the object as stored, with the
+// resourceVersion storage gives it, the unknown fields, the warnings the
+// API server would return, the field errors) and an error that is nil
+// exactly when the request is accepted. A refusal is a *RequestError with
+// the API server's reason and text: before validation (a body over 3 MiB,
+// an undecodable body, a wrong apiVersion, a missing or stale
+// resourceVersion; the Result's Object is then nil), by validation (reason
+// Invalid, "... is invalid: ..."), or by storage (an object over 1.5 MiB).
+// A test asserts with
 //
-//	if err := r.Err(); err != nil { t.Fatal(err) }
+//	if _, err := res.Create(ctx, obj); err != nil { t.Fatal(err) }
+//
+// and the object Create stores is the stored object of a following
+// Update, a changed copy of it its body. New refuses a CRD the API server
+// would refuse (WithoutValidation serves it anyway).
 //
 // # Kubernetes releases
 //
 // By default the package answers as the API server of Kubernetes 1.37.
-// WithKubernetesVersion("1.34") makes Validate, ValidateUpdate, RuleCosts
+// WithKubernetesVersion(v), v from crdschema.ParseKubernetesVersion("1.34"),
+// makes Validate, ValidateUpdate, RuleCosts
 // and New answer as the API server of another release, 1.33 to 1.37: the
 // CEL environment of its compatibility version for new expressions and of
 // the release for stored ones, its cost estimates, format checks, OpenAPI

@@ -53,9 +53,9 @@ spec:
 		panic(err)
 	}
 	r, err := res.CreateOwned(context.Background(), obj)
-	if err != nil {
+	if r.Object == nil {
 		panic(err)
 	}
-	fmt.Println(r.Object["spec"], r.UnknownFields, r.Err())
-	// Output: map[replicas:1] [spec.image] <nil>
+	fmt.Println(r.Object["spec"], r.UnknownFields)
+	// Output: map[replicas:1] [spec.image]
 }

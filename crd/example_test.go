@@ -2,7 +2,9 @@ package crd_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -142,32 +144,29 @@ spec:
 		"metadata": map[string]any{"name": "nightly", "finalizers": []any{"cleanup"}},
 		"spec":     map[string]any{"cronSpec": "0 3 * * *", "colour": "blue"},
 	})
-	if err != nil {
-		panic(err) // refused before validation
-	}
-	fmt.Println("create:", created.Err())
+	fmt.Println("create:", err)
 	fmt.Println("defaulted replicas:", created.Object["spec"].(map[string]any)["replicas"])
 	for _, w := range created.Warnings {
 		fmt.Println("warning:", w)
 	}
 
-	// The stored object, as a client reads it back, changed and sent.
+	// The stored object carries the resourceVersion storage gave it: a
+	// changed copy of it is the body of an update over it (Update modifies
+	// neither).
 	stored := created.Object
-	stored["metadata"].(map[string]any)["resourceVersion"] = "1"
-	update := map[string]any{
-		"apiVersion": "stable.example.com/v1", "kind": "CronTab",
-		"metadata": map[string]any{"name": "nightly", "namespace": "default", "resourceVersion": "1"},
-		"spec":     map[string]any{"cronSpec": "0 3 * * *", "replicas": int64(0)},
-	}
+	update := maps.Clone(stored)
+	update["spec"] = map[string]any{"cronSpec": "0 3 * * *", "replicas": int64(0)}
 	updated, err := res.Update(ctx, update, stored)
-	if err != nil {
-		panic(err)
+	var re *crd.RequestError
+	if errors.As(err, &re) {
+		fmt.Println("update:", re.Reason, re.Errors[0].Field, len(updated.Errors))
 	}
-	fmt.Println("update:", updated.Err())
+	fmt.Println("update:", err)
 	// Output:
 	// create: <nil>
 	// defaulted replicas: 1
 	// warning: unknown field "spec.colour"
 	// warning: metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers
+	// update: Invalid spec 1
 	// update: CronTab.stable.example.com "nightly" is invalid: spec: Invalid value: replicas may not decrease
 }

@@ -36,9 +36,9 @@ type validationOptions struct {
 	// required or defaulted and not nullable, and set and map list items
 	// not to be nullable.
 	requireMapListKeysMapSetValidation bool
-	// preexisting holds the CEL expressions of the stored CRD (update only);
-	// they compile in the environment for stored expressions.
-	preexisting preexistingExpressions
+	// preexisting holds the schemas of the stored CRD (update only): their
+	// CEL expressions compile in the environment for stored expressions.
+	preexisting []*crdschema.JSONSchemaProps
 	// unchangedSchemas are the versions whose schema an update leaves as
 	// it was; their per-expression cost limits are not enforced.
 	unchangedSchemas map[string]bool
@@ -51,13 +51,6 @@ type validationOptions struct {
 	// allowTooManySelectableFields lists the versions ("" for the top
 	// level) that may keep more than maxSelectableFields selectable fields.
 	allowTooManySelectableFields map[string]bool
-}
-
-// preexistingExpressions are the CEL rules and message expressions of a
-// stored CRD.
-type preexistingExpressions struct {
-	rules              map[string]bool
-	messageExpressions map[string]bool
 }
 
 // createOptions are the options of a CRD create.
@@ -201,21 +194,15 @@ var openAPIV3Types = map[string]bool{
 	"array": true, "boolean": true, "integer": true, "number": true, "object": true, "string": true,
 }
 
-func findPreexistingExpressions(s *internalSpec) preexistingExpressions {
-	pe := preexistingExpressions{rules: map[string]bool{}, messageExpressions: map[string]bool{}}
+// findPreexistingExpressions returns the schemas of the stored CRD, whose
+// expressions compile in the environment of stored expressions.
+func findPreexistingExpressions(s *internalSpec) []*crdschema.JSONSchemaProps {
+	var schemas []*crdschema.JSONSchemaProps
 	s.schemas(func(root *crdschema.JSONSchemaProps) bool {
-		schemaHas(root, func(n *crdschema.JSONSchemaProps) bool {
-			for _, r := range n.XValidations {
-				pe.rules[r.Rule] = true
-				if r.MessageExpression != "" {
-					pe.messageExpressions[r.MessageExpression] = true
-				}
-			}
-			return false
-		})
+		schemas = append(schemas, root)
 		return false
 	})
-	return pe
+	return schemas
 }
 
 // schemaOf returns the schema of the named version as the API server

@@ -21,8 +21,8 @@ type Option interface {
 // settings are what the options of Validate, ValidateUpdate and RuleCosts
 // set.
 type settings struct {
-	version string          // the Kubernetes release, "" for the default
-	cache   *celrules.Cache // shared compilations (WithCache), or nil
+	version crdschema.KubernetesVersion // the Kubernetes release
+	cache   *celrules.Cache             // shared compilations (WithCache), or nil
 }
 
 // A SharedOption configures CRD validation and the serving of a version
@@ -45,13 +45,11 @@ func (o SharedOption) applyResource(r *Resource) {
 }
 
 // WithKubernetesVersion makes CRD validation, rule costs and the serving of
-// a version answer as the API server of the Kubernetes release v ("1.34";
-// a patch number is ignored) does: its CEL environment (the libraries new
-// and stored expressions may use), its cost estimates, its format checks
-// and its error texts. The default is 1.37. The releases reproduced are
-// 1.33 to 1.37; any other is an error naming that range (New returns it;
-// Validate and ValidateUpdate report it as an internal error).
-func WithKubernetesVersion(v string) SharedOption {
+// a version answer as the API server of the Kubernetes release v does: its
+// CEL environment (the libraries new and stored expressions may use), its
+// cost estimates, its format checks and its error texts. The default is
+// 1.37.
+func WithKubernetesVersion(v crdschema.KubernetesVersion) SharedOption {
 	return SharedOption{
 		validate: func(s *settings) { s.version = v },
 		resource: func(r *Resource) { r.kubeVersion = v },

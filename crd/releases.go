@@ -26,27 +26,15 @@ type ReleaseResult struct {
 }
 
 // CheckReleases validates def as the API servers of the Kubernetes
-// releases from to to (inclusive, "1.33" to "1.37"; "" is 1.33 for from and
-// 1.37 for to) do, as a create, or as an update of the stored old when old
-// is not nil, and reports one ReleaseResult per release, oldest first. The
-// error is for a release outside the supported range or from after to.
+// releases from to to (inclusive) do, as a create, or as an update of the
+// stored old when old is not nil, and reports one ReleaseResult per
+// release, oldest first. The error is for from after to.
 //
 // Use it to find which clusters a CRD can be installed on: a CRD that
 // passes in a 1.37 test may use a CEL function an older release lacks, or
 // exceed a cost limit a newer release computes differently.
-func CheckReleases(ctx context.Context, def, old *crdschema.CustomResourceDefinition, from, to string) ([]ReleaseResult, error) {
-	lo, hi := release.Oldest, release.Newest
-	var err error
-	if from != "" {
-		if lo, err = release.Parse(from); err != nil {
-			return nil, fmt.Errorf("crd.CheckReleases: %w", err)
-		}
-	}
-	if to != "" {
-		if hi, err = release.Parse(to); err != nil {
-			return nil, fmt.Errorf("crd.CheckReleases: %w", err)
-		}
-	}
+func CheckReleases(ctx context.Context, def, old *crdschema.CustomResourceDefinition, from, to crdschema.KubernetesVersion) ([]ReleaseResult, error) {
+	lo, hi := release.Of(from), release.Of(to)
 	if lo > hi {
 		return nil, fmt.Errorf("crd.CheckReleases: from %s is after to %s", lo, hi)
 	}
@@ -57,7 +45,8 @@ func CheckReleases(ctx context.Context, def, old *crdschema.CustomResourceDefini
 	all := map[release.Minor]crdschema.ErrorList{}
 	cache := WithCache(new(celrules.Cache))
 	for m := release.Oldest; m <= release.Newest; m++ {
-		opt := WithKubernetesVersion(m.String())
+		v, _ := crdschema.ParseKubernetesVersion(m.String())
+		opt := WithKubernetesVersion(v)
 		if old != nil {
 			all[m] = ValidateUpdate(ctx, def, old, opt, cache)
 		} else {

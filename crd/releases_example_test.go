@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/manifest"
 )
@@ -42,7 +43,11 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	results, err := crd.CheckReleases(context.Background(), def, nil, "1.33", "1.37")
+	from, err := crdschema.ParseKubernetesVersion("1.33") // an error where the release is given
+	if err != nil {
+		panic(err)
+	}
+	results, err := crd.CheckReleases(context.Background(), def, nil, from, crdschema.KubernetesVersion{}) // to 1.37, the default
 	if err != nil {
 		panic(err)
 	}

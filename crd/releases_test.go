@@ -41,24 +41,27 @@ spec:
                   - rule: "matches(self, '^arn:(aws|aws-cn):iam::[0-9]{12}:role/.*$')"
 `
 
+// kubeVersion parses a release.
+func kubeVersion(t testing.TB, s string) crdschema.KubernetesVersion {
+	t.Helper()
+	v, err := crdschema.ParseKubernetesVersion(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestReleaseOutOfRange(t *testing.T) {
 	def, _, err := manifest.UnmarshalCRD([]byte(releasesCRD))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"1.32", "1.38", "2.0", "banana"} {
-		if _, err := crd.New(def, "v1", crd.WithKubernetesVersion(v)); err == nil || !strings.Contains(err.Error(), "1.33 to 1.37") {
-			t.Errorf("New with %q: got %v, want an error naming 1.33 to 1.37", v, err)
-		}
-		errs := crd.Validate(context.Background(), def, crd.WithKubernetesVersion(v))
-		if len(errs) != 1 || errs[0].Type != crdschema.ErrorTypeInternal || !strings.Contains(errs[0].Detail, "1.33 to 1.37") {
-			t.Errorf("Validate with %q: got %v, want one internal error naming 1.33 to 1.37", v, errs)
-		}
-		if _, err := crd.CheckReleases(context.Background(), def, nil, v, ""); err == nil {
-			t.Errorf("CheckReleases from %q: no error", v)
+		if _, err := crdschema.ParseKubernetesVersion(v); err == nil || !strings.Contains(err.Error(), "1.33 to 1.37") {
+			t.Errorf("ParseKubernetesVersion(%q): got %v, want an error naming 1.33 to 1.37", v, err)
 		}
 	}
-	if _, err := crd.CheckReleases(context.Background(), def, nil, "1.36", "1.34"); err == nil {
+	if _, err := crd.CheckReleases(context.Background(), def, nil, kubeVersion(t, "1.36"), kubeVersion(t, "1.34")); err == nil {
 		t.Error("CheckReleases from 1.36 to 1.34: no error")
 	}
 }
@@ -71,7 +74,7 @@ func TestCheckReleasesCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := crd.CheckReleases(context.Background(), def, nil, "1.35", "")
+	res, err := crd.CheckReleases(context.Background(), def, nil, kubeVersion(t, "1.35"), crdschema.KubernetesVersion{})
 	if err != nil {
 		t.Fatal(err)
 	}

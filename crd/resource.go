@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -24,7 +25,8 @@ import (
 // server prepares for it (structural schemas with pruned defaults, the
 // decoder, the schema validators, the CEL rules) compiled once. Its Create,
 // Update and UpdateStatus run the API server's request pipeline on an
-// object. A Resource is immutable and safe for concurrent use.
+// object. A Resource is safe for concurrent use; what a request changes in
+// it is only the counter of the resourceVersions it gives stored objects.
 type Resource struct {
 	def        *crdschema.CustomResourceDefinition // defaulted copy
 	group      string
@@ -58,14 +60,19 @@ type Resource struct {
 
 	rules *celrules.Compiled // nil when the version has no CEL rules
 
-	lazy       bool            // compile CEL rules on first use (WithLazyCompile)
-	cache      *celrules.Cache // shared compilations (WithCache), or nil
-	now        func() time.Time
-	uid        func() string
-	nameSuffix func() string
+	lazy        bool            // compile CEL rules on first use (WithLazyCompile)
+	unvalidated bool            // def is not validated (WithoutValidation)
+	cache       *celrules.Cache // shared compilations (WithCache), or nil
+	now         func() time.Time
+	uid         func() string
+	nameSuffix  func() string
 
-	kubeVersion string        // as given to WithKubernetesVersion
-	release     release.Minor // the Kubernetes release answered as
+	kubeVersion crdschema.KubernetesVersion // as given to WithKubernetesVersion
+	release     release.Minor               // the Kubernetes release answered as
+
+	// resourceVersion is the last resourceVersion given to a stored
+	// object (see nextResourceVersion).
+	resourceVersion atomic.Uint64
 }
 
 // A ResourceOption configures New.
@@ -92,6 +99,14 @@ func WithLazyCompile() ResourceOption {
 	return resourceOption(func(r *Resource) { r.lazy = true })
 }
 
+// WithoutValidation makes New serve def without checking that the API
+// server would accept it (Validate), as when def has been validated
+// already, or to serve a CRD the API server would refuse. A schema New
+// cannot compile is still an error.
+func WithoutValidation() ResourceOption {
+	return resourceOption(func(r *Resource) { r.unvalidated = true })
+}
+
 // WithUID sets the generator of the uid of created objects. The default
 // returns random version 4 UUIDs.
 func WithUID(uid func() string) ResourceOption {
@@ -105,9 +120,13 @@ func WithNameSuffix(suffix func() string) ResourceOption {
 	return resourceOption(func(r *Resource) { r.nameSuffix = suffix })
 }
 
-// New prepares the named version of def for requests. It does not validate
-// def (use Validate for that); it fails when the version does not exist or
-// a schema cannot be compiled.
+// New prepares the named version of def for requests. It fails when the
+// version does not exist, a schema cannot be compiled or, unless
+// WithoutValidation is given, when the API server would refuse def (as
+// Validate says, with the same release and cache): that error is a
+// *RequestError of reason Invalid whose Errors are Validate's. Without
+// WithCache, the rules Validate compiles are shared with New's own
+// compilation.
 func New(def *crdschema.CustomResourceDefinition, version string, opts ...ResourceOption) (*Resource, error) {
 	if def == nil {
 		return nil, errors.New("crd.New: nil CustomResourceDefinition")
@@ -154,9 +173,22 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 			o.applyResource(r)
 		}
 	}
+	r.release = release.Of(r.kubeVersion)
 	var err error
-	if r.release, err = release.Parse(r.kubeVersion); err != nil {
-		return nil, fmt.Errorf("crd.New: %w", err)
+	cache := r.cache
+	if !r.unvalidated {
+		if cache == nil {
+			cache = new(celrules.Cache)
+		}
+		// Validate evaluates CEL rules on defaults, bounded by their cost
+		// limits.
+		if errs := Validate(context.Background(), def, WithKubernetesVersion(r.kubeVersion), WithCache(cache)); len(errs) > 0 {
+			return nil, &RequestError{
+				Reason:  StatusReasonInvalid,
+				Message: fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", def.Name, errs.ToAggregate()),
+				Errors:  errs,
+			}
+		}
 	}
 	vopt := validation.WithKubernetesVersion(r.kubeVersion)
 	if r.validator, err = validation.New(r.schema, vopt); err != nil {
@@ -181,18 +213,21 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	if r.lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
-	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion), celrules.WithCache(r.cache))
+	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion), celrules.WithCache(cache))
 	if r.rules, err = celrules.Compile(r.schema, true, copts...); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	return r, nil
 }
 
-// Result is the outcome of a request that reached validation.
+// Result is the outcome of a request. Every request returns one, refused
+// or not.
 type Result struct {
 	// Object is the object as the API server would store it: decoded
 	// (unknown fields pruned, metadata cleaned), defaulted and prepared
-	// (system fields, generation, status handling).
+	// (system fields, generation, status handling); when the request is
+	// accepted, with the resourceVersion storage gives it. It is nil when
+	// the request was refused before validation.
 	Object map[string]any
 	// UnknownFields are the paths of the fields dropped while decoding,
 	// sorted: kubectl warns about them, and a strict field validation
@@ -202,19 +237,17 @@ type Result struct {
 	// (kubectl prints them as "Warning: ..."): one for each unknown field,
 	// and those about the finalizer names a request adds.
 	Warnings []string
-	// Errors are the validation errors; the request is accepted when
-	// there are none.
+	// Errors are the field errors of a refused request (those of its
+	// *RequestError): the validation errors, or those of a refusal before
+	// validation. The request is accepted when the error the request
+	// returns is nil.
 	Errors crdschema.ErrorList
 }
 
-// Err returns the outcome as one error: nil when the request is accepted,
-// otherwise a *RequestError of reason Invalid whose message is the API
-// server's ("CronTab.stable.example.com \"a\" is invalid: spec.replicas:
-// ...") and whose Errors are r.Errors.
-func (r *Result) Err() error {
-	if r == nil || len(r.Errors) == 0 {
-		return nil
-	}
+// invalid returns the error of a request whose validation found r.Errors:
+// a *RequestError of reason Invalid whose message is the API server's
+// ("CronTab.stable.example.com \"a\" is invalid: spec.replicas: ...").
+func (r *Result) invalid() *RequestError {
 	kind, _ := r.Object["kind"].(string)
 	group, _, _ := metavalidation.ParseGroupVersion(stringField(r.Object, "apiVersion"))
 	if group != "" {
@@ -233,11 +266,14 @@ func stringField(m map[string]any, k string) string {
 	return s
 }
 
-// RequestError is a request the API server refuses: before validation (a
-// body that cannot be decoded, a wrong apiVersion, a missing or stale
-// resourceVersion, a name that does not match), or by validation
-// (Result.Err). Its Reason and Message are those of the API server's status
-// error, as kubectl prints them: "Error from server (<Reason>): <Message>".
+// RequestError is the error of a request the API server refuses: before
+// validation (a body too large, one that cannot be decoded, a wrong
+// apiVersion, a missing or stale resourceVersion, a name that does not
+// match), by validation (reason Invalid, with the field errors), or in
+// storage (an object too large to store). Its Reason and Message are those
+// of the API server's status error, as kubectl prints them: "Error from
+// server (<Reason>): <Message>" ("Error from server: <Message>" for the
+// empty reason of a storage error).
 type RequestError struct {
 	Reason  StatusReason
 	Message string
@@ -258,6 +294,9 @@ const (
 	StatusReasonConflict      StatusReason = "Conflict"
 	StatusReasonNotFound      StatusReason = "NotFound"
 	StatusReasonInternalError StatusReason = "InternalError"
+	// StatusReasonRequestEntityTooLarge refuses a request body longer
+	// than the API server reads (3 MiB of JSON).
+	StatusReasonRequestEntityTooLarge StatusReason = "RequestEntityTooLarge"
 )
 
 // Code returns the HTTP status code the API server sends with the reason.
@@ -271,6 +310,8 @@ func (r StatusReason) Code() int {
 		return 409
 	case StatusReasonNotFound:
 		return 404
+	case StatusReasonRequestEntityTooLarge:
+		return 413
 	}
 	return 500
 }
@@ -285,9 +326,11 @@ func refuseAs(reason StatusReason, format string, args ...any) *RequestError {
 }
 
 // Create runs a create request with body obj: decoding, defaulting, the
-// preparation of a new object and its validation. obj is not modified.
-// A non-nil error is a *RequestError. ctx bounds the evaluation of the CEL
-// rules, besides their cost limits.
+// preparation of a new object, its validation and the checks of storage.
+// obj is not modified. The Result is never nil; the error is nil when the
+// request is accepted and a *RequestError saying why otherwise (the
+// Result's Errors are its field errors). ctx bounds the evaluation of the
+// CEL rules, besides their cost limits.
 func (r *Resource) Create(ctx context.Context, obj map[string]any) (*Result, error) {
 	return r.create(ctx, obj, false)
 }
@@ -302,9 +345,12 @@ func (r *Resource) CreateOwned(ctx context.Context, obj map[string]any) (*Result
 }
 
 func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (*Result, error) {
+	if err := checkBodySize(obj); err != nil {
+		return refused(nil, err)
+	}
 	o, unknown, err := r.decodeBody(obj, owned)
 	if err != nil {
-		return nil, err
+		return refused(nil, err)
 	}
 	m := metaOf(o)
 	ns := r.requestNamespace(m)
@@ -315,7 +361,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	delete(m, "deletionGracePeriodSeconds")
 	delete(m, "selfLink")
 	if err := ensureNamespace(ns, m); err != nil {
-		return nil, err
+		return refused(unknown, err)
 	}
 	m["creationTimestamp"] = r.now().UTC().Format(time.RFC3339)
 	m["uid"] = r.uid()
@@ -325,7 +371,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 		}
 	}
 	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
-		return nil, err
+		return refused(unknown, err)
 	}
 	if r.hasStatus {
 		delete(o, "status")
@@ -334,16 +380,19 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	if len(m) > 0 {
 		o["metadata"] = m
 	}
-	return r.result(o, unknown, r.validateCreate(ctx, o), true, nil), nil
+	return r.store(r.result(o, unknown, r.validateCreate(ctx, o), true, nil), 0)
 }
 
 // Update runs an update (PUT) of the main resource: obj is the request
-// body, old the object as stored. Neither is modified. A non-nil error is a
-// *RequestError.
+// body, old the object as stored. Neither is modified. The Result and the
+// error are as Create's.
 func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result, error) {
+	if err := checkBodySize(obj); err != nil {
+		return refused(nil, err)
+	}
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
-		return nil, err
+		return refused(nil, err)
 	}
 	return r.update(ctx, o, unknown, old, false)
 }
@@ -353,28 +402,44 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 // result may share obj's maps and lists. old, the stored object, is not
 // modified. The outcome is Update's.
 func (r *Resource) UpdateOwned(ctx context.Context, obj, old map[string]any) (*Result, error) {
+	if err := checkBodySize(obj); err != nil {
+		return refused(nil, err)
+	}
 	o, unknown, err := r.decodeBody(obj, true)
 	if err != nil {
-		return nil, err
+		return refused(nil, err)
 	}
 	return r.update(ctx, o, unknown, old, false)
 }
 
 // UpdateStatus runs an update of the status subresource: only the status
-// of obj is taken, everything else is kept from old.
+// of obj is taken, everything else is kept from old. The Result and the
+// error are as Create's.
 func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*Result, error) {
 	if !r.hasStatus {
-		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version)
+		return refused(nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version))
+	}
+	if err := checkBodySize(obj); err != nil {
+		return refused(nil, err)
 	}
 	o, unknown, err := r.decodeRequest(obj)
 	if err != nil {
-		return nil, err
+		return refused(nil, err)
 	}
 	return r.update(ctx, o, unknown, old, true)
 }
 
 // update runs an update with the decoded body o against the stored object.
 func (r *Resource) update(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
+	res, err := r.updateDecoded(ctx, o, unknown, stored, status)
+	if res == nil {
+		return refused(unknown, err)
+	}
+	return res, err
+}
+
+// updateDecoded is update; a refusal before validation returns no Result.
+func (r *Resource) updateDecoded(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	old, err := r.ReadStored(stored)
 	if err != nil {
 		return nil, err
@@ -429,9 +494,9 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	copyUpdateSystemFields(m, om)
 	o["metadata"] = m
 	if status {
-		return r.result(o, unknown, r.validateStatusUpdate(ctx, o, old), false, nil), nil
+		return r.store(r.result(o, unknown, r.validateStatusUpdate(ctx, o, old), false, nil), oldRV)
 	}
-	return r.result(o, unknown, r.validateUpdate(ctx, o, old), true, old), nil
+	return r.store(r.result(o, unknown, r.validateUpdate(ctx, o, old), true, old), oldRV)
 }
 
 // ReadStored returns a copy of obj as the API server reads it back from

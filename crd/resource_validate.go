@@ -9,7 +9,6 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/internal/celbound"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/ratchet"
@@ -78,7 +77,7 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
-			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, ratchet.StatusCorrelation(corr, r.schema))
+			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema))
 			errs = append(errs, serrs...)
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
@@ -272,13 +271,8 @@ func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o,
 	}
 	// The remaining budget is not used: the rules may run without cost
 	// tracking where that cannot change their outcome.
-	opts = append(opts, boundedCost)
-	rerrs, _ := r.rules.Validate(ctx, nil, o, oldObj, celrules.RuntimeBudget, opts...)
-	return append(errs, rerrs...)
+	opts = append(opts, celrules.WithBoundedCost())
+	return append(errs, r.rules.Validate(ctx, nil, o, oldObj, opts...).Errors...)
 }
-
-// boundedCost lets celrules evaluate rules without runtime cost tracking
-// where static bounds prove that no cost limit can be reached.
-var boundedCost, _ = celbound.Option.(celrules.ValidateOption)
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -13,18 +14,9 @@ import (
 // server serves it at the scale subresource; it encodes to the same JSON.
 type Scale struct {
 	crdschema.TypeMeta `json:",inline"`
-	Metadata           ScaleMeta   `json:"metadata"`
-	Spec               ScaleSpec   `json:"spec"`
-	Status             ScaleStatus `json:"status"`
-}
-
-// ScaleMeta is the part of the object's metadata a Scale carries.
-type ScaleMeta struct {
-	Name              string `json:"name,omitempty"`
-	Namespace         string `json:"namespace,omitempty"`
-	UID               string `json:"uid,omitempty"`
-	ResourceVersion   string `json:"resourceVersion,omitempty"`
-	CreationTimestamp string `json:"creationTimestamp,omitempty"`
+	Metadata           crdschema.ObjectMeta `json:"metadata"`
+	Spec               ScaleSpec            `json:"spec"`
+	Status             ScaleStatus          `json:"status"`
 }
 
 // ScaleSpec is the desired number of replicas.
@@ -60,8 +52,17 @@ func (r *Resource) GetScale(obj map[string]any) (*Scale, error) {
 // UpdateScale runs an update of the scale subresource: the stored object
 // with its spec replicas set to scale.Spec.Replicas goes through the update
 // pipeline of the main resource (preparation and validation). A non-empty
-// scale.Metadata.ResourceVersion must match the stored object's.
+// scale.Metadata.ResourceVersion must match the stored object's. The
+// Result and the error are as Create's.
 func (r *Resource) UpdateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
+	res, err := r.updateScale(ctx, scale, stored)
+	if res == nil {
+		return refused(nil, err)
+	}
+	return res, err
+}
+
+func (r *Resource) updateScale(ctx context.Context, scale *Scale, stored map[string]any) (*Result, error) {
 	if r.scale == nil {
 		return nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no scale subresource in version %s", r.resource, r.version)
 	}
@@ -124,11 +125,16 @@ func (r *Resource) scaleOf(obj map[string]any) (*Scale, bool, error) {
 	}
 	m := metaOf(obj)
 	str := func(k string) string { s, _ := m[k].(string); return s }
+	var created crdschema.Time
+	if t, err := time.Parse(time.RFC3339, str("creationTimestamp")); err == nil {
+		created.Time = t
+	}
 	return &Scale{
 		TypeMeta: crdschema.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"},
-		Metadata: ScaleMeta{
+		// the part of the object's metadata a Scale carries
+		Metadata: crdschema.ObjectMeta{
 			Name: str("name"), Namespace: str("namespace"), UID: str("uid"),
-			ResourceVersion: str("resourceVersion"), CreationTimestamp: str("creationTimestamp"),
+			ResourceVersion: str("resourceVersion"), CreationTimestamp: created,
 		},
 		Spec:   ScaleSpec{Replicas: int32(spec)},
 		Status: ScaleStatus{Replicas: int32(status), Selector: selector},

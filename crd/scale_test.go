@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/manifest"
 )
@@ -96,7 +97,7 @@ func TestUpdateScale(t *testing.T) {
 		"metadata":{"name":"a","namespace":"ns","resourceVersion":"5","generation":2},
 		"spec":{"replicas":3},"status":{"replicas":2}}`)
 	res, err := r.UpdateScale(context.Background(), &crd.Scale{Spec: crd.ScaleSpec{Replicas: 7}}, stored)
-	if err != nil {
+	if res.Object == nil {
 		t.Fatal(err)
 	}
 	if len(res.Errors) != 0 {
@@ -115,15 +116,15 @@ func TestUpdateScale(t *testing.T) {
 
 	// The new replicas are validated like any update.
 	res, err = r.UpdateScale(context.Background(), &crd.Scale{Spec: crd.ScaleSpec{Replicas: 11}}, stored)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil || res.Object == nil {
+		t.Fatalf("refused before validation or accepted: %v", err)
 	}
 	if len(res.Errors) != 1 || res.Errors[0].Error() != "spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10" {
 		t.Errorf("errors = %v", res.Errors)
 	}
 
 	// A stale resourceVersion is refused.
-	stale := &crd.Scale{Metadata: crd.ScaleMeta{ResourceVersion: "4"}, Spec: crd.ScaleSpec{Replicas: 1}}
+	stale := &crd.Scale{Metadata: crdschema.ObjectMeta{ResourceVersion: "4"}, Spec: crd.ScaleSpec{Replicas: 1}}
 	if _, err := r.UpdateScale(context.Background(), stale, stored); err == nil || !strings.Contains(err.Error(), "the object has been modified") {
 		t.Errorf("stale resourceVersion: err = %v", err)
 	}

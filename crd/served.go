@@ -2,11 +2,11 @@ package crd
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -38,12 +38,12 @@ next:
 		if err != nil {
 			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
-		serveDefaults(s)
-		// The API server prunes defaults only when it prunes objects.
-		if !d.Spec.PreserveUnknownFields {
-			if s, err = defaulting.PruneDefaults(s); err != nil {
-				return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
-			}
+		// The API server prunes defaults only when it prunes objects;
+		// PruneDefaults serves them too.
+		if d.Spec.PreserveUnknownFields {
+			serveDefaults(s)
+		} else if s, err = defaulting.PruneDefaults(s); err != nil {
+			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		schemas[v.Name] = s
 		done = append(done, built{props, s})
@@ -89,7 +89,7 @@ func serveDefaults(s *structural.Schema) {
 		return
 	}
 	if s.Default != nil && s.Default.Value != nil {
-		if v, changed := servedValue(s.Default.Value); changed {
+		if v, changed := jsonvalue.RoundTrip(s.Default.Value); changed {
 			s.Default = &crdschema.JSON{Value: v}
 		}
 	}
@@ -100,55 +100,4 @@ func serveDefaults(s *structural.Schema) {
 	if s.AdditionalProperties != nil {
 		serveDefaults(s.AdditionalProperties.Schema)
 	}
-}
-
-// servedValue returns v after a round trip through JSON, and whether that
-// changed it; an unchanged v is returned as it is, a changed one is a copy.
-func servedValue(v any) (any, bool) {
-	switch x := v.(type) {
-	case float64:
-		if i, ok := jsonInteger(x); ok {
-			return i, true
-		}
-	case map[string]any:
-		var out map[string]any
-		for k, e := range x {
-			if n, changed := servedValue(e); changed {
-				if out == nil {
-					out = make(map[string]any, len(x))
-					for k2, e2 := range x {
-						out[k2] = e2
-					}
-				}
-				out[k] = n
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	case []any:
-		var out []any
-		for i, e := range x {
-			if n, changed := servedValue(e); changed {
-				if out == nil {
-					out = append([]any(nil), x...)
-				}
-				out[i] = n
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	}
-	return v, false
-}
-
-// jsonInteger says whether encoding/json writes f without a fraction or an
-// exponent (whole numbers of magnitude below 1e21) and whether the result
-// then decodes as an int64, which it does when it fits one.
-func jsonInteger(f float64) (int64, bool) {
-	if f != math.Trunc(f) || math.Abs(f) >= 1e21 || f < math.MinInt64 || f >= math.MaxInt64 {
-		return 0, false
-	}
-	return int64(f), true
 }

@@ -18,35 +18,25 @@ type config struct {
 	// the evaluation of rules on defaults; WithCache gives one that lives
 	// longer.
 	cache *celrules.Cache
-	// kubeVersion is the release answered as, as given; release its
-	// parsed form.
-	kubeVersion string
+	// kubeVersion is the release answered as; release its minor number.
+	kubeVersion crdschema.KubernetesVersion
 	release     release.Minor
 }
 
-func newConfig(ctx context.Context, opts []Option) (*config, error) {
+func newConfig(ctx context.Context, opts []Option) *config {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	s := applyOptions(opts)
-	r, err := release.Parse(s.version)
-	if err != nil {
-		return nil, err
-	}
 	cache := s.cache
 	if cache == nil {
 		cache = new(celrules.Cache)
 	}
-	return &config{ctx: ctx, cache: cache, kubeVersion: s.version, release: r}, nil
-}
-
-// optionError reports an option Validate cannot use.
-func optionError(err error) crdschema.ErrorList {
-	return crdschema.ErrorList{crdschema.InternalError(nil, err)}
+	return &config{ctx: ctx, cache: cache, kubeVersion: s.version, release: release.Of(s.version)}
 }
 
 // celOption is the CEL environment option of c's release.
-func (c *config) celOption() celrules.EnvOption {
+func (c *config) celOption() celrules.Option {
 	return celrules.WithKubernetesVersion(c.kubeVersion)
 }
 
@@ -72,10 +62,7 @@ const generatedSuffix = "xxxxx"
 // defaulting); it is not modified. ctx bounds the evaluation of CEL rules
 // on defaults, which CRD validation does.
 func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c, err := newConfig(ctx, opts)
-	if err != nil {
-		return optionError(err)
-	}
+	c := newConfig(ctx, opts)
 	in := toInternal(prepareCreate(def))
 	return nilIfEmpty(legacyDetails(validateCreate(in, createOptions(), c), c.release))
 }
@@ -94,10 +81,7 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 // server. Neither def nor old is modified. ctx bounds the evaluation of
 // CEL rules on defaults.
 func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c, err := newConfig(ctx, opts)
-	if err != nil {
-		return optionError(err)
-	}
+	c := newConfig(ctx, opts)
 	stored := prepareStored(old)
 	oldIn := toInternal(stored)
 	in := toInternal(prepareUpdate(def, stored))

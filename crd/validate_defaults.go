@@ -53,9 +53,6 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	// done again with every cost tracked.
 	var errs crdschema.ErrorList
 	for _, bounded := range defaultsPasses {
-		if bounded && boundedCost == nil {
-			continue
-		}
 		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded}
 		root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 		st := pathstack.New(path) // paths are built for defaults only
@@ -216,15 +213,16 @@ func (v *defaultsValidator) evalRules(path *crdschema.Path, s *structural.Schema
 	if c == nil {
 		return // no rules
 	}
-	var opts []celrules.ValidateOption
+	opts := []celrules.ValidateOption{celrules.WithBudget(v.budget)}
 	if v.bounded {
-		opts = append(opts, boundedCost)
+		opts = append(opts, celrules.WithBoundedCost())
 	}
-	errs, left := c.Validate(v.ctx, path, value, value, v.budget, opts...)
+	r := c.Validate(v.ctx, path, value, value, opts...)
+	errs, left := r.Errors, r.Remaining
 	if len(errs) == 0 {
-		more, left2 := c.Validate(v.ctx, path, value, nil, v.budget, opts...)
-		errs = append(errs, more...)
-		left = min(left, left2)
+		more := c.Validate(v.ctx, path, value, nil, opts...)
+		errs = append(errs, more.Errors...)
+		left = min(left, more.Remaining)
 	}
 	v.errs = append(v.errs, errs...)
 	v.budget = left

@@ -20,10 +20,7 @@ import (
 // a node with schema errors at or below it, and leaves its costs out of
 // the total.
 func validateRules(c *config, root *structural.Schema, path *crdschema.Path, opts *validationOptions, schemaErrs crdschema.ErrorList) crdschema.ErrorList {
-	tree, err := celrules.Check(root, path, celrules.WithCache(c.cache), c.celOption(), celrules.WithStoredExpressions(celrules.Expressions{
-		Rules:              opts.preexisting.rules,
-		MessageExpressions: opts.preexisting.messageExpressions,
-	}))
+	tree, err := celrules.Check(root, path, celrules.WithCache(c.cache), c.celOption(), celrules.WithStoredExpressions(opts.preexisting...))
 	if err != nil {
 		return crdschema.ErrorList{crdschema.InternalError(path, err)}
 	}

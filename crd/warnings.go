@@ -17,12 +17,17 @@ func (r *Resource) result(o map[string]any, unknown []string, errs crdschema.Err
 	r.releaseObject(o)
 	res := &Result{Object: o, UnknownFields: unknown, Errors: r.releaseErrors(errs)}
 	for _, f := range unknown {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("unknown field %q", f))
+		res.Warnings = append(res.Warnings, unknownFieldWarning(f))
 	}
 	if finalizers && len(errs) == 0 {
 		res.Warnings = append(res.Warnings, finalizerWarnings(o, old)...)
 	}
 	return res
+}
+
+// unknownFieldWarning is the warning about a field dropped while decoding.
+func unknownFieldWarning(field string) string {
+	return fmt.Sprintf("unknown field %q", field)
 }
 
 // standardFinalizers are the finalizers of Kubernetes itself, which need

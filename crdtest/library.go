@@ -21,22 +21,23 @@ const (
 )
 
 // newResource prepares a version of def for requests at the Kubernetes
-// release release, sharing compiled rules through cache.
-func newResource(def *crdschema.CustomResourceDefinition, version, release string, cache *celrules.Cache) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(release), crd.WithCache(cache),
+// release release, sharing compiled rules through cache. def has been
+// validated (validateCRD).
+func newResource(def *crdschema.CustomResourceDefinition, version string, release crdschema.KubernetesVersion, cache *celrules.Cache) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithoutValidation(), crd.WithLazyCompile(), crd.WithKubernetesVersion(release), crd.WithCache(cache),
 		crd.WithNameSuffix(func() string { return nameSuffix }),
 		crd.WithUID(func() string { return objectUID }))
 }
 
 // validateCRD returns the API server's error for creating def, or nil.
 // CRD validation evaluates rules on defaults: ctx bounds it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release string, cache *celrules.Cache) error {
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release crdschema.KubernetesVersion, cache *celrules.Cache) error {
 	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
 }
 
 // validateCRDUpdate returns the API server's error for updating old to
 // def, or nil.
-func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release string, cache *celrules.Cache) error {
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release crdschema.KubernetesVersion, cache *celrules.Cache) error {
 	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
 }
 
@@ -57,15 +58,15 @@ func request(ctx context.Context, res *crd.Resource, verb string, obj, stored ma
 	}
 	if err != nil {
 		var re *crd.RequestError
-		if errors.As(err, &re) {
+		if !errors.As(err, &re) {
+			return nil, err
+		}
+		if r.Object == nil || re.Reason != crd.StatusReasonInvalid {
 			return nil, &statusError{msg: re.Message}
 		}
-		return nil, err
-	}
-	if err := r.Err(); err != nil {
 		group, _, _ := strings.Cut(fmt.Sprint(obj["apiVersion"]), "/")
 		kind, _ := obj["kind"].(string)
-		return nil, &statusError{msg: err.Error(), kind: kind, group: group, name: metaString(r.Object, "name"), errs: r.Errors}
+		return nil, &statusError{msg: re.Message, kind: kind, group: group, name: metaString(r.Object, "name"), errs: r.Errors}
 	}
 	return r.Object, nil
 }

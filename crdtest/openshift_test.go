@@ -104,7 +104,11 @@ func runOpenShift(t *testing.T, root, release string) {
 		t.Fatal(err)
 	}
 	start := cpuSeconds()
-	r := newRunner([]Option{WithKubernetesVersion(release)})
+	kv, err := crdschema.ParseKubernetesVersion(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner([]Option{WithKubernetesVersion(kv)})
 	var suites, cases, passed, variants int
 	var refused, old132, unexplained []string
 	seenVariant := map[*variant]bool{}

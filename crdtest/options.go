@@ -1,12 +1,14 @@
 package crdtest
 
+import "github.com/crdschema/crdschema"
+
 // An Option configures Run and RunFiles.
 type Option func(*options)
 
 type options struct {
 	crds         []string
 	featureGates string
-	kubeVersion  string
+	kubeVersion  crdschema.KubernetesVersion
 }
 
 // WithCRDs sets the files and directories (not searched recursively) whose
@@ -27,10 +29,10 @@ func WithFeatureGates(dir string) Option {
 }
 
 // WithKubernetesVersion runs the suites as the API server of the
-// Kubernetes release v ("1.33" to "1.37"; the default is 1.37) runs them:
+// Kubernetes release v (the default is 1.37) runs them:
 // its CEL environment, cost estimates and error texts (see
 // crd.WithKubernetesVersion). openshift/api's CI runs its suites against
 // an older release than the default.
-func WithKubernetesVersion(v string) Option {
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(o *options) { o.kubeVersion = v }
 }

@@ -13,7 +13,7 @@ import (
 // runner runs suites; it compiles each CRD variant once.
 type runner struct {
 	l        *loader
-	release  string // the Kubernetes release, "" for the default
+	release  crdschema.KubernetesVersion // the Kubernetes release
 	variants map[variantKey]*variant
 	// compiled holds the validation result and the Resource of each CRD
 	// spec seen, by its JSON: the variants of a CRD often share a spec.

@@ -13,7 +13,9 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// PruneDefaults returns a copy of s whose defaults are cleaned as the API
+// PruneDefaults returns a copy of s whose defaults are those the API
+// server serves: as read back from storage (a whole-number float becomes
+// an integer: default 13.0 is served as 13), then cleaned as the API
 // server cleans them when it starts serving a CRD version: each default
 // is placed in its surrounding object (see Surrounding), the object's
 // embedded metadata is coerced (invalid fields dropped) and its unknown
@@ -79,7 +81,9 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 	}
 	c := *s
 	if s.HasDefault() {
-		d, err := p.pruneDefault(s.Default.Value, sur)
+		// served as read back from storage, then pruned
+		v, _ := jsonvalue.RoundTrip(s.Default.Value)
+		d, err := p.pruneDefault(v, sur)
 		if err != nil {
 			return nil, fmt.Errorf("failed to prune default value: %v", err)
 		}

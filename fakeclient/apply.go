@@ -115,7 +115,7 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 // createMap runs the create pipeline on body and stores the result.
 func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]any, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
 	r, err := v.res.Create(ctx, body)
-	if err != nil {
+	if refusedBefore(r, err) {
 		return nil, requestError(err, v.kind.resource, v.kind.gk, nameOf(body))
 	}
 	if err := c.refused(v, r, nameOf(r.Object, body), fieldValidation); err != nil {
@@ -123,7 +123,7 @@ func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]
 	}
 	out := r.Object
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
-		u := v.kind.toStored(out)
+		u := v.kind.toStored(out, "")
 		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: manager}); err != nil {
 			return nil, c.storeError(v, err, nameOf(out, body))
 		}

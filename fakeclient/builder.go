@@ -43,7 +43,7 @@ type ClientBuilder struct {
 	indexes             []index
 	warnings            rest.WarningHandler
 	resourceOptions     []crd.ResourceOption
-	kubernetesVersion   string
+	kubernetesVersion   crdschema.KubernetesVersion
 
 	crdFiles []string
 	crdsV1   []*apiextensionsv1.CustomResourceDefinition
@@ -156,11 +156,10 @@ func (b *ClientBuilder) WithWarningHandler(h rest.WarningHandler) *ClientBuilder
 }
 
 // WithKubernetesVersion makes the client answer as the API server of the
-// Kubernetes release v ("1.34"; the default is 1.37, the range 1.33 to
+// Kubernetes release v (crdschema.ParseKubernetesVersion; the default is
 // 1.37): CRDs are validated, and objects created and updated, with that
-// release's CEL environment, cost estimates, checks and error texts. A
-// release outside the range fails Build.
-func (b *ClientBuilder) WithKubernetesVersion(v string) *ClientBuilder {
+// release's CEL environment, cost estimates, checks and error texts.
+func (b *ClientBuilder) WithKubernetesVersion(v crdschema.KubernetesVersion) *ClientBuilder {
 	b.kubernetesVersion = v
 	return b
 }

@@ -16,8 +16,8 @@ import (
 )
 
 // validateCRD reports what the API server of the Kubernetes release
-// version ("" for the default) would refuse in def, as it creates it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+// version would refuse in def, as it creates it.
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version crdschema.KubernetesVersion, cache *celrules.Cache) crdschema.ErrorList {
 	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version), crd.WithCache(cache))
 }
 

@@ -136,13 +136,13 @@ func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Obje
 		return err
 	}
 	r, err := v.res.UpdateScale(ctx, sc, stored.Object)
-	if err != nil {
+	if refusedBefore(r, err) {
 		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
 	}
 	if err := c.refused(v, r, obj.GetName(), ""); err != nil {
 		return err
 	}
-	u := v.kind.toStored(r.Object)
+	u := v.kind.toStored(r.Object, stored.GetResourceVersion())
 	if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager, DryRun: dryRun}); err != nil {
 		return c.storeError(v, err, obj.GetName())
 	}

@@ -29,7 +29,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 		return err
 	}
 	r, err := v.res.Create(ctx, body)
-	if err != nil {
+	if refusedBefore(r, err) {
 		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
 	}
 	if err := c.refused(v, r, nameOf(r.Object, body), o.FieldValidation); err != nil {
@@ -37,7 +37,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 	}
 	out := v.trackUpdate(nil, r.Object, subMain, o.FieldManager)
 	if !slices.Contains(o.DryRun, metav1.DryRunAll) {
-		u := v.kind.toStored(out)
+		u := v.kind.toStored(out, "")
 		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
 			return c.storeError(v, err, nameOf(out, body))
 		}
@@ -87,14 +87,35 @@ func (c *fakeClient) refused(v *version, r *crd.Result, name, fieldValidation st
 }
 
 // toStored returns a copy of m (an object of any served version) as it is
-// stored: with the storage version's apiVersion.
-func (k *kind) toStored(m map[string]any) *unstructured.Unstructured {
+// given to the store: with the storage version's apiVersion, and the
+// resourceVersion rv the store expects ("" for a create) instead of the
+// one crd gives a stored object (the store gives its own).
+func (k *kind) toStored(m map[string]any, rv string) *unstructured.Unstructured {
 	s := make(map[string]any, len(m))
 	for key, val := range m {
 		s[key] = val
 	}
 	s["apiVersion"] = k.storage.gvk.GroupVersion().String()
+	if md, ok := s["metadata"].(map[string]any); ok {
+		md2 := make(map[string]any, len(md))
+		for key, val := range md {
+			md2[key] = val
+		}
+		if rv == "" {
+			delete(md2, "resourceVersion")
+		} else {
+			md2["resourceVersion"] = rv
+		}
+		s["metadata"] = md2
+	}
 	return &unstructured.Unstructured{Object: s}
+}
+
+// refusedBefore reports whether crd refused a request before validation
+// or in storage: the Result has no validation errors to report
+// (refused reports those).
+func refusedBefore(r *crd.Result, err error) bool {
+	return r.Object == nil || err != nil && len(r.Errors) == 0
 }
 
 // storeError maps an error of the wrapped store to the API server's, with the
@@ -174,7 +195,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 		r, err = v.res.Update(ctx, body, stored.Object)
 	}
 	name := nameOf(body, stored.Object)
-	if err != nil {
+	if refusedBefore(r, err) {
 		return nil, requestError(err, v.kind.resource, v.kind.gk, name)
 	}
 	if err := c.refused(v, r, name, fieldValidation); err != nil {
@@ -185,7 +206,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 		out = v.trackUpdate(stored.Object, out, sub, manager)
 	}
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
-		u := v.kind.toStored(out)
+		u := v.kind.toStored(out, stored.GetResourceVersion())
 		if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
 			return nil, c.storeError(v, err, name)
 		}

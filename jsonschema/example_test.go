@@ -37,9 +37,7 @@ spec:
 		panic(err)
 	}
 	spec, _ := json.Marshal(s["properties"].(map[string]any)["spec"])
-	fmt.Println(jsonschema.FileName(def.Spec.Group, def.Spec.Names.Kind, "v1"))
 	fmt.Println(string(spec))
 	// Output:
-	// crontab-stable.example.com-v1.json
 	// {"properties":{"replicas":{"default":1,"minimum":0,"type":["integer","null"]}},"type":["object","null"]}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/crd"
 )
 
 // draft is the JSON Schema dialect of the schemas (their $schema):
@@ -36,7 +35,10 @@ func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Op
 	for _, o := range opts {
 		o(&c)
 	}
-	props, _ := crd.VersionSchema(def, version)
+	var props *crdschema.JSONSchemaProps
+	if v := def.Version(version); v != nil && v.Schema != nil {
+		props = v.Schema.OpenAPIV3Schema
+	}
 	if props == nil {
 		return nil, fmt.Errorf("CRD %s has no schema for version %q", def.Name, version)
 	}
@@ -96,7 +98,7 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 	if p.Description != "" {
 		notes = append(notes, p.Description)
 	}
-	if p.Default != nil {
+	if hasDefault(p) {
 		s["default"] = p.Default.Value
 	}
 	if len(p.Enum) > 0 {
@@ -162,13 +164,13 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 		for name, sub := range p.Properties {
 			sub := sub
 			// null is dropped, then the default (if any) applies
-			props[name] = c.convert(&sub, !required[name] || sub.Default != nil)
+			props[name] = c.convert(&sub, !required[name] || hasDefault(&sub))
 		}
 		s["properties"] = props
 	}
 	var req []any
 	for _, r := range p.Required {
-		if sub, ok := p.Properties[r]; ok && sub.Default != nil {
+		if sub, ok := p.Properties[r]; ok && hasDefault(&sub) {
 			continue // defaulted before validation
 		}
 		req = append(req, r)
@@ -304,11 +306,8 @@ func rules(rs []crdschema.ValidationRule) []any {
 	return out
 }
 
-// FileName is the name under which kubeconform finds the schema of a kind
-// of group and version with the location template
-// "{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json": the
-// kind in lower case, the group, the version, joined by hyphens. The group
-// keeps kinds of the same name apart (Gateway API's and Istio's Gateway).
-func FileName(group, kind, version string) string {
-	return strings.ToLower(kind) + "-" + group + "-" + version + ".json"
+// hasDefault reports whether p has a default: an explicit null is none, as
+// the API server drops it when it reads the CRD.
+func hasDefault(p *crdschema.JSONSchemaProps) bool {
+	return p.Default != nil && p.Default.Value != nil
 }

@@ -189,9 +189,6 @@ func TestVersionErrors(t *testing.T) {
 	if err != nil || len(all) != 1 || all["v1"] == nil {
 		t.Errorf("All: %v %v", all, err)
 	}
-	if got := FileName("gateway.networking.k8s.io", "HTTPRoute", "v1"); got != "httproute-gateway.networking.k8s.io-v1.json" {
-		t.Errorf("FileName: %s", got)
-	}
 }
 
 func TestSatisfies(t *testing.T) {

@@ -24,10 +24,9 @@ type Options struct {
 	// API server's models for server-side apply do.
 	OmitSelectableFields bool
 	// KubernetesVersion publishes the documents as the API server of that
-	// Kubernetes release ("1.34") does: its built-in definitions and
-	// parameters. "" is the default, 1.37; a release outside 1.33 to 1.37
-	// is an error naming that range.
-	KubernetesVersion string
+	// Kubernetes release does: its built-in definitions and parameters.
+	// The zero value is the default, 1.37.
+	KubernetesVersion crdschema.KubernetesVersion
 }
 
 // The definitions every document refers to.
@@ -204,10 +203,7 @@ func (r *resource) builtinRoots() []string {
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*spec.Swagger, error) {
-	rel, err := release.Parse(opts.KubernetesVersion)
-	if err != nil {
-		return nil, fmt.Errorf("openapi.V2: %w", err)
-	}
+	rel := release.Of(opts.KubernetesVersion)
 	r, err := newResource(crd, version)
 	if err != nil {
 		return nil, err
@@ -238,10 +234,7 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*Document, error) {
-	rel, err := release.Parse(opts.KubernetesVersion)
-	if err != nil {
-		return nil, fmt.Errorf("openapi.V3: %w", err)
-	}
+	rel := release.Of(opts.KubernetesVersion)
 	r, err := newResource(crd, version)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
-package ratchet
+package ratchet_test
 
 import (
+	"github.com/crdschema/crdschema/ratchet"
 	"os"
 	"strings"
 	"testing"
@@ -59,13 +60,13 @@ func TestHTTPRoute(t *testing.T) {
 	nested(bad, "spec").(map[string]any)["hostnames"] = []any{"Shop.Example.com"}
 	changed := deepCopy(bad).(map[string]any)
 	nested(changed, "spec", "rules", 3, "backendRefs", 1).(map[string]any)["weight"] = int64(5)
-	errs, warnings := v.ValidateUpdate(nil, changed, Correlate(changed, bad, s))
+	errs, warnings := v.ValidateUpdate(nil, changed, ratchet.Correlate(changed, bad, s))
 	if len(errs) != 0 || len(warnings) != 1 {
 		t.Errorf("hostname untouched: errors %v, warnings %v", errs, warnings)
 	}
 	renamed := deepCopy(bad).(map[string]any)
 	nested(renamed, "spec").(map[string]any)["hostnames"] = []any{"Shop2.Example.com"}
-	errs, _ = v.ValidateUpdate(nil, renamed, Correlate(renamed, bad, s))
+	errs, _ = v.ValidateUpdate(nil, renamed, ratchet.Correlate(renamed, bad, s))
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "spec.hostnames[0]") {
 		t.Errorf("hostname changed: errors %v", errs)
 	}
@@ -78,7 +79,7 @@ func BenchmarkUnchanged(b *testing.B) {
 	newObj := deepCopy(old).(map[string]any)
 	b.ReportAllocs()
 	for b.Loop() {
-		if !Correlate(newObj["spec"], old["spec"], s.Properties["spec"]).Unchanged() {
+		if !ratchet.Correlate(newObj["spec"], old["spec"], s.Properties["spec"]).Unchanged() {
 			b.Fatal("changed")
 		}
 	}
@@ -119,7 +120,7 @@ func BenchmarkUnchangedListMap(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if !Correlate(newList, oldList, s).Unchanged() {
+		if !ratchet.Correlate(newList, oldList, s).Unchanged() {
 			b.Fatal("changed")
 		}
 	}

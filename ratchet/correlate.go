@@ -2,11 +2,11 @@ package ratchet
 
 import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/listmap"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 )
 
-// Correlated is a node in the correlation of a new object with the old
+// Correlation is a node in the correlation of a new object with the old
 // object it replaces: a value of the new object, the value at the same
 // place in the old object, and the schema of both. Children are found
 // lazily, as a validator walks the new object, and kept, so that the
@@ -20,14 +20,14 @@ import (
 //     counterpart is the first old item with the same key values. Items of
 //     other lists (atomic, set) never correlate.
 //
-// The nil *Correlated is a valid value: it stands for a value without an
+// The nil *Correlation is a valid value: it stands for a value without an
 // old counterpart, whose children do not correlate either and which is
 // never unchanged.
 //
-// A Correlated reads the objects it was built from and never modifies them;
+// A Correlation reads the objects it was built from and never modifies them;
 // they must not change while it is in use. It caches what it finds, so it
 // is not safe for concurrent use: build one per update.
-type Correlated struct {
+type Correlation struct {
 	new, old any
 	schema   *structural.Schema
 	alloc    *allocator
@@ -47,13 +47,13 @@ type children struct {
 	// fields are the children of an object, in the order they were
 	// found; byName indexes them once there are many.
 	fields []field
-	byName map[string]*Correlated
+	byName map[string]*Correlation
 	// items are the children of a list, by index of the new list (nil
 	// where not looked up or not correlated).
-	items []*Correlated
+	items []*Correlation
 	// oldKeys indexes the old items of a list-type map list by key,
 	// lazily.
-	oldKeys *keyIndex
+	oldKeys *listmap.Index
 }
 
 type eqState uint8
@@ -66,7 +66,7 @@ const (
 
 type field struct {
 	name string
-	c    *Correlated
+	c    *Correlation
 }
 
 // manyFields is the number of object children from which they are looked
@@ -79,7 +79,7 @@ const manyFields = 16
 // objects are unstructured values as the decoding functions of package
 // crdschema produce them. Nothing is compared yet: the work is done on
 // demand by Key, Index and Unchanged.
-func Correlate(newObj, oldObj any, s *structural.Schema) *Correlated {
+func Correlate(newObj, oldObj any, s *structural.Schema) *Correlation {
 	a := &allocator{}
 	c := a.node()
 	c.new, c.old, c.schema, c.alloc = newObj, oldObj, s, a
@@ -87,7 +87,7 @@ func Correlate(newObj, oldObj any, s *structural.Schema) *Correlated {
 }
 
 // Values returns the new and the old value of c (nil, nil for a nil c).
-func (c *Correlated) Values() (newValue, oldValue any) {
+func (c *Correlation) Values() (newValue, oldValue any) {
 	if c == nil {
 		return nil, nil
 	}
@@ -97,32 +97,15 @@ func (c *Correlated) Values() (newValue, oldValue any) {
 // Key returns the correlation of the property or additionalProperties
 // entry name of an object: nil unless both the new and the old object
 // have the key and the schema has the property or an additionalProperties
-// schema. A non-nil result is a *Correlated.
-func (c *Correlated) Key(name string) validation.Correlation {
-	if k := c.key(name); k != nil {
-		return k
-	}
-	return nil
-}
+// schema.
+func (c *Correlation) Key(name string) *Correlation { return c.key(name) }
 
 // Index returns the correlation of the i-th item of a list: nil unless the
 // schema makes the list an x-kubernetes-list-type map with keys and the
-// old list has an item with the same key values as the new item. A
-// non-nil result is a *Correlated.
-func (c *Correlated) Index(i int) validation.Correlation {
-	if x := c.index(i); x != nil {
-		return x
-	}
-	return nil
-}
+// old list has an item with the same key values as the new item.
+func (c *Correlation) Index(i int) *Correlation { return c.index(i) }
 
-// Field is Key with a concrete result.
-func (c *Correlated) Field(name string) *Correlated { return c.key(name) }
-
-// Item is Index with a concrete result.
-func (c *Correlated) Item(i int) *Correlated { return c.index(i) }
-
-func (c *Correlated) key(name string) *Correlated {
+func (c *Correlation) key(name string) *Correlation {
 	if c == nil || c.schema == nil {
 		return nil
 	}
@@ -174,7 +157,7 @@ func (c *Correlated) key(name string) *Correlated {
 	}
 	k.fields = append(k.fields, field{name, x})
 	if len(k.fields) >= manyFields {
-		k.byName = make(map[string]*Correlated, len(newMap))
+		k.byName = make(map[string]*Correlation, len(newMap))
 		for _, f := range k.fields {
 			k.byName[f.name] = f.c
 		}
@@ -183,14 +166,14 @@ func (c *Correlated) key(name string) *Correlated {
 	return x
 }
 
-func (c *Correlated) children() *children {
+func (c *Correlation) children() *children {
 	if c.kids == nil {
 		c.kids = c.alloc.children()
 	}
 	return c.kids
 }
 
-func (c *Correlated) index(i int) *Correlated {
+func (c *Correlation) index(i int) *Correlation {
 	if c == nil || c.schema == nil {
 		return nil
 	}
@@ -209,14 +192,14 @@ func (c *Correlated) index(i int) *Correlated {
 	c.listMap = true
 	k := c.children()
 	if k.oldKeys == nil {
-		k.oldKeys = newKeyIndex(c.schema, oldList)
+		k.oldKeys = listmap.New(c.schema, oldList)
 	}
-	old, found := k.oldKeys.lookup(newList[i])
+	old, found := k.oldKeys.Lookup(newList[i])
 	if !found || c.schema.Items == nil {
 		return nil
 	}
 	if k.items == nil {
-		k.items = make([]*Correlated, len(newList))
+		k.items = make([]*Correlation, len(newList))
 	}
 	x := c.child(newList[i], old, c.schema.Items)
 	k.items[i] = x
@@ -227,7 +210,7 @@ func isListMap(s *structural.Schema) bool {
 	return s.XListType != nil && *s.XListType == "map"
 }
 
-func (c *Correlated) child(nv, ov any, s *structural.Schema) *Correlated {
+func (c *Correlation) child(nv, ov any, s *structural.Schema) *Correlation {
 	x := c.alloc.node()
 	x.new, x.old, x.schema, x.alloc = nv, ov, s, c.alloc
 	return x
@@ -243,7 +226,7 @@ func (c *Correlated) child(nv, ov any, s *structural.Schema) *Correlated {
 // old item, whatever their order; other lists, and scalars, are compared
 // as whole values, strictly (int64 1 and float64 1 differ). The result is
 // computed once. A nil c is never unchanged.
-func (c *Correlated) Unchanged() bool {
+func (c *Correlation) Unchanged() bool {
 	if c == nil {
 		return false
 	}
@@ -257,7 +240,7 @@ func (c *Correlated) Unchanged() bool {
 	return c.eq == eqTrue
 }
 
-func (c *Correlated) compare() bool {
+func (c *Correlation) compare() bool {
 	if c.new == nil || c.old == nil {
 		return c.new == nil && c.old == nil
 	}
@@ -305,7 +288,7 @@ func (c *Correlated) compare() bool {
 // walk over a large object allocates a few blocks rather than a node per
 // value.
 type allocator struct {
-	nodes     []Correlated
+	nodes     []Correlation
 	nodeBlock int
 	kids      []children
 	kidsBlock int
@@ -326,10 +309,10 @@ func grow(size int) int {
 	return size
 }
 
-func (a *allocator) node() *Correlated {
+func (a *allocator) node() *Correlation {
 	if len(a.nodes) == 0 {
 		a.nodeBlock = grow(a.nodeBlock)
-		a.nodes = make([]Correlated, a.nodeBlock)
+		a.nodes = make([]Correlation, a.nodeBlock)
 	}
 	c := &a.nodes[0]
 	a.nodes = a.nodes[1:]
@@ -360,14 +343,13 @@ func (a *allocator) fields(n int) []field {
 	return f
 }
 
-// StatusCorrelation returns the correlation that the schema validation of
-// the status takes on a status subresource update, given c, the
-// correlation of the whole objects, and s, the resource's structural
-// schema: c's status child, or, when the status does not correlate (the
-// old object has none, or s no status property), a correlation of the two
-// status values on their own, as the API server makes it. It is nil (no
-// ratcheting) when s is nil.
-func StatusCorrelation(c *Correlated, s *structural.Schema) validation.Correlation {
+// Status returns the correlation that the schema validation of the status
+// takes on a status subresource update, c being the correlation of the
+// whole objects and s the resource's structural schema: c's status child,
+// or, when the status does not correlate (the old object has none, or s no
+// status property), a correlation of the two status values on their own,
+// as the API server makes it. It is nil (no ratcheting) when s is nil.
+func (c *Correlation) Status(s *structural.Schema) *Correlation {
 	if s == nil {
 		return nil
 	}

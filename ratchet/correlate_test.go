@@ -1,14 +1,14 @@
-package ratchet
+package ratchet_test
 
 import (
 	"encoding/json"
+	"github.com/crdschema/crdschema/ratchet"
 	"testing"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 )
 
 func mustSchema(t testing.TB, js string) *structural.Schema {
@@ -69,14 +69,13 @@ func TestKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), mustSchema(t, tt.schema))
+			c := ratchet.Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), mustSchema(t, tt.schema))
 			got := c.Key(tt.key)
 			if (got != nil) != tt.want {
 				t.Fatalf("Key(%q) = %v, want correlated %v", tt.key, got, tt.want)
 			}
 			if got != nil {
-				x := got.(*Correlated)
-				nv, ov := x.Values()
+				nv, ov := got.Values()
 				if !jsonvalue.Equal(nv, mustJSON(t, tt.new).(map[string]any)[tt.key]) || !jsonvalue.Equal(ov, mustJSON(t, tt.old).(map[string]any)[tt.key]) {
 					t.Errorf("Values() = %v, %v", nv, ov)
 				}
@@ -116,22 +115,22 @@ func TestIndex(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), mustSchema(t, tt.schema))
-			got := c.Item(tt.i)
+			c := ratchet.Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), mustSchema(t, tt.schema))
+			got := c.Index(tt.i)
 			if tt.wantOld == "" {
 				if got != nil || c.Index(tt.i) != nil {
-					t.Fatalf("Index(%d) correlated with %v, want none", tt.i, got.old)
+					t.Fatalf("Index(%d) correlated with %v, want none", tt.i, old(got))
 				}
 				return
 			}
 			if got == nil {
 				t.Fatalf("Index(%d) = nil, want old %s", tt.i, tt.wantOld)
 			}
-			if !jsonvalue.Equal(got.old, mustJSON(t, tt.wantOld)) {
-				t.Errorf("Index(%d) old = %v, want %s", tt.i, got.old, tt.wantOld)
+			if !jsonvalue.Equal(old(got), mustJSON(t, tt.wantOld)) {
+				t.Errorf("Index(%d) old = %v, want %s", tt.i, old(got), tt.wantOld)
 			}
-			if !jsonvalue.Equal(got.new, mustJSON(t, tt.new).([]any)[tt.i]) {
-				t.Errorf("Index(%d) new = %v", tt.i, got.new)
+			if !jsonvalue.Equal(newValue(got), mustJSON(t, tt.new).([]any)[tt.i]) {
+				t.Errorf("Index(%d) new = %v", tt.i, newValue(got))
 			}
 		})
 	}
@@ -180,7 +179,7 @@ func TestUnchanged(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := mustSchema(t, tt.schema)
-			c := Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), s)
+			c := ratchet.Correlate(mustJSON(t, tt.new), mustJSON(t, tt.old), s)
 			if got := c.Unchanged(); got != tt.want {
 				t.Fatalf("Unchanged() = %v, want %v", got, tt.want)
 			}
@@ -195,15 +194,15 @@ func TestUnchanged(t *testing.T) {
 // reuses children found before, whatever order they were visited in.
 func TestUnchangedAfterChildren(t *testing.T) {
 	s := mustSchema(t, `{"type":"object","properties":{"l":`+listMapSchema+`,"a":{"type":"string"}}}`)
-	c := Correlate(mustJSON(t, `{"a":"x","l":[{"name":"b","v":1},{"name":"a"}]}`), mustJSON(t, `{"a":"x","l":[{"name":"a"},{"name":"b","v":1}]}`), s)
-	l := c.Field("l")
-	if l == nil || l.Item(1) == nil || !l.Item(1).Unchanged() {
+	c := ratchet.Correlate(mustJSON(t, `{"a":"x","l":[{"name":"b","v":1},{"name":"a"}]}`), mustJSON(t, `{"a":"x","l":[{"name":"a"},{"name":"b","v":1}]}`), s)
+	l := c.Key("l")
+	if l == nil || l.Index(1) == nil || !l.Index(1).Unchanged() {
 		t.Fatal("l[1] should correlate and be unchanged")
 	}
 	if !c.Unchanged() {
 		t.Fatal("object with a reordered list map should be unchanged")
 	}
-	if c.Field("l") != l {
+	if c.Key("l") != l {
 		t.Fatal("Field returned a new node")
 	}
 }
@@ -215,14 +214,14 @@ func TestManyFields(t *testing.T) {
 		k := string(rune('a'+i%26)) + string(rune('a'+i/26))
 		newObj[k], oldObj[k] = int64(i), int64(i)
 	}
-	c := Correlate(newObj, oldObj, s)
-	first := c.Field("ba")
+	c := ratchet.Correlate(newObj, oldObj, s)
+	first := c.Key("ba")
 	for k := range newObj {
-		if c.Field(k) == nil {
+		if c.Key(k) == nil {
 			t.Fatalf("Field(%q) = nil", k)
 		}
 	}
-	if c.Field("ba") != first {
+	if c.Key("ba") != first {
 		t.Fatal("Field returned a new node once indexed by name")
 	}
 	if !c.Unchanged() {
@@ -230,29 +229,29 @@ func TestManyFields(t *testing.T) {
 	}
 	oldObj["zz"] = int64(0)
 	delete(oldObj, "aa")
-	if Correlate(newObj, oldObj, s).Unchanged() {
+	if ratchet.Correlate(newObj, oldObj, s).Unchanged() {
 		t.Fatal("maps with a different key should differ")
 	}
 }
 
 func TestNil(t *testing.T) {
-	var c *Correlated
-	if c.Key("a") != nil || c.Index(0) != nil || c.Unchanged() || c.Field("a") != nil || c.Item(0) != nil {
-		t.Fatal("nil Correlated should correlate nothing")
+	var c *ratchet.Correlation
+	if c.Key("a") != nil || c.Index(0) != nil || c.Unchanged() || c.Key("a") != nil || c.Index(0) != nil {
+		t.Fatal("nil Correlation should correlate nothing")
 	}
 	if n, o := c.Values(); n != nil || o != nil {
-		t.Fatal("nil Correlated has values")
+		t.Fatal("nil Correlation has values")
 	}
 	// Without a schema nothing correlates, but values still compare.
-	c = Correlate(map[string]any{"a": "x"}, map[string]any{"a": "x"}, nil)
+	c = ratchet.Correlate(map[string]any{"a": "x"}, map[string]any{"a": "x"}, nil)
 	if c.Key("a") != nil || c.Unchanged() {
 		t.Fatal("schemaless object correlated")
 	}
-	if !Correlate([]any{int64(1)}, []any{int64(1)}, nil).Unchanged() {
+	if !ratchet.Correlate([]any{int64(1)}, []any{int64(1)}, nil).Unchanged() {
 		t.Fatal("schemaless equal lists should be unchanged")
 	}
 	// An uncorrelated child is a nil interface, never a typed nil.
-	c = Correlate(map[string]any{"a": "x"}, map[string]any{}, mustSchema(t, objectSchema))
+	c = ratchet.Correlate(map[string]any{"a": "x"}, map[string]any{}, mustSchema(t, objectSchema))
 	if v := c.Key("a"); v != nil {
 		t.Fatalf("Key = %#v, want nil interface", v)
 	}
@@ -261,5 +260,16 @@ func TestNil(t *testing.T) {
 	}
 }
 
-// Correlated must satisfy the interface package validation takes.
-var _ validation.Correlation = (*Correlated)(nil)
+// Correlation must satisfy the interface package validation takes.
+
+// old is the old value of c.
+func old(c *ratchet.Correlation) any {
+	_, o := c.Values()
+	return o
+}
+
+// newValue is the new value of c.
+func newValue(c *ratchet.Correlation) any {
+	n, _ := c.Values()
+	return n
+}

@@ -12,10 +12,10 @@
 // the items of x-kubernetes-list-type map lists by their key values. Items
 // of atomic and set lists have no counterpart. A correlated value is
 // unchanged when it deep-equals its old value, with the API server's notion
-// of equality (see Correlated.Unchanged). A *Correlated is the
-// validation.Correlation that both package validation
-// (Validator.ValidateUpdate) and package celrules (celrules.WithRatcheting)
-// take; StatusCorrelation gives the one of a status update.
+// of equality (see Correlation.Unchanged). A *Correlation is what both
+// package validation (Validator.ValidateUpdate) and package celrules
+// (celrules.WithRatcheting) take; Correlation.Status gives the one of a
+// status update.
 //
 // # What ratchets
 //

@@ -49,9 +49,8 @@ func Example() {
 	validate := func(obj map[string]any) (errs, warnings crdschema.ErrorList) {
 		c := ratchet.Correlate(obj, stored, s)
 		errs, warnings = v.ValidateUpdate(nil, obj, c)
-		cerrs, _ := rules.Validate(context.Background(), nil, obj, stored, celrules.RuntimeBudget,
-			celrules.WithRatcheting(c), celrules.WithWarnings(func(e *crdschema.Error) { warnings = append(warnings, e) }))
-		return append(errs, cerrs...), warnings
+		cel := rules.Validate(context.Background(), nil, obj, stored, celrules.WithRatcheting(c))
+		return append(errs, cel.Errors...), append(warnings, cel.Warnings...)
 	}
 
 	// Scaling leaves the invalid image and schedule as they are: accepted,
@@ -71,8 +70,8 @@ func Example() {
 
 	// The correlation on its own.
 	c := ratchet.Correlate(scaled, stored, s)
-	spec := c.Field("spec")
-	fmt.Println(spec.Unchanged(), spec.Field("image").Unchanged(), spec.Field("replicas").Unchanged())
+	spec := c.Key("spec")
+	fmt.Println(spec.Unchanged(), spec.Key("image").Unchanged(), spec.Key("replicas").Unchanged())
 	// Output:
 	// scale: 0 errors, 2 warnings
 	// retag: spec.image: Too long: may not be more than 10 bytes

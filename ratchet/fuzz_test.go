@@ -1,7 +1,8 @@
-package ratchet
+package ratchet_test
 
 import (
 	"context"
+	"github.com/crdschema/crdschema/ratchet"
 	"reflect"
 	"testing"
 
@@ -71,19 +72,20 @@ func uniquelyKeyed(v any) bool {
 }
 
 // walk visits every node of the correlation the way a validator does.
-func walk(c *Correlated, depth int) {
+func walk(c *ratchet.Correlation, depth int) {
 	if c == nil || depth > 50 {
 		return
 	}
-	switch v := c.new.(type) {
+	nv, _ := c.Values()
+	switch v := nv.(type) {
 	case map[string]any:
 		for k := range v {
-			walk(c.Field(k), depth+1)
+			walk(c.Key(k), depth+1)
 			_ = c.Key(k)
 		}
 	case []any:
 		for i := range v {
-			walk(c.Item(i), depth+1)
+			walk(c.Index(i), depth+1)
 			_ = c.Index(i)
 		}
 	}
@@ -135,20 +137,20 @@ func FuzzCorrelate(f *testing.F) {
 			return
 		}
 		want := reflect.DeepEqual(newObj, oldObj)
-		if got := Correlate(newObj, oldObj, total).Unchanged(); got != want {
+		if got := ratchet.Correlate(newObj, oldObj, total).Unchanged(); got != want {
 			t.Fatalf("total correlation: Unchanged() = %v, reflect.DeepEqual = %v", got, want)
 		}
 		// Walking the children first must not change the answer.
-		ct := Correlate(newObj, oldObj, total)
+		ct := ratchet.Correlate(newObj, oldObj, total)
 		walk(ct, 0)
 		if got := ct.Unchanged(); got != want {
 			t.Fatalf("total correlation after walk: Unchanged() = %v, reflect.DeepEqual = %v", got, want)
 		}
 		// The same value is unchanged.
-		if !Correlate(newObj, newObj, total).Unchanged() {
+		if !ratchet.Correlate(newObj, newObj, total).Unchanged() {
 			t.Fatal("a value differs from itself")
 		}
-		ck := Correlate(newObj, oldObj, keyed)
+		ck := ratchet.Correlate(newObj, oldObj, keyed)
 		walk(ck, 0)
 		if want && uniquelyKeyed(newObj) && !ck.Unchanged() {
 			t.Fatal("keyed correlation: equal, uniquely keyed values differ")
@@ -157,10 +159,10 @@ func FuzzCorrelate(f *testing.F) {
 		newMap, _ := newObj.(map[string]any)
 		oldMap, _ := oldObj.(map[string]any)
 		if newMap != nil {
-			c := Correlate(newMap, oldMap, s)
+			c := ratchet.Correlate(newMap, oldMap, s)
 			v.ValidateUpdate(nil, newMap, c)
-			v.ValidateUpdate(nil, newMap, StatusCorrelation(c, s))
-			rules.Validate(context.Background(), nil, newMap, oldMap, celrules.RuntimeBudget, celrules.WithRatcheting(c))
+			v.ValidateUpdate(nil, newMap, c.Status(s))
+			rules.Validate(context.Background(), nil, newMap, oldMap, celrules.WithRatcheting(c))
 		}
 	})
 }

@@ -104,7 +104,7 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 	}
 	if o.Default == nil && n.Default != nil {
 		report(path, "default added: "+jsonvalue.Format(n.Default.Value))
-	} else if o.Default != nil && n.Default != nil && !equal(o.Default.Value, n.Default.Value) {
+	} else if o.Default != nil && n.Default != nil && !jsonvalue.Equal(o.Default.Value, n.Default.Value) {
 		report(path, fmt.Sprintf("default %s becomes %s", jsonvalue.Format(o.Default.Value), jsonvalue.Format(n.Default.Value)))
 	}
 	if o.Nullable && !n.Nullable {
@@ -230,7 +230,7 @@ func floatBound(path, name string, o, n *float64, upper bool, report func(string
 
 func hasEnum(enum []crdschema.JSON, v any) bool {
 	for _, e := range enum {
-		if equal(e.Value, v) {
+		if jsonvalue.Equal(e.Value, v) {
 			return true
 		}
 	}

@@ -113,15 +113,22 @@ type Hazard struct {
 // reason, and the others are still checked.
 //
 // Neither def, old nor objects are modified.
-func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any) (*Report, error) {
+func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any, opts ...Option) (*Report, error) {
 	if def == nil || old == nil {
 		return nil, errors.New("upgrade: both the new and the stored CRD are needed")
 	}
-	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old)}
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	kv := crd.WithKubernetesVersion(o.version)
+	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old, kv)}
 	r.Hazards = hazards(def, old)
 	r.SchemaChanges = schemaChanges(def, old)
 
-	c := &checker{ctx: ctx, def: def, old: old,
+	c := &checker{ctx: ctx, def: def, old: old, kv: kv,
 		newRes: map[string]resource{}, oldRes: map[string]resource{}}
 	var errs []error
 	for i, obj := range objects {
@@ -136,12 +143,14 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 
 // The calls into package crd that its API changes may touch.
 
-func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	return crd.ValidateUpdate(ctx, def, old)
+func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.SharedOption) crdschema.ErrorList {
+	return crd.ValidateUpdate(ctx, def, old, kv)
 }
 
-func newResource(def *crdschema.CustomResourceDefinition, version string) (*crd.Resource, error) {
-	return crd.New(def, version)
+// newResource serves a version of def, which an update validates
+// (validateUpdate) and a stored CRD need not pass again.
+func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.SharedOption) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithoutValidation(), kv)
 }
 
 type resource struct {
@@ -153,12 +162,13 @@ type checker struct {
 	ctx            context.Context
 	def, old       *crdschema.CustomResourceDefinition
 	newRes, oldRes map[string]resource
+	kv             crd.SharedOption // the release
 }
 
 func (c *checker) resource(def *crdschema.CustomResourceDefinition, cache map[string]resource, version string) (*crd.Resource, error) {
 	r, ok := cache[version]
 	if !ok {
-		r.res, r.err = newResource(def, version)
+		r.res, r.err = newResource(def, version, c.kv)
 		cache[version] = r
 	}
 	return r.res, r.err
@@ -240,14 +250,13 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	// nothing but the metadata, everything else is new
 	subresource := hasStatusSubresource(c.def, readVersion)
 	res, err := newRes.Update(c.ctx, read, only(read, "apiVersion", "kind", "metadata"))
-	if err != nil {
+	if res.Object == nil {
 		o.Problem = "the update is refused before validation: " + err.Error()
 		return o, nil
 	}
 	o.Errors = append(o.Errors, res.Errors...)
 	if _, hasStatus := read["status"]; subresource && hasStatus {
-		res, err := newRes.UpdateStatus(c.ctx, read, without(read, "status"))
-		if err == nil {
+		if res, _ := newRes.UpdateStatus(c.ctx, read, without(read, "status")); res.Object != nil {
 			o.Errors = appendNew(o.Errors, res.Errors)
 		}
 	}
@@ -267,7 +276,7 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	if len(o.Errors) > 0 {
 		for _, u := range updates {
 			res, err := u.run()
-			if err != nil {
+			if err != nil && len(res.Errors) == 0 {
 				o.Blocking = append(o.Blocking, Blocking{u.name, crdschema.InternalError(nil, err)})
 				continue
 			}
@@ -394,40 +403,10 @@ func diff(before, after any, path string) []Change {
 		}
 		return out
 	}
-	if equal(before, after) {
+	if jsonvalue.Equal(before, after) {
 		return nil
 	}
 	return []Change{{Modified, path, before, after}}
-}
-
-// equal compares decoded JSON values.
-func equal(a, b any) bool {
-	switch a := a.(type) {
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			w, ok := b[k]
-			if !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !equal(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 func splitAPIVersion(apiVersion string) (group, version string) {

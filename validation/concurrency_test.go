@@ -8,22 +8,9 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/ratchet"
 	"github.com/crdschema/crdschema/validation"
 )
-
-// sameCorrelation correlates a value with itself: everything is unchanged.
-type sameCorrelation struct{ v any }
-
-func (c sameCorrelation) Key(name string) validation.Correlation {
-	if m, ok := c.v.(map[string]any); ok {
-		if e, ok := m[name]; ok {
-			return sameCorrelation{e}
-		}
-	}
-	return nil
-}
-func (c sameCorrelation) Index(i int) validation.Correlation { return nil }
-func (c sameCorrelation) Unchanged() bool                    { return true }
 
 // TestConcurrentValidator validates different objects with one Validator
 // from many goroutines (run with -race): every result is the sequential
@@ -59,7 +46,7 @@ func TestConcurrentValidator(t *testing.T) {
 	run := func(i int) string {
 		o := objs[i]
 		errs := v.Validate(nil, o)
-		uerrs, warns := v.ValidateUpdate(nil, o, sameCorrelation{o})
+		uerrs, warns := v.ValidateUpdate(nil, o, ratchet.Correlate(o, o, s))
 		lerrs := validation.ValidateListSetsAndMaps(nil, o.(map[string]any), s)
 		eerrs := validation.ValidateEmbeddedMeta(nil, o, s, true)
 		return fmt.Sprint(keys(errs), keys(uerrs), keys(warns), keys(lerrs), keys(eerrs))

@@ -3,6 +3,7 @@ package validation_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/ratchet"
 	"testing"
 
 	"github.com/crdschema/crdschema"
@@ -52,7 +53,7 @@ func FuzzNewValidator(f *testing.F) {
 		if second := fmt.Sprint(keys(v.Validate(crdschema.NewPath("x"), obj))); second != first {
 			t.Fatalf("not deterministic:\n%s\n%s", first, second)
 		}
-		v.ValidateUpdate(nil, obj, sameCorrelation{obj})
+		v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, obj, s))
 		if m, ok := obj.(map[string]any); ok {
 			validation.ValidateListSetsAndMaps(nil, m, s)
 		}

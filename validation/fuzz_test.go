@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"github.com/crdschema/crdschema/ratchet"
 	"strings"
 	"testing"
 
@@ -64,6 +65,6 @@ func FuzzValidate(f *testing.F) {
 		if m, ok := obj.(map[string]any); ok {
 			ValidateListSetsAndMaps(nil, m, s)
 		}
-		v.ValidateUpdate(nil, obj, testCorrelation{obj, obj})
+		v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, obj, s))
 	})
 }

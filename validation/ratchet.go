@@ -1,29 +1,19 @@
 package validation
 
-import "github.com/crdschema/crdschema"
-
-// Correlation relates the value being validated in an update to the value
-// at the same place in the old object, for validation ratcheting: the
-// failures of a part of the object that the update left unchanged are
-// reported as warnings, not errors. The ratchet package implements it.
-type Correlation interface {
-	// Key returns the correlation of the property or map entry name, or
-	// nil when the old value has no counterpart.
-	Key(name string) Correlation
-	// Index returns the correlation of the i-th list item, or nil when the
-	// old list has no counterpart (only list-type map items correlate).
-	Index(i int) Correlation
-	// Unchanged reports whether the new value equals the old one.
-	Unchanged() bool
-}
+import (
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/ratchet"
+)
 
 // ValidateUpdate validates obj like Validate, ratcheting with c, the
-// correlation of obj with the object it replaces. Where a node's value is
+// correlation of obj with the object it replaces (ratchet.Correlate): the
+// failures of a part of the object that the update left unchanged are
+// reported as warnings, not errors. Where a node's value is
 // correlated and unchanged, its failures (those of its descendants
 // included) become warnings; a node without a correlation stays under its
 // nearest correlated ancestor. The root's kind and apiVersion never
 // ratchet on their own. With a nil c, it is Validate.
-func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c Correlation) (errs, warnings crdschema.ErrorList) {
+func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) (errs, warnings crdschema.ErrorList) {
 	if v == nil || v.root == nil {
 		return nil, nil
 	}
@@ -64,7 +54,7 @@ func (st *state) child(n *node, e pathElem, v any) int {
 
 func (st *state) correlatedChild(n *node, e pathElem, v any) int {
 	parent, parentRoot := st.corr, st.corrRoot
-	var c Correlation
+	var c *ratchet.Correlation
 	if e.kind == pathIndex {
 		c = parent.Index(e.index)
 	} else if !(parentRoot && (e.name == "kind" || e.name == "apiVersion")) {

@@ -3,47 +3,21 @@ package validation
 import (
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/ratchet"
 )
 
-// testCorrelation correlates object properties present in both values and,
-// unlike upstream's, list items by index, to exercise Index.
-type testCorrelation struct{ new, old any }
-
-func (c testCorrelation) Key(name string) Correlation {
-	n, ok1 := c.new.(map[string]any)
-	o, ok2 := c.old.(map[string]any)
-	if !ok1 || !ok2 {
-		return nil
-	}
-	nv, ok1 := n[name]
-	ov, ok2 := o[name]
-	if !ok1 || !ok2 {
-		return nil
-	}
-	return testCorrelation{nv, ov}
-}
-
-func (c testCorrelation) Index(i int) Correlation {
-	n, ok1 := c.new.([]any)
-	o, ok2 := c.old.([]any)
-	if !ok1 || !ok2 || i >= len(n) || i >= len(o) {
-		return nil
-	}
-	return testCorrelation{n[i], o[i]}
-}
-
-func (c testCorrelation) Unchanged() bool { return jsonvalue.Equal(c.new, c.old) }
-
 func TestValidateUpdateRatcheting(t *testing.T) {
-	v := mustValidator(t, `{"type":"object","properties":{
+	schema := `{"type":"object","properties":{
 		"kind":{"type":"string","maxLength":1},
 		"spec":{"type":"object","properties":{
 			"a":{"type":"string","maxLength":1},
 			"b":{"type":"string","maxLength":1},
-			"l":{"type":"array","items":{"type":"integer","minimum":5}},
+			"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
+				"items":{"type":"object","required":["k"],"properties":{"k":{"type":"integer"},"v":{"type":"integer","minimum":5}}}},
 			"any":{"type":"object","properties":{"x":{"type":"string"}},"anyOf":[{"properties":{"x":{"maxLength":1}}},{"required":["y"]}]}
-		}}}}`)
+		}}}}`
+	v := mustValidator(t, schema)
+	s := mustStructural(t, []byte(schema))
 	tests := []struct {
 		name          string
 		new, old      string
@@ -56,10 +30,10 @@ func TestValidateUpdateRatcheting(t *testing.T) {
 		{"new field does not ratchet",
 			`{"spec":{"a":"xx"}}`, `{"spec":{}}`,
 			[]string{"spec.a: Too long: may not be more than 1 byte"}, nil},
-		{"list items by index",
-			`{"spec":{"l":[1,2]}}`, `{"spec":{"l":[1,3]}}`,
-			[]string{"spec.l[1]: Invalid value: 2: spec.l[1] in body should be greater than or equal to 5"},
-			[]string{"spec.l[0]: Invalid value: 1: spec.l[0] in body should be greater than or equal to 5"}},
+		{"map list items by key",
+			`{"spec":{"l":[{"k":1,"v":1},{"k":2,"v":2}]}}`, `{"spec":{"l":[{"k":2,"v":3},{"k":1,"v":1}]}}`,
+			[]string{"spec.l[1].v: Invalid value: 2: spec.l[1].v in body should be greater than or equal to 5"},
+			[]string{"spec.l[0].v: Invalid value: 1: spec.l[0].v in body should be greater than or equal to 5"}},
 		{"root kind never ratchets on its own",
 			`{"kind":"Kind","spec":{"a":"y"}}`, `{"kind":"Kind","spec":{"a":"x"}}`,
 			[]string{"kind: Too long: may not be more than 1 byte"}, nil},
@@ -76,7 +50,7 @@ func TestValidateUpdateRatcheting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			newObj, oldObj := mustObject(t, tt.new), mustObject(t, tt.old)
-			errs, warnings := v.ValidateUpdate(nil, newObj, testCorrelation{newObj, oldObj})
+			errs, warnings := v.ValidateUpdate(nil, newObj, ratchet.Correlate(newObj, oldObj, s))
 			checkErrors(t, errs, tt.errs)
 			checkErrors(t, warnings, tt.warning)
 		})

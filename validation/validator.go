@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/crdschema/crdschema"
@@ -31,7 +30,6 @@ type options struct {
 	minor    int
 	defaults bool
 	release  release.Minor
-	err      error
 }
 
 // withCompatibilityVersion selects the Kubernetes compatibility version
@@ -42,18 +40,13 @@ func withCompatibilityVersion(minor int) Option {
 }
 
 // WithKubernetesVersion makes the Validator answer as the API server of
-// the Kubernetes release v ("1.34"; "" is the default, 1.37): the formats
-// of its compatibility version (v minus one) and the checks of that
-// release (a non-integer in an integer field gets a second, format error
-// from 1.36 on). A release outside 1.33 to 1.37 makes New fail with an
-// error naming that range.
-func WithKubernetesVersion(v string) Option {
+// the Kubernetes release v (the default is 1.37): the formats of its
+// compatibility version (v minus one) and the checks of that release (a
+// non-integer in an integer field gets a second, format error from 1.36
+// on).
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(o *options) {
-		r, err := release.Parse(v)
-		if err != nil {
-			o.err = err
-			return
-		}
+		r := release.Of(v)
 		o.release = r
 		o.minor = r.Compatibility()
 	}
@@ -79,9 +72,6 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 	o := options{minor: defaultCompatibilityMinor, release: release.Default}
 	for _, opt := range opts {
 		opt(&o)
-	}
-	if o.err != nil {
-		return nil, fmt.Errorf("validation.New: %w", o.err)
 	}
 	c := compiler{defaults: o.defaults, release: o.release, formats: formatsAt(o.minor), regexps: map[string]*pattern.Matcher{}}
 	if o.defaults {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/ratchet"
 )
 
 // state collects the failures of one validation. Sub-validations append to
@@ -22,7 +23,7 @@ type state struct {
 	// For updates with ratcheting: the correlation of the value being
 	// validated with the old object (nil when there is none), and whether
 	// it is the root's.
-	corr     Correlation
+	corr     *ratchet.Correlation
 	corrRoot bool
 	warnings bool // some failures were turned into warnings
 }

@@ -456,13 +456,18 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		result, err = res.CreateOwned(c.ctx, d.obj)
 	}
 	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
-	if err != nil {
+	if err != nil && len(result.Errors) == 0 || result.Object == nil {
+		// refused before validation, or by storage
 		var re *crd.RequestError
 		if !errors.As(err, &re) {
 			re = &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: err.Error()}
 		}
 		o.problem = re.Message
-		o.message = fmt.Sprintf("Error from server (%s): error when %s %q: %s", re.Reason, verb, d.file, re.Message)
+		from := "Error from server"
+		if re.Reason != "" {
+			from += " (" + string(re.Reason) + ")"
+		}
+		o.message = fmt.Sprintf("%s: error when %s %q: %s", from, verb, d.file, re.Message)
 		return o
 	}
 	if m, _ := result.Object["metadata"].(map[string]any); m != nil {

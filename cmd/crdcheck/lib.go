@@ -13,7 +13,7 @@ import (
 
 // kubernetesVersion is the release whose API server the verdicts are
 // those of (-kubernetes-version with one release); "" is the default.
-var kubernetesVersion string
+var kubernetesVersion crdschema.KubernetesVersion
 
 // validateCRD is the API server's verdict on creating def. The CEL
 // compilations of the validation go to cache, for newResource.
@@ -26,7 +26,7 @@ func validateCRD(def *crdschema.CustomResourceDefinition, cache *celrules.Cache)
 // CRD's validation compiles each rule anyway, to estimate its cost), and
 // the first object does not wait for the others. What the CRD's
 // validation compiled (parsed expressions, environments) is taken from
-// cache rather than compiled again.
+// cache rather than compiled again. def has been validated (validateCRD).
 func newResource(def *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithKubernetesVersion(kubernetesVersion), crd.WithLazyCompile(), crd.WithCache(cache))
+	return crd.New(def, version, crd.WithoutValidation(), crd.WithKubernetesVersion(kubernetesVersion), crd.WithLazyCompile(), crd.WithCache(cache))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/crdschema/crdschema/internal/release"
+	"github.com/crdschema/crdschema"
 )
 
 // Exit statuses.
@@ -195,13 +196,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if from, to, ok := strings.Cut(opts.kubeVersion, "-"); ok {
-		return runReleases(opts, from, to, stdin, stdout, stderr)
-	}
-	if _, err := release.Parse(opts.kubeVersion); err != nil {
+		lo, err := crdschema.ParseKubernetesVersion(cmp.Or(from, "1.33"))
+		if err == nil {
+			var hi crdschema.KubernetesVersion
+			if hi, err = crdschema.ParseKubernetesVersion(to); err == nil {
+				return runReleases(opts, lo, hi, stdin, stdout, stderr)
+			}
+		}
 		fmt.Fprintln(stderr, "crdcheck: -kubernetes-version:", err)
 		return exitUsage
 	}
-	kubernetesVersion = opts.kubeVersion
+	v, err := crdschema.ParseKubernetesVersion(opts.kubeVersion)
+	if err != nil {
+		fmt.Fprintln(stderr, "crdcheck: -kubernetes-version:", err)
+		return exitUsage
+	}
+	kubernetesVersion = v
 	prog := newProgress(stderr, opts.progress)
 	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog,
 		countOnly: opts.output == "text" && !opts.verbose}

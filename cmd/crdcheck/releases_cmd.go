@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 )
 
@@ -16,7 +17,7 @@ import (
 // compact table, and why each refusing release refuses. Objects are not
 // checked in this mode. The exit status is 1 when some release refuses a
 // CRD.
-func runReleases(opts *options, from, to string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runReleases(opts *options, from, to crdschema.KubernetesVersion, stdin io.Reader, stdout, stderr io.Writer) int {
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
 	entries := readCRDs(rd, append(append([]string(nil), opts.crdPaths...), opts.files...), &seq)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/crdschema/crdschema/jsonschema"
 )
@@ -99,7 +100,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				continue
 			}
 			data = append(data, '\n')
-			name := filepath.Join(*dir, jsonschema.FileName(e.def.Spec.Group, e.def.Spec.Names.Kind, v.Name))
+			name := filepath.Join(*dir, schemaFileName(e.def.Spec.Group, e.def.Spec.Names.Kind, v.Name))
 			if prev, ok := written[name]; ok {
 				if !bytes.Equal(prev, data) {
 					fmt.Fprintf(stderr, "crdcheck schema: %s: %s: a different schema was written to this file before (same kind, group and version)\n", e.doc.where(), name)
@@ -116,4 +117,13 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// schemaFileName is the name under which kubeconform finds the schema of a
+// kind of group and version with the location template
+// "{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json": the
+// kind in lower case, the group, the version, joined by hyphens. The group
+// keeps kinds of the same name apart (Gateway API's and Istio's Gateway).
+func schemaFileName(group, kind, version string) string {
+	return strings.ToLower(kind) + "-" + group + "-" + version + ".json"
 }

@@ -59,9 +59,9 @@ func run() error {
 	}
 
 	step("Pruning: unknown fields are dropped")
-	r, err := res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err := validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"my-new-cron-object"},
-		"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image","someRandomField":42}}`))
+		"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image","someRandomField":42}}`)))
 	if err != nil {
 		return err
 	}
@@ -69,33 +69,33 @@ func run() error {
 	show("spec as stored", r.Object["spec"])
 
 	step("Defaulting: cronSpec and replicas are filled in")
-	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
-		"metadata":{"name":"defaulted"},"spec":{"image":"my-awesome-cron-image"}}`))
+	r, err = validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+		"metadata":{"name":"defaulted"},"spec":{"image":"my-awesome-cron-image"}}`)))
 	if err != nil {
 		return err
 	}
 	show("spec as stored", r.Object["spec"])
 
 	step("Nullable: a null is kept where the schema allows it, dropped elsewhere")
-	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
-		"metadata":{"name":"nulls"},"spec":{"image":null,"note":null}}`))
+	r, err = validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+		"metadata":{"name":"nulls"},"spec":{"image":null,"note":null}}`)))
 	if err != nil {
 		return err
 	}
 	show("spec as stored", r.Object["spec"])
 
 	step("Validation: the documentation's invalid CronTab")
-	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+	r, err = validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"my-new-cron-object"},
-		"spec":{"cronSpec":"* * * *","image":"my-awesome-cron-image","replicas":15}}`))
+		"spec":{"cronSpec":"* * * *","image":"my-awesome-cron-image","replicas":15}}`)))
 	if err != nil {
 		return err
 	}
 	report(r.Errors)
 
 	step("A CEL rule: replicas between minReplicas and maxReplicas")
-	r, err = res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
-		"metadata":{"name":"scaled"},"spec":{"image":"x","minReplicas":5,"replicas":3,"maxReplicas":8}}`))
+	r, err = validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+		"metadata":{"name":"scaled"},"spec":{"image":"x","minReplicas":5,"replicas":3,"maxReplicas":8}}`)))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func run() error {
 	upd := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"an-image-name-that-is-rather-long","schedulePolicy":"Allow"}}`)
-	r, err = res.Update(ctx, upd, stored)
+	r, err = validated(res.Update(ctx, upd, stored))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func run() error {
 	same := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"an-image-name-that-is-rather-long","schedulePolicy":"Forbid","replicas":2}}`)
-	if r, err = sres.Update(ctx, same, stored); err != nil {
+	if r, err = validated(sres.Update(ctx, same, stored)); err != nil {
 		return err
 	}
 	report(r.Errors)
@@ -134,7 +134,7 @@ func run() error {
 	changed := object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
 		"metadata":{"name":"stored","namespace":"default","resourceVersion":"7"},
 		"spec":{"image":"another-image-name-that-is-long","schedulePolicy":"Forbid"}}`)
-	if r, err = sres.Update(ctx, changed, stored); err != nil {
+	if r, err = validated(sres.Update(ctx, changed, stored)); err != nil {
 		return err
 	}
 	report(r.Errors)
@@ -168,13 +168,22 @@ func run() error {
 	for _, body := range []string{
 		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"my-new-cron-object"},"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image"}}`,
 	} {
-		r, err := res.Create(ctx, object(body))
+		r, err := validated(res.Create(ctx, object(body)))
 		if err != nil {
 			return err
 		}
 		objs = append(objs, r.Object)
 	}
 	return p.Table(objs).WriteText(os.Stdout, false)
+}
+
+// validated returns the Result of a request that reached validation, and
+// the error of one refused before (which this program does not expect).
+func validated(r *crd.Result, err error) (*crd.Result, error) {
+	if r.Object == nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func fixedNow() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }

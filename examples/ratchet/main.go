@@ -43,9 +43,7 @@ func run() error {
 		return err
 	}
 	report(created.Errors)
-	stored := created.Object
-	meta := stored["metadata"].(map[string]any)
-	meta["resourceVersion"] = "1"
+	stored := created.Object // with the resourceVersion storage gave it
 
 	step("Tighten the CRD: image at most 32 bytes, no schedule that runs every minute")
 	tightened, _, err := manifest.UnmarshalCRD(crontabCRD)
@@ -72,7 +70,7 @@ func run() error {
 
 	step("Creating the same object now is refused")
 	res, err := strict.Create(ctx, cronTab("registry.example.com/team/nightly-backup:1.0", "* * * * *", 1))
-	if err != nil {
+	if res.Object == nil { // refused before validation: not expected here
 		return err
 	}
 	report(res.Errors)
@@ -113,9 +111,9 @@ func cronTab(image, schedule string, replicas int64) map[string]any {
 // update sends an update of stored with the given spec.
 func update(r *crd.Resource, stored map[string]any, image, schedule string, replicas int64) error {
 	obj := cronTab(image, schedule, replicas)
-	obj["metadata"].(map[string]any)["resourceVersion"] = "1"
+	obj["metadata"].(map[string]any)["resourceVersion"] = stored["metadata"].(map[string]any)["resourceVersion"]
 	res, err := r.Update(ctx, obj, stored)
-	if err != nil {
+	if res.Object == nil { // refused before validation: not expected here
 		return err
 	}
 	report(res.Errors)

@@ -52,3 +52,14 @@ func (m Minor) Compatibility() int { return int(m) - 1 }
 
 // Valid reports whether m is a reproduced release.
 func (m Minor) Valid() bool { return m >= Oldest && m <= Newest }
+
+// Of returns the release v names, a crdschema.KubernetesVersion (which
+// only gives valid releases): by its String, since the root package
+// imports this one.
+func Of(v fmt.Stringer) Minor {
+	m, err := Parse(v.String())
+	if err != nil {
+		return Default
+	}
+	return m
+}

@@ -8,6 +8,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,11 @@ func TestMain(m *testing.M) {
 	// answers as (default 1.37). The suite's assertions were written against
 	// the API servers of their time: one experimental-channel subtest expects
 	// the CEL error text of 1.33 and 1.34 ('Invalid value: "object": ...').
-	version := os.Getenv("GATEWAY_CEL_KUBERNETES_VERSION")
+	version, err := crdschema.ParseKubernetesVersion(os.Getenv("GATEWAY_CEL_KUBERNETES_VERSION"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "GATEWAY_CEL_KUBERNETES_VERSION:", err)
+		os.Exit(2)
+	}
 	k8sClient, err = fakeclient.NewClientBuilder().
 		WithScheme(scheme).
 		WithKubernetesVersion(version).
@@ -54,9 +59,6 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building the fake client with the %s CRDs: %v\n", crdChannel, err)
 		os.Exit(1)
-	}
-	if version == "" {
-		version = "1.37 (default)"
 	}
 	fmt.Printf("gateway-api v1.4.1 CEL suite, %s channel, against fakeclient as Kubernetes %s\n", crdChannel, version)
 	os.Exit(m.Run())

@@ -1,4 +1,7 @@
-package ratchet
+// Package listmap finds the old item of an x-kubernetes-list-type map list
+// that correlates with a new item, as the API server does for ratcheting
+// and for CEL transition rules (packages ratchet and celrules).
+package listmap
 
 import (
 	"fmt"
@@ -8,10 +11,11 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// keyIndex finds the old item of a list-type map list that has the same
+// An Index finds the old item of a list-type map list that has the same
 // key values as a new item. Items are keyed lazily, in order, until the
-// wanted key turns up, and the first item with a key wins.
-type keyIndex struct {
+// wanted key turns up, and the first item with a key wins. The nil *Index
+// finds nothing. An Index is not safe for concurrent use.
+type Index struct {
 	keys []string
 	old  []any
 	next int // old[next:] are not keyed yet
@@ -23,18 +27,21 @@ type keyIndex struct {
 	buf, itemBuf []byte
 }
 
-// newKeyIndex returns the index of old, the items of a list with schema s.
+// New returns the index of old, the items of a list with schema s.
 // Without list-map keys (or when s is not an array schema) nothing is
 // found.
-func newKeyIndex(s *structural.Schema, old []any) *keyIndex {
-	if s.Type != "array" || len(s.XListMapKeys) == 0 {
-		return &keyIndex{}
+func New(s *structural.Schema, old []any) *Index {
+	if s == nil || s.Type != "array" || len(s.XListMapKeys) == 0 {
+		return &Index{}
 	}
-	return &keyIndex{keys: s.XListMapKeys, old: old}
+	return &Index{keys: s.XListMapKeys, old: old}
 }
 
-// lookup returns the first old item whose key equals the key of item.
-func (x *keyIndex) lookup(item any) (any, bool) {
+// Lookup returns the first old item whose key equals the key of item.
+func (x *Index) Lookup(item any) (any, bool) {
+	if x == nil {
+		return nil, false
+	}
 	m, ok := item.(map[string]any)
 	if !ok || len(x.keys) == 0 {
 		return nil, false
@@ -47,7 +54,7 @@ func (x *keyIndex) lookup(item any) (any, bool) {
 
 // lookupSingle finds an item by the value of the only key, which must be
 // a bool, float64, int64 or string.
-func (x *keyIndex) lookupSingle(m map[string]any) (any, bool) {
+func (x *Index) lookupSingle(m map[string]any) (any, bool) {
 	k, ok := singleKey(m, x.keys[0])
 	if !ok {
 		return nil, false
@@ -92,7 +99,7 @@ func singleKey(m map[string]any, key string) (any, bool) {
 }
 
 // lookupMulti finds an item by its composite key.
-func (x *keyIndex) lookupMulti(m map[string]any) (any, bool) {
+func (x *Index) lookupMulti(m map[string]any) (any, bool) {
 	b, ok := x.appendKey(x.buf[:0], m)
 	x.buf = b
 	if !ok {
@@ -131,7 +138,7 @@ func (x *keyIndex) lookupMulti(m map[string]any) (any, bool) {
 // for each key, a NUL byte and the value formatted by its type (%t, %f, %d
 // or %q), as the API server does: int64 1 and float64 1 give different
 // keys, while floats that print alike to six decimals give the same.
-func (x *keyIndex) appendKey(b []byte, item map[string]any) ([]byte, bool) {
+func (x *Index) appendKey(b []byte, item map[string]any) ([]byte, bool) {
 	for _, k := range x.keys {
 		v, ok := item[k]
 		if !ok {
