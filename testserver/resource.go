@@ -15,8 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/handlers"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -75,10 +75,10 @@ type servedVersion struct {
 	warning string // the deprecation warning
 	columns []crdschema.CustomResourceColumnDefinition
 
-	once   sync.Once
-	err    error
-	res    *crd.Resource
-	main   *serving
+	once          sync.Once
+	err           error
+	res           *crd.Resource
+	main          *serving
 	statusServing *serving
 }
 
@@ -89,7 +89,9 @@ type serving struct {
 	rest  *pipelineREST
 }
 
-func (k *resourceKind) gk() schema.GroupKind { return schema.GroupKind{Group: k.gr.Group, Kind: k.kind} }
+func (k *resourceKind) gk() schema.GroupKind {
+	return schema.GroupKind{Group: k.gr.Group, Kind: k.kind}
+}
 
 // supportsField tells whether a field selector may use label in version v.
 func (k *resourceKind) supportsField(version, label string) bool {
@@ -273,8 +275,8 @@ func (s *strategy) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, b
 	return unstructuredTyper{}.ObjectKinds(obj)
 }
 func (s *strategy) Recognizes(gvk schema.GroupVersionKind) bool { return true }
-func (s *strategy) GenerateName(base string) string        { return s.kind.server.generateName(base) }
-func (s *strategy) NamespaceScoped() bool                  { return s.kind.namespaced }
+func (s *strategy) GenerateName(base string) string             { return s.kind.server.generateName(base) }
+func (s *strategy) NamespaceScoped() bool                       { return s.kind.namespaced }
 func (s *strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	if s.kind.prepareForCreate != nil {
 		s.kind.prepareForCreate(obj)
@@ -285,7 +287,7 @@ func (s *strategy) WarningsOnCreate(ctx context.Context, obj runtime.Object) []s
 	return nil
 }
 func (s *strategy) Canonicalize(obj runtime.Object)                               {}
-func (s *strategy) AllowCreateOnUpdate(context.Context) bool                                     { return false }
+func (s *strategy) AllowCreateOnUpdate(context.Context) bool                      { return false }
 func (s *strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {}
 func (s *strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	return nil
@@ -349,4 +351,3 @@ func (t tableConvertor) ConvertToTable(ctx context.Context, obj runtime.Object, 
 	}
 	return table, nil
 }
-
