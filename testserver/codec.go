@@ -3,6 +3,7 @@ package testserver
 import (
 	"fmt"
 
+	"github.com/crdschema/crdschema/prune"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -114,14 +115,17 @@ func (c converter) ConvertFieldLabel(gvk schema.GroupVersionKind, label, value s
 type negotiatedSerializer struct {
 	conv  converter
 	media []runtime.SerializerInfo
+	// decoder runs on every decoded object of the kind (nil for a
+	// built-in kind).
+	decoder *prune.Decoder
 }
 
-func newNegotiatedSerializer(conv converter) negotiatedSerializer {
+func newNegotiatedSerializer(conv converter, decoder *prune.Decoder) negotiatedSerializer {
 	creator, typer := unstructuredCreator{}, unstructuredTyper{}
 	opts := func(o json.SerializerOptions) *json.Serializer {
 		return json.NewSerializerWithOptions(json.DefaultMetaFactory, creator, typer, o)
 	}
-	return negotiatedSerializer{conv: conv, media: []runtime.SerializerInfo{
+	return negotiatedSerializer{conv: conv, decoder: decoder, media: []runtime.SerializerInfo{
 		{
 			MediaType:        "application/json",
 			MediaTypeType:    "application",
@@ -154,5 +158,52 @@ func (s negotiatedSerializer) EncoderForVersion(encoder runtime.Encoder, gv runt
 }
 
 func (s negotiatedSerializer) DecoderToVersion(decoder runtime.Decoder, gv runtime.GroupVersioner) runtime.Decoder {
+	if s.decoder != nil {
+		strict := false
+		if js, ok := decoder.(*json.Serializer); ok {
+			strict = js.IsStrict()
+		}
+		decoder = pruningDecoder{delegate: decoder, decoder: s.decoder, strict: strict}
+	}
 	return versioning.NewCodec(nil, decoder, runtime.UnsafeObjectConvertor(metaScheme), metaScheme, metaScheme, metaScheme, nil, gv, "testserver")
+}
+
+// pruningDecoder runs crdschema's request decoder on what delegate decodes:
+// unknown fields are pruned and, for a strict decoder, reported as strict
+// decoding errors, which the handlers turn into warnings (fieldValidation
+// Warn) or a 400 (Strict), as the API server's decoder does.
+type pruningDecoder struct {
+	delegate runtime.Decoder
+	decoder  *prune.Decoder
+	strict   bool
+}
+
+func (d pruningDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	var strictErrs []error
+	obj, gvk, err := d.delegate.Decode(data, defaults, into)
+	if err != nil {
+		se, ok := runtime.AsStrictDecodingError(err)
+		if !ok || obj == nil {
+			return nil, gvk, err
+		}
+		strictErrs = se.Errors()
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		if len(strictErrs) > 0 {
+			return obj, gvk, runtime.NewStrictDecodingError(strictErrs)
+		}
+		return obj, gvk, nil
+	}
+	unknown, err := d.decoder.Decode(u.Object)
+	if err != nil {
+		return nil, gvk, err
+	}
+	if d.strict && (len(strictErrs) > 0 || len(unknown) > 0) {
+		for _, f := range unknown {
+			strictErrs = append(strictErrs, fmt.Errorf("unknown field %q", f))
+		}
+		return obj, gvk, runtime.NewStrictDecodingError(strictErrs)
+	}
+	return obj, gvk, nil
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -192,4 +195,36 @@ func strictError(unknown []string) error {
 		parts[i] = fmt.Sprintf("unknown field %q", f)
 	}
 	return apierrors.NewBadRequest("strict decoding error: " + strings.Join(parts, ", "))
+}
+
+// newRequestDecoder returns the schema-dependent part of the API server's
+// decoding of def's objects (metadata, pruning, nulls, embedded resources),
+// which the API server runs in its request decoder, before the field
+// manager sees the object. crd.Resource builds the same decoder inside and
+// does not expose it; this builds it again from the versions' schemas
+// (structural, defaults pruned).
+func newRequestDecoder(def *crdschema.CustomResourceDefinition) (*prune.Decoder, error) {
+	schemas := map[string]*structural.Schema{}
+	for _, v := range def.Spec.Versions {
+		props, _ := crd.VersionSchema(def, v.Name)
+		if props == nil {
+			continue
+		}
+		s, err := structural.New(props)
+		if err != nil {
+			return nil, fmt.Errorf("version %s: %w", v.Name, err)
+		}
+		if !def.Spec.PreserveUnknownFields {
+			if pruned, err := defaulting.PruneDefaults(s); err == nil {
+				s = pruned
+			}
+		}
+		schemas[v.Name] = s
+	}
+	return prune.NewDecoder(prune.DecoderOptions{
+		Group:                 def.Spec.Group,
+		Kind:                  def.Spec.Names.Kind,
+		Schemas:               schemas,
+		PreserveUnknownFields: def.Spec.PreserveUnknownFields,
+	}), nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/printer"
+	"github.com/crdschema/crdschema/prune"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -125,9 +126,13 @@ func (v *servedVersion) build() error {
 	}
 	conv := converter{group: k.gr.Group, supportsField: k.supportsField}
 	var tc managedfields.TypeConverter = managedfields.NewDeducedTypeConverter()
+	var decoder *prune.Decoder
 	if k.def != nil {
 		var err error
 		if tc, err = typeConverter(k.def, k.order); err != nil {
+			return err
+		}
+		if decoder, err = newRequestDecoder(k.def); err != nil {
 			return err
 		}
 	}
@@ -205,7 +210,7 @@ func (v *servedVersion) build() error {
 		equivalent := runtime.NewEquivalentResourceRegistry()
 		gvr := v.gvk.GroupVersion().WithResource(k.gr.Resource)
 		equivalent.RegisterKindFor(gvr, sub, v.gvk)
-		ns := newNegotiatedSerializer(conv)
+		ns := newNegotiatedSerializer(conv, decoder)
 		scope := &handlers.RequestScope{
 			Namer:                    handlers.ContextBasedNaming{Namer: meta.NewAccessor(), ClusterScoped: !k.namespaced},
 			Serializer:               ns,
