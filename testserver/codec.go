@@ -100,7 +100,11 @@ func (c converter) ConvertToVersion(in runtime.Object, gv runtime.GroupVersioner
 		}
 		return out, nil
 	}
-	return metaScheme.ConvertToVersion(in, gv)
+	if out, err := metaScheme.ConvertToVersion(in, gv); err == nil {
+		return out, nil
+	}
+	// The types of meta.k8s.io (a WatchEvent) are written as they are.
+	return in, nil
 }
 
 func (c converter) ConvertFieldLabel(gvk schema.GroupVersionKind, label, value string) (string, string, error) {

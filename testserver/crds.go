@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -164,35 +165,50 @@ func (s *Server) admitCRDUpdate(ctx context.Context, u, old *unstructured.Unstru
 func (s *Server) crdStatus(def *crdschema.CustomResourceDefinition, old any) map[string]any {
 	now := time.Now().UTC().Format(time.RFC3339)
 	names := def.Spec.Names
-	var conflict, reason string
+	// The naming controller's checks, in its order; the last failing one
+	// gives the condition's reason and message.
+	resources, kinds := map[string]bool{}, map[string]bool{}
 	s.mu.RLock()
 	for name, other := range s.crdKinds {
 		if name == def.Name || other.gr.Group != def.Spec.Group {
 			continue
 		}
-		switch {
-		case other.gr.Resource == names.Plural || other.singular == names.Plural:
-			conflict, reason = names.Plural, "PluralConflict"
-		case other.gr.Resource == names.Singular || other.singular == names.Singular:
-			conflict, reason = names.Singular, "SingularConflict"
-		case other.kind == names.Kind:
-			conflict, reason = names.Kind, "KindConflict"
-		case other.listKind == names.ListKind:
-			conflict, reason = names.ListKind, "ListKindConflict"
-		default:
-			for _, sn := range names.ShortNames {
-				for _, osn := range other.shortNames {
-					if sn == osn {
-						conflict, reason = sn, "ShortNamesConflict"
-					}
-				}
-			}
+		resources[other.gr.Resource] = true
+		resources[other.singular] = true
+		for _, sn := range other.shortNames {
+			resources[sn] = true
 		}
-		if conflict != "" {
-			break
-		}
+		kinds[other.kind] = true
+		kinds[other.listKind] = true
 	}
 	s.mu.RUnlock()
+	var conflict, reason, message string
+	accepted := names
+	if resources[names.Plural] {
+		conflict, reason, accepted.Plural = names.Plural, "PluralConflict", ""
+	}
+	if resources[names.Singular] {
+		conflict, reason, accepted.Singular = names.Singular, "SingularConflict", ""
+	}
+	var inUse []string
+	for _, sn := range names.ShortNames {
+		if resources[sn] {
+			inUse = append(inUse, fmt.Sprintf("%q is already in use", sn))
+		}
+	}
+	if len(inUse) > 0 {
+		conflict, reason, accepted.ShortNames = "", "ShortNamesConflict", nil
+		message = inUse[0]
+		if len(inUse) > 1 {
+			message = "[" + strings.Join(inUse, ", ") + "]"
+		}
+	}
+	if kinds[names.Kind] {
+		conflict, reason, accepted.Kind = names.Kind, "KindConflict", ""
+	}
+	if kinds[names.ListKind] {
+		conflict, reason, accepted.ListKind = names.ListKind, "ListKindConflict", ""
+	}
 	stored := []any{}
 	if st, ok := old.(map[string]any); ok {
 		if sv, ok := st["storedVersions"].([]any); ok {
@@ -208,18 +224,19 @@ func (s *Server) crdStatus(def *crdschema.CustomResourceDefinition, old any) map
 			stored = append(stored, sv.Name)
 		}
 	}
-	acceptedNames := map[string]any{"plural": "", "kind": ""}
+	acceptedNames, _ := fromNames(accepted)
 	var conds []any
-	if conflict == "" {
-		an, _ := fromNames(names)
-		acceptedNames = an
+	if conflict != "" {
+		message = fmt.Sprintf("%q is already in use", conflict)
+	}
+	if reason == "" {
 		conds = []any{
 			map[string]any{"type": "NamesAccepted", "status": "True", "lastTransitionTime": now, "reason": "NoConflicts", "message": "no conflicts found"},
 			map[string]any{"type": "Established", "status": "True", "lastTransitionTime": now, "reason": "InitialNamesAccepted", "message": "the initial names have been accepted"},
 		}
 	} else {
 		conds = []any{
-			map[string]any{"type": "NamesAccepted", "status": "False", "lastTransitionTime": now, "reason": reason, "message": fmt.Sprintf("%q is already in use", conflict)},
+			map[string]any{"type": "NamesAccepted", "status": "False", "lastTransitionTime": now, "reason": reason, "message": message},
 			map[string]any{"type": "Established", "status": "False", "lastTransitionTime": now, "reason": "NotAccepted", "message": "not all names are accepted"},
 		}
 	}
