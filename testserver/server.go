@@ -9,7 +9,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -24,6 +23,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -46,6 +46,18 @@ type config struct {
 	history           int
 	bookmark          time.Duration
 	now               func() time.Time
+	objects           []map[string]any
+}
+
+// WithObjects stores objects when the server starts, as given, as if they
+// had been read from etcd: they are not validated (a test of ratcheting can
+// start from an object the schema refuses), and reads return them pruned
+// and defaulted no more than they are. Their kinds must be served: built-in
+// kinds or the kinds of the CRDs given to Start. A resourceVersion they
+// carry is replaced; a namespaced object without a namespace goes to
+// "default". The objects are not modified.
+func WithObjects(objs ...map[string]any) Option {
+	return func(c *config) { c.objects = append(c.objects, objs...) }
 }
 
 // WithCRDFiles serves the CRDs of files and folders: YAML (several documents
@@ -163,6 +175,11 @@ func Start(opts ...Option) (*Server, error) {
 				return nil, fmt.Errorf("testserver: %s: %w", d.source, err)
 			}
 			return nil, fmt.Errorf("testserver: %w", err)
+		}
+	}
+	for i, o := range cfg.objects {
+		if err := s.storeAsGiven(ctx, o); err != nil {
+			return nil, fmt.Errorf("testserver: WithObjects: object %d: %w", i, err)
 		}
 	}
 	if err := s.listen(cfg.address); err != nil {
@@ -336,17 +353,13 @@ func (s *Server) Compact() {
 	}
 }
 
-// Close stops the server and ends its watches.
+// Close stops the server: it closes its listener and every connection,
+// which ends the watches.
 func (s *Server) Close() error {
 	if s.http == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.http.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = s.http.Close()
-	}
+	err := s.http.Close()
 	<-s.done
 	return err
 }
@@ -372,6 +385,43 @@ func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
 	}
 	if !s.ns.store.has("//namespaces/" + ns) {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
+	}
+	return nil
+}
+
+// storeAsGiven stores an initial object of a served kind.
+func (s *Server) storeAsGiven(ctx context.Context, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: deepCopyMap(obj)}
+	gvk := u.GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" {
+		return fmt.Errorf("no apiVersion or kind")
+	}
+	var k *resourceKind
+	for _, c := range s.kinds {
+		if c.gr.Group == gvk.Group && c.kind == gvk.Kind {
+			k = c
+		}
+	}
+	if k == nil || k.versions[gvk.Version] == nil {
+		return fmt.Errorf("%s is not served", gvk)
+	}
+	if u.GetName() == "" {
+		return fmt.Errorf("%s without a name", gvk)
+	}
+	key := "/" + k.gr.Group + "/" + k.gr.Resource
+	if k.namespaced {
+		if u.GetNamespace() == "" {
+			u.SetNamespace("default")
+		}
+		key += "/" + u.GetNamespace()
+	} else {
+		u.SetNamespace("")
+	}
+	key += "/" + u.GetName()
+	u.SetResourceVersion("")
+	u.SetAPIVersion(schema.GroupVersion{Group: k.gr.Group, Version: k.storageVersion}.String())
+	if err := k.store.Create(ctx, key, u, &unstructured.Unstructured{}, 0); err != nil {
+		return err
 	}
 	return nil
 }
