@@ -91,6 +91,13 @@ func (s *Server) admitCRD(ctx context.Context, u *unstructured.Unstructured) (*u
 	if err != nil {
 		return nil, err
 	}
+	return s.admitCRDDefinition(ctx, def)
+}
+
+// admitCRDDefinition is admitCRD of a decoded CRD. A CRD given to Start is
+// validated as given: a round trip through an unstructured object would
+// turn a default of 13.0 into 13, which validation tells apart.
+func (s *Server) admitCRDDefinition(ctx context.Context, def *crdschema.CustomResourceDefinition) (*unstructured.Unstructured, error) {
 	if errs := validateCRD(ctx, def, s.kubernetesVersion, s.cache); len(errs) > 0 {
 		return nil, invalidError(crdGK, def.Name, errs)
 	}
@@ -99,6 +106,8 @@ func (s *Server) admitCRD(ctx context.Context, u *unstructured.Unstructured) (*u
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
+	m["apiVersion"] = "apiextensions.k8s.io/v1"
+	m["kind"] = "CustomResourceDefinition"
 	md, _ := m["metadata"].(map[string]any)
 	if md == nil {
 		md = map[string]any{}
@@ -349,13 +358,7 @@ func (s *Server) serveCRD(def *crdschema.CustomResourceDefinition) error {
 
 // createCRD creates a CRD given at start, as a POST would.
 func (s *Server) createCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) error {
-	m, err := fromCRD(def)
-	if err != nil {
-		return err
-	}
-	m["apiVersion"] = "apiextensions.k8s.io/v1"
-	m["kind"] = "CustomResourceDefinition"
-	u, err := s.admitCRD(ctx, &unstructured.Unstructured{Object: m})
+	u, err := s.admitCRDDefinition(ctx, def)
 	if err != nil {
 		return err
 	}

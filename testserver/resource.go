@@ -141,7 +141,8 @@ func (v *servedVersion) build() error {
 	if table == nil {
 		p, err := printer.New(v.columns, printer.WithClock(k.server.now))
 		if err != nil {
-			return fmt.Errorf("printer columns of %s: %w", v.gvk, err)
+			// The API server falls back to the default columns too.
+			p, _ = printer.New(nil, printer.WithClock(k.server.now))
 		}
 		table = tableConvertor{p: p}
 	}
