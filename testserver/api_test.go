@@ -1,0 +1,479 @@
+package testserver
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// warnings collects the warning headers a client receives.
+type warnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (w *warnings) HandleWarningHeader(code int, agent, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.msgs = append(w.msgs, text)
+}
+
+func (w *warnings) take() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.msgs
+	w.msgs = nil
+	return out
+}
+
+func nextEvent(t *testing.T, w watch.Interface) watch.Event {
+	t.Helper()
+	select {
+	case e, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatal("watch closed")
+		}
+		return e
+	case <-time.After(30 * time.Second):
+		t.Fatal("no watch event in 30 s")
+	}
+	return watch.Event{}
+}
+
+func TestWatch(t *testing.T) {
+	srv, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	for _, n := range []string{"a", "b"} {
+		if _, err := c.Create(ctx, cronTab(n, map[string]any{}), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := c.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if _, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"image":"x"}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "b", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := nextEvent(t, w); e.Type != watch.Modified || e.Object.(*unstructured.Unstructured).GetName() != "a" {
+		t.Errorf("first event: %s %v", e.Type, e.Object)
+	}
+	if e := nextEvent(t, w); e.Type != watch.Deleted || e.Object.(*unstructured.Unstructured).GetName() != "b" {
+		t.Errorf("second event: %s %v", e.Type, e.Object)
+	}
+
+	// A watch from before a compaction is 410 Gone.
+	srv.Compact()
+	_, err = c.Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
+		t.Errorf("watch from a compacted resourceVersion: %v, want 410", err)
+	}
+}
+
+func TestWatchSelectorsAndBookmarks(t *testing.T) {
+	_, dc := startCronTab(t, WithBookmarkInterval(20*time.Millisecond))
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	w, err := c.Watch(ctx, metav1.ListOptions{LabelSelector: "app=x", AllowWatchBookmarks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	obj := cronTab("a", map[string]any{})
+	if _, err := c.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"metadata":{"labels":{"app":"x"}}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var sawAdded, sawBookmark bool
+	for !sawAdded || !sawBookmark {
+		e := nextEvent(t, w)
+		switch e.Type {
+		case watch.Added:
+			// The object entered the selection by its update.
+			sawAdded = e.Object.(*unstructured.Unstructured).GetName() == "a"
+		case watch.Bookmark:
+			sawBookmark = true
+		default:
+			t.Fatalf("unexpected event %s", e.Type)
+		}
+	}
+}
+
+func TestSelectors(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	for _, n := range []string{"a", "b", "c"} {
+		o := cronTab(n, map[string]any{})
+		if n != "c" {
+			o.SetLabels(map[string]string{"app": n})
+		}
+		if _, err := c.Create(ctx, o, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(opts metav1.ListOptions) string {
+		l, err := c.List(ctx, opts)
+		if err != nil {
+			return err.Error()
+		}
+		var out []string
+		for _, it := range l.Items {
+			out = append(out, it.GetName())
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		opts metav1.ListOptions
+		want string
+	}{
+		{metav1.ListOptions{LabelSelector: "app"}, "a,b"},
+		{metav1.ListOptions{LabelSelector: "app!=a"}, "b,c"},
+		{metav1.ListOptions{FieldSelector: "metadata.name=b"}, "b"},
+		{metav1.ListOptions{FieldSelector: "metadata.name!=b,metadata.namespace=default"}, "a,c"},
+		{metav1.ListOptions{FieldSelector: "spec.image=x"}, "field label not supported: spec.image"},
+	} {
+		if got := names(tc.opts); got != tc.want {
+			t.Errorf("list %+v: got %q, want %q", tc.opts, got, tc.want)
+		}
+	}
+}
+
+func TestPatchAndApply(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	if _, err := c.Create(ctx, cronTab("a", map[string]any{"image": "one"}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Patch(ctx, "a", types.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/image","value":"two"}]`), metav1.PatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img, _, _ := unstructured.NestedString(out.Object, "spec", "image"); img != "two" || out.GetGeneration() != 2 {
+		t.Errorf("after JSON patch: image %q, generation %d", img, out.GetGeneration())
+	}
+	_, err = c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":11}}`), metav1.PatchOptions{})
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10") {
+		t.Errorf("invalid merge patch: %v", err)
+	}
+	_, err = c.Patch(ctx, "a", types.StrategicMergePatchType, []byte(`{"spec":{"image":"x"}}`), metav1.PatchOptions{})
+	if err == nil || !apierrors.IsUnsupportedMediaType(err) {
+		t.Errorf("strategic merge patch of a custom resource: %v, want 415", err)
+	}
+	apply := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"b"},"spec":{"image":"mine"}}`)
+	if _, err := c.Patch(ctx, "b", types.ApplyPatchType, apply, metav1.PatchOptions{FieldManager: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	other := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"b"},"spec":{"image":"theirs"}}`)
+	_, err = c.Patch(ctx, "b", types.ApplyPatchType, other, metav1.PatchOptions{FieldManager: "two"})
+	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `conflict with "one"`) {
+		t.Errorf("conflicting apply: %v", err)
+	}
+	force := true
+	out, err = c.Patch(ctx, "b", types.ApplyPatchType, other, metav1.PatchOptions{FieldManager: "two", Force: &force})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img, _, _ := unstructured.NestedString(out.Object, "spec", "image"); img != "theirs" {
+		t.Errorf("forced apply: image %q", img)
+	}
+}
+
+func TestDryRunAndFieldValidation(t *testing.T) {
+	srv, _ := startCronTab(t)
+	ws := &warnings{}
+	cfg := srv.RESTConfig()
+	cfg.WarningHandler = ws
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	body := cronTab("a", map[string]any{"image": "x", "bogus": "y"})
+	if _, err := c.Create(ctx, body, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(ctx, "a", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("dry run stored the object: %v", err)
+	}
+	_, err = c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Strict"})
+	want := `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.bogus"`
+	if !apierrors.IsBadRequest(err) || err.Error() != want {
+		t.Errorf("strict: %v, want %s", err, want)
+	}
+	ws.take()
+	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Warn"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ws.take(); len(got) != 1 || got[0] != `unknown field "spec.bogus"` {
+		t.Errorf("warnings: %q", got)
+	}
+	body.SetName("b")
+	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Ignore"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ws.take(); len(got) != 0 {
+		t.Errorf("warnings under Ignore: %q", got)
+	}
+}
+
+func TestStatusSubresource(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	o := cronTab("a", map[string]any{"image": "x"})
+	o.Object["status"] = map[string]any{"replicas": int64(3)}
+	out, err := c.Create(ctx, o, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := unstructured.NestedFieldNoCopy(out.Object, "status"); found {
+		t.Errorf("create kept the status: %v", out.Object["status"])
+	}
+	out.Object["status"] = map[string]any{"replicas": int64(3)}
+	out, err = c.UpdateStatus(ctx, out, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(out.Object, "status", "replicas"); r != 3 || out.GetGeneration() != 1 {
+		t.Errorf("status update: replicas %d, generation %d", r, out.GetGeneration())
+	}
+	out.Object["status"] = map[string]any{"replicas": int64(5)}
+	_ = unstructured.SetNestedField(out.Object, "y", "spec", "image")
+	out, err = c.Update(ctx, out, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(out.Object, "status", "replicas"); r != 3 || out.GetGeneration() != 2 {
+		t.Errorf("main update: status.replicas %d (want the stored 3), generation %d (want 2)", r, out.GetGeneration())
+	}
+	// A stale resourceVersion is a conflict.
+	out.SetResourceVersion("1")
+	if _, err := c.Update(ctx, out, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+		t.Errorf("stale update: %v, want 409", err)
+	}
+}
+
+func TestFinalizers(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	o := cronTab("a", map[string]any{})
+	o.SetFinalizers([]string{"example.com/hold"})
+	if _, err := c.Create(ctx, o, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "a", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("object with a finalizer is gone: %v", err)
+	}
+	if got.GetDeletionTimestamp() == nil {
+		t.Errorf("no deletionTimestamp")
+	}
+	if _, err := c.Patch(ctx, "a", types.JSONPatchType, []byte(`[{"op":"remove","path":"/metadata/finalizers"}]`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(ctx, "a", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("after removing the finalizer: %v, want NotFound", err)
+	}
+}
+
+var crdsGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
+func widgetCRD(name, group, plural, kind string) *unstructured.Unstructured {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(`{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": {"name": "`+name+`"},
+		"spec": {"group": "`+group+`", "scope": "Namespaced",
+			"names": {"plural": "`+plural+`", "kind": "`+kind+`"},
+			"versions": [{"name": "v1", "served": true, "storage": true,
+				"schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {"type": "object",
+					"properties": {"size": {"type": "integer", "maximum": 5}}}}}}}]}}`), &m)
+	return &unstructured.Unstructured{Object: m}
+}
+
+func condition(u *unstructured.Unstructured, typ string) (status, reason, message string) {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m := c.(map[string]any)
+		if m["type"] == typ {
+			return m["status"].(string), m["reason"].(string), m["message"].(string)
+		}
+	}
+	return "", "", ""
+}
+
+func TestCRDAtRunTime(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	crds := dc.Resource(crdsGVR)
+	out, err := crds.Create(ctx, widgetCRD("widgets.example.com", "example.com", "widgets", "Widget"), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, reason, _ := condition(out, "Established"); st != "True" || reason != "InitialNamesAccepted" {
+		t.Errorf("Established: %s %s", st, reason)
+	}
+	widgets := dc.Resource(schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}).Namespace("default")
+	w := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w"}, "spec": map[string]any{"size": int64(9)}}}
+	_, err = widgets.Create(ctx, w, metav1.CreateOptions{})
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5") {
+		t.Errorf("invalid widget: %v", err)
+	}
+	// Same names in the same group: stored, names not accepted, not served.
+	out, err = crds.Create(ctx, widgetCRD("gadgets.example.com", "example.com", "gadgets", "Widget"), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, reason, msg := condition(out, "NamesAccepted"); st != "False" || reason != "ListKindConflict" || msg != `"WidgetList" is already in use` {
+		t.Errorf("NamesAccepted: %s %s %s", st, reason, msg)
+	}
+	// An invalid CRD is refused with the API server's error.
+	bad := widgetCRD("things.example.com", "example.com", "stuff", "Thing")
+	_, err = crds.Create(ctx, bad, metav1.CreateOptions{})
+	want := `CustomResourceDefinition.apiextensions.k8s.io "things.example.com" is invalid: metadata.name: Invalid value: "things.example.com": must be spec.names.plural+"."+spec.group`
+	if !apierrors.IsInvalid(err) || err.Error() != want {
+		t.Errorf("invalid CRD:\n got %v\nwant %s", err, want)
+	}
+	if err := crds.Delete(ctx, "widgets.example.com", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := widgets.List(ctx, metav1.ListOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("list after the CRD's deletion: %v, want NotFound", err)
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	srv, _ := startCronTab(t)
+	cs, err := kubernetes.NewForConfig(srv.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cfg"}, Data: map[string]string{"k": "v"}}
+	if _, err := cs.CoreV1().ConfigMaps("team").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cs.CoreV1().ConfigMaps("team").Get(ctx, "cfg", metav1.GetOptions{})
+	if err != nil || got.Data["k"] != "v" {
+		t.Fatalf("get configmap: %v %v", got, err)
+	}
+	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s"}, StringData: map[string]string{"p": "w"}}
+	s, err := cs.CoreV1().Secrets("team").Create(ctx, sec, metav1.CreateOptions{})
+	if err != nil || string(s.Data["p"]) != "w" || s.Type != corev1.SecretTypeOpaque {
+		t.Fatalf("secret: %+v %v", s, err)
+	}
+	nss, err := cs.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	if err != nil || len(nss.Items) != 5 {
+		t.Fatalf("namespaces: %d %v", len(nss.Items), err)
+	}
+	if _, err := cs.CoordinationV1().Leases("team").List(ctx, metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscoveryTableOpenAPI(t *testing.T) {
+	srv, dc := startCronTab(t)
+	disc, err := discovery.NewDiscoveryClientForConfig(srv.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl, err := disc.ServerResourcesForGroupVersion("stable.example.com/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rl.APIResources {
+		names = append(names, r.Name)
+	}
+	if got := strings.Join(names, ","); got != "crontabs,crontabs/status,crontabs/scale" {
+		t.Errorf("resources: %s", got)
+	}
+	ctx := context.Background()
+	if _, err := dc.Resource(crontabs).Namespace("default").Create(ctx, cronTab("a", map[string]any{"cronSpec": "1 2 3 4 5"}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := rest.HTTPClientFor(srv.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path, accept string) []byte {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL()+path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := rc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var buf strings.Builder
+		_, _ = bufCopy(&buf, resp)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, buf.String())
+		}
+		return []byte(buf.String())
+	}
+	var table metav1.Table
+	if err := json.Unmarshal(get("/apis/stable.example.com/v1/namespaces/default/crontabs", "application/json;as=Table;v=v1;g=meta.k8s.io"), &table); err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for _, c := range table.ColumnDefinitions {
+		cols = append(cols, c.Name)
+	}
+	if got := strings.Join(cols, ","); got != "Name,Spec,Replicas,Age" || len(table.Rows) != 1 || table.Rows[0].Cells[1] != "1 2 3 4 5" {
+		t.Errorf("table: columns %s, rows %v", got, table.Rows)
+	}
+	var v3 map[string]any
+	if err := json.Unmarshal(get("/openapi/v3/apis/stable.example.com/v1", ""), &v3); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v3["components"].(map[string]any)["schemas"].(map[string]any)["com.example.stable.v1.CronTab"]; !ok {
+		t.Errorf("OpenAPI v3 has no CronTab schema")
+	}
+	var v2 map[string]any
+	if err := json.Unmarshal(get("/openapi/v2", ""), &v2); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v2["definitions"].(map[string]any)["com.example.stable.v1.CronTab"]; !ok {
+		t.Errorf("OpenAPI v2 has no CronTab definition")
+	}
+}

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/backendtlspolicy_test.go

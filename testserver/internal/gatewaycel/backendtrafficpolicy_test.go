@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/backendtrafficpolicy_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/channel_experimental_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/channel_standard_test.go

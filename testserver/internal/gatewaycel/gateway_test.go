@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/gateway_test.go

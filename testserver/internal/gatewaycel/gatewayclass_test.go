@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/gatewayclass_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/grpcroute_experimental_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/grpcroute_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/httproute_experimental_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/httproute_standard_test.go

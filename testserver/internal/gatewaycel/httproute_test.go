@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/httproute_test.go

@@ -1,0 +1,1 @@
+../../../fakeclient/internal/gatewaycel/upstream_change_test.go

@@ -1,0 +1,230 @@
+package testserver
+
+// The calls into the crdschema library are kept in this file, so that changes
+// of its API touch one place.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// validateCRD reports what the API server of the Kubernetes release
+// version ("" for the default) would refuse in def, as it creates it.
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version), crd.WithCache(cache))
+}
+
+// validateCRDUpdate reports what the API server would refuse in def as it
+// replaces old.
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+	return crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(version), crd.WithCache(cache))
+}
+
+// newResource compiles one served version of def; its CEL rules compile on
+// first use.
+func newResource(def *crdschema.CustomResourceDefinition, version, kubernetesVersion string, cache *celrules.Cache) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(kubernetesVersion), crd.WithCache(cache))
+}
+
+// unmarshalCRD decodes one CRD from JSON.
+func unmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, error) {
+	def, _, err := crdschema.UnmarshalCRD(data)
+	return def, err
+}
+
+// readCRDs decodes every CustomResourceDefinition of a YAML or JSON stream.
+func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
+	return crdschema.ReadCRDs(data)
+}
+
+// decodeObject decodes JSON with Kubernetes' number model.
+func decodeObject(data []byte) (map[string]any, error) {
+	return crdschema.UnmarshalObject(data)
+}
+
+// outcome is a request that went through crdschema's pipeline: the object to
+// store and the warnings to return, or the API server's refusal.
+type outcome struct {
+	object   map[string]any
+	warnings []string
+}
+
+// runRequest runs one of the pipeline's writes and maps a refusal to the API
+// server's status error: a *crd.RequestError before validation, the 422
+// Invalid of the validation errors, the 400 of unknown fields under
+// fieldValidation=Strict. Under fieldValidation=Ignore the unknown fields
+// are not warned about.
+func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidation string, run func() (*crd.Result, error)) (*outcome, error) {
+	r, err := run()
+	if err != nil {
+		return nil, requestError(err, gr, gk, name)
+	}
+	if len(r.Errors) > 0 {
+		if n := nameOf(r.Object); n != "" {
+			name = n
+		}
+		return nil, invalidError(gk, name, r.Errors)
+	}
+	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
+		return nil, strictError(r.UnknownFields)
+	}
+	out := &outcome{object: r.Object}
+	for _, w := range r.Warnings {
+		if fieldValidation == metav1.FieldValidationIgnore && strings.HasPrefix(w, "unknown field ") {
+			continue
+		}
+		out.warnings = append(out.warnings, w)
+	}
+	return out, nil
+}
+
+// createObject runs the create pipeline of res on obj.
+func createObject(ctx context.Context, res *crd.Resource, obj map[string]any) func() (*crd.Result, error) {
+	return func() (*crd.Result, error) { return res.Create(ctx, obj) }
+}
+
+// updateObject runs the update pipeline of res on obj over old; status
+// selects the status subresource's.
+func updateObject(ctx context.Context, res *crd.Resource, obj, old map[string]any, status bool) func() (*crd.Result, error) {
+	return func() (*crd.Result, error) {
+		if status {
+			return res.UpdateStatus(ctx, obj, old)
+		}
+		return res.Update(ctx, obj, old)
+	}
+}
+
+func nameOf(objs ...map[string]any) string {
+	for _, o := range objs {
+		if md, ok := o["metadata"].(map[string]any); ok {
+			if n, ok := md["name"].(string); ok && n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// invalidError returns the API server's 422 Invalid error for a write refused
+// by validation, with the texts crdschema renders.
+func invalidError(gk schema.GroupKind, name string, errs crdschema.ErrorList) *apierrors.StatusError {
+	causes := make([]metav1.StatusCause, 0, len(errs))
+	for _, e := range errs {
+		causes = append(causes, metav1.StatusCause{
+			Type:    metav1.CauseType(e.Type),
+			Message: e.Body(),
+			Field:   e.Field,
+		})
+	}
+	msg := ""
+	if err := errs.ToAggregate(); err != nil {
+		msg = err.Error()
+	}
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure,
+		Code:   http.StatusUnprocessableEntity,
+		Reason: metav1.StatusReasonInvalid,
+		Details: &metav1.StatusDetails{
+			Group:  gk.Group,
+			Kind:   gk.Kind,
+			Name:   name,
+			Causes: causes,
+		},
+		Message: fmt.Sprintf("%s %q is invalid: %s", gk.String(), name, msg),
+	}}
+}
+
+// requestError converts a request the library refuses before validation to
+// the API server's status error.
+func requestError(err error, gr schema.GroupResource, gk schema.GroupKind, name string) error {
+	var re *crd.RequestError
+	if !errors.As(err, &re) {
+		return apierrors.NewInternalError(err)
+	}
+	reason := metav1.StatusReason(re.Reason)
+	code := int32(http.StatusInternalServerError)
+	switch reason {
+	case metav1.StatusReasonBadRequest:
+		code = http.StatusBadRequest
+	case metav1.StatusReasonInvalid:
+		code = http.StatusUnprocessableEntity
+	case metav1.StatusReasonConflict:
+		code = http.StatusConflict
+	case metav1.StatusReasonNotFound:
+		code = http.StatusNotFound
+	}
+	st := metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    code,
+		Reason:  reason,
+		Message: re.Message,
+	}
+	switch reason {
+	case metav1.StatusReasonConflict, metav1.StatusReasonNotFound:
+		st.Details = &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name}
+	case metav1.StatusReasonInvalid:
+		st.Details = &metav1.StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name}
+	}
+	for _, e := range re.Errors {
+		if st.Details == nil {
+			st.Details = &metav1.StatusDetails{}
+		}
+		st.Details.Causes = append(st.Details.Causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.Body(), Field: e.Field})
+	}
+	return &apierrors.StatusError{ErrStatus: st}
+}
+
+// strictError is the API server's refusal of unknown fields under
+// fieldValidation=Strict.
+func strictError(unknown []string) error {
+	parts := make([]string, len(unknown))
+	for i, f := range unknown {
+		parts[i] = fmt.Sprintf("unknown field %q", f)
+	}
+	return apierrors.NewBadRequest("strict decoding error: " + strings.Join(parts, ", "))
+}
+
+// newRequestDecoder returns the schema-dependent part of the API server's
+// decoding of def's objects (metadata, pruning, nulls, embedded resources),
+// which the API server runs in its request decoder, before the field
+// manager sees the object. crd.Resource builds the same decoder inside and
+// does not expose it; this builds it again from the versions' schemas
+// (structural, defaults pruned).
+func newRequestDecoder(def *crdschema.CustomResourceDefinition) (*prune.Decoder, error) {
+	schemas := map[string]*structural.Schema{}
+	for _, v := range def.Spec.Versions {
+		props, _ := crd.VersionSchema(def, v.Name)
+		if props == nil {
+			continue
+		}
+		s, err := structural.New(props)
+		if err != nil {
+			return nil, fmt.Errorf("version %s: %w", v.Name, err)
+		}
+		if !def.Spec.PreserveUnknownFields {
+			if pruned, err := defaulting.PruneDefaults(s); err == nil {
+				s = pruned
+			}
+		}
+		schemas[v.Name] = s
+	}
+	return prune.NewDecoder(prune.DecoderOptions{
+		Group:                 def.Spec.Group,
+		Kind:                  def.Spec.Names.Kind,
+		Schemas:               schemas,
+		PreserveUnknownFields: def.Spec.PreserveUnknownFields,
+	}), nil
+}

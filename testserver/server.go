@@ -1,0 +1,427 @@
+package testserver
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/sets"
+	genericapifilters "k8s.io/apiserver/pkg/endpoints/filters"
+	"k8s.io/apiserver/pkg/endpoints/request"
+	genericfilters "k8s.io/apiserver/pkg/server/filters"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// An Option configures Start.
+type Option func(*config)
+
+type config struct {
+	crdFiles          []string
+	crds              []*crdschema.CustomResourceDefinition
+	kubernetesVersion string
+	address           string
+	history           int
+	bookmark          time.Duration
+	now               func() time.Time
+	objects           []map[string]any
+}
+
+// WithObjects stores objects when the server starts, as given, as if they
+// had been read from etcd: they are not validated (a test of ratcheting can
+// start from an object the schema refuses), and reads return them pruned
+// and defaulted no more than they are. Their kinds must be served: built-in
+// kinds or the kinds of the CRDs given to Start. A resourceVersion they
+// carry is replaced; a namespaced object without a namespace goes to
+// "default". The objects are not modified.
+func WithObjects(objs ...map[string]any) Option {
+	return func(c *config) { c.objects = append(c.objects, objs...) }
+}
+
+// WithCRDFiles serves the CRDs of files and folders: YAML (several documents
+// each) or JSON; documents of other kinds are skipped. A folder contributes
+// its files ending in .yaml, .yml or .json, not its subfolders.
+func WithCRDFiles(paths ...string) Option {
+	return func(c *config) { c.crdFiles = append(c.crdFiles, paths...) }
+}
+
+// WithCRDs serves CRDs given as crdschema values. They are not modified.
+func WithCRDs(crds ...*crdschema.CustomResourceDefinition) Option {
+	return func(c *config) { c.crds = append(c.crds, crds...) }
+}
+
+// WithKubernetesVersion makes the server answer as the API server of the
+// Kubernetes release v ("1.34"; the default is 1.37, the range 1.33 to 1.37):
+// CRDs are validated, and objects created and updated, with that release's
+// CEL environment, cost estimates, checks and error texts; /version reports
+// it.
+func WithKubernetesVersion(v string) Option {
+	return func(c *config) { c.kubernetesVersion = v }
+}
+
+// WithAddress sets the address the server listens on; the default is
+// 127.0.0.1:0, a free port of the loopback interface.
+func WithAddress(addr string) Option {
+	return func(c *config) { c.address = addr }
+}
+
+// WithWatchHistory sets how many events of each resource the server keeps
+// for watches that start at a past resourceVersion (the default is 10000);
+// a watch from an older resourceVersion gets 410 Gone, as from a compacted
+// etcd.
+func WithWatchHistory(events int) Option {
+	return func(c *config) { c.history = events }
+}
+
+// WithBookmarkInterval sets how often a watch that allows bookmarks gets one
+// (the default is a minute, as the API server's watch cache sends them).
+func WithBookmarkInterval(d time.Duration) Option {
+	return func(c *config) { c.bookmark = d }
+}
+
+// WithClock sets the clock of the printer columns' ages; the default is
+// time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
+}
+
+// Server is an in-process Kubernetes API server for tests: HTTPS on the
+// loopback interface, objects in memory, custom resources served through
+// crdschema's pipeline. Its methods are safe for concurrent use.
+type Server struct {
+	kubernetesVersion string
+	cache             *celrules.Cache
+	revs              *revisions
+	history           int
+	bookmark          time.Duration
+	now               func() time.Time
+	resolver          *request.RequestInfoFactory
+
+	mu    sync.RWMutex
+	kinds map[schema.GroupResource]*resourceKind
+	// crdKinds are the kinds of the CRDs, by CRD name.
+	crdKinds map[string]*resourceKind
+	crds     *resourceKind
+	ns       *resourceKind
+
+	listener net.Listener
+	http     *http.Server
+	url      string
+	caPEM    []byte
+	done     chan struct{}
+}
+
+// Start starts a server with the given CRDs and returns it, ready. A CRD the
+// API server would refuse fails Start with the API server's error; so do two
+// CRDs of the same name or serving the same resource. Stop the server with
+// Close.
+func Start(opts ...Option) (*Server, error) {
+	cfg := config{address: "127.0.0.1:0", history: 10000, bookmark: time.Minute, now: time.Now}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.history < 1 {
+		return nil, fmt.Errorf("testserver: WithWatchHistory(%d): at least one event must be kept", cfg.history)
+	}
+	s := &Server{
+		kubernetesVersion: cfg.kubernetesVersion,
+		cache:             new(celrules.Cache),
+		revs:              new(revisions),
+		history:           cfg.history,
+		bookmark:          cfg.bookmark,
+		now:               cfg.now,
+		resolver: &request.RequestInfoFactory{
+			APIPrefixes:          sets.NewString("api", "apis"),
+			GrouplessAPIPrefixes: sets.NewString("api"),
+		},
+		kinds:    map[schema.GroupResource]*resourceKind{},
+		crdKinds: map[string]*resourceKind{},
+		done:     make(chan struct{}),
+	}
+	if _, err := parseRelease(cfg.kubernetesVersion); err != nil {
+		return nil, fmt.Errorf("testserver: %w", err)
+	}
+	s.installBuiltins()
+	defs, err := loadCRDs(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("testserver: %w", err)
+	}
+	ctx := context.Background()
+	for _, d := range defs {
+		if err := s.createCRD(ctx, d.def); err != nil {
+			if d.source != "" {
+				return nil, fmt.Errorf("testserver: %s: %w", d.source, err)
+			}
+			return nil, fmt.Errorf("testserver: %w", err)
+		}
+	}
+	for i, o := range cfg.objects {
+		if err := s.storeAsGiven(ctx, o); err != nil {
+			return nil, fmt.Errorf("testserver: WithObjects: object %d: %w", i, err)
+		}
+	}
+	if err := s.listen(cfg.address); err != nil {
+		return nil, fmt.Errorf("testserver: %w", err)
+	}
+	return s, nil
+}
+
+type sourcedCRD struct {
+	def    *crdschema.CustomResourceDefinition
+	source string
+}
+
+func loadCRDs(cfg config) ([]sourcedCRD, error) {
+	var out []sourcedCRD
+	for _, p := range cfg.crdFiles {
+		files, err := crdFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, fmt.Errorf("reading CRDs: %w", err)
+			}
+			defs, err := readCRDs(data)
+			if err != nil {
+				return nil, fmt.Errorf("reading CRDs from %s: %w", f, err)
+			}
+			for _, d := range defs {
+				out = append(out, sourcedCRD{d, f})
+			}
+		}
+	}
+	for i, d := range cfg.crds {
+		if d == nil {
+			return nil, fmt.Errorf("WithCRDs: CRD %d is nil", i)
+		}
+		out = append(out, sourcedCRD{d, ""})
+	}
+	return out, nil
+}
+
+func crdFiles(p string) ([]string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading CRDs: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading CRDs: %w", err)
+	}
+	var files []string
+	for _, e := range entries {
+		switch strings.ToLower(filepath.Ext(e.Name())) {
+		case ".yaml", ".yml", ".json":
+			if !e.IsDir() {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func (s *Server) listen(addr string) error {
+	cert, caPEM, err := selfSignedCert()
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	s.listener = l
+	s.caPEM = caPEM
+	s.url = "https://" + l.Addr().String()
+	var h http.Handler = http.HandlerFunc(s.serve)
+	h = genericapifilters.WithWarningRecorder(h)
+	h = genericapifilters.WithRequestInfo(h, s.resolver)
+	h = genericapifilters.WithAuditInit(h)
+	h = genericfilters.WithPanicRecovery(h, s.resolver)
+	s.http = &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 30 * time.Second,
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}, MinVersion: tls.VersionTLS12},
+		ErrorLog:          nil,
+	}
+	go func() {
+		defer close(s.done)
+		_ = s.http.ServeTLS(l, "", "")
+	}()
+	return nil
+}
+
+// selfSignedCert makes a certificate for 127.0.0.1, ::1 and localhost.
+func selfSignedCert() (tls.Certificate, []byte, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "testserver"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(10 * 365 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+		DNSNames:              []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER})
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	return cert, certPEM, err
+}
+
+// URL returns the server's address, https://127.0.0.1:<port>.
+func (s *Server) URL() string { return s.url }
+
+// RESTConfig returns a client configuration for the server: its URL and
+// certificate authority. No credentials are needed; every request acts as
+// a cluster administrator.
+func (s *Server) RESTConfig() *rest.Config {
+	return &rest.Config{
+		Host:            s.url,
+		TLSClientConfig: rest.TLSClientConfig{CAData: append([]byte(nil), s.caPEM...)},
+		QPS:             -1,
+	}
+}
+
+// Kubeconfig returns a kubeconfig file whose current context is the server.
+func (s *Server) Kubeconfig() ([]byte, error) {
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["testserver"] = &clientcmdapi.Cluster{Server: s.url, CertificateAuthorityData: append([]byte(nil), s.caPEM...)}
+	cfg.AuthInfos["testserver"] = &clientcmdapi.AuthInfo{Token: "testserver"} // any token: the server does not authenticate
+	cfg.Contexts["testserver"] = &clientcmdapi.Context{Cluster: "testserver", AuthInfo: "testserver", Namespace: "default"}
+	cfg.CurrentContext = "testserver"
+	return clientcmd.Write(*cfg)
+}
+
+// WriteKubeconfig writes Kubeconfig to path, readable by its owner only.
+func (s *Server) WriteKubeconfig(path string) error {
+	data, err := s.Kubeconfig()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
+}
+
+// Compact forgets the event history of every resource, as a compaction of
+// etcd does: a watch from a resourceVersion before now gets 410 Gone.
+func (s *Server) Compact() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, k := range s.kinds {
+		k.store.compact()
+	}
+}
+
+// Close stops the server: it closes its listener and every connection,
+// which ends the watches.
+func (s *Server) Close() error {
+	if s.http == nil {
+		return nil
+	}
+	err := s.http.Close()
+	<-s.done
+	return err
+}
+
+// generateName appends the API server's random suffix to base.
+func (s *Server) generateName(base string) string {
+	const maxNameLength, randomLength = 63, 5
+	if len(base) > maxNameLength-randomLength {
+		base = base[:maxNameLength-randomLength]
+	}
+	return base + utilrand.String(randomLength)
+}
+
+// checkNamespace refuses a create in a namespace that does not exist, as the
+// NamespaceLifecycle admission plugin does.
+func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
+	if !k.namespaced {
+		return nil
+	}
+	ns := requestNamespace(ctx)
+	if ns == "" {
+		return nil
+	}
+	if !s.ns.store.has("//namespaces/" + ns) {
+		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
+	}
+	return nil
+}
+
+// storeAsGiven stores an initial object of a served kind.
+func (s *Server) storeAsGiven(ctx context.Context, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: deepCopyMap(obj)}
+	gvk := u.GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" {
+		return fmt.Errorf("no apiVersion or kind")
+	}
+	var k *resourceKind
+	for _, c := range s.kinds {
+		if c.gr.Group == gvk.Group && c.kind == gvk.Kind {
+			k = c
+		}
+	}
+	if k == nil || k.versions[gvk.Version] == nil {
+		return fmt.Errorf("%s is not served", gvk)
+	}
+	if u.GetName() == "" {
+		return fmt.Errorf("%s without a name", gvk)
+	}
+	key := "/" + k.gr.Group + "/" + k.gr.Resource
+	if k.namespaced {
+		if u.GetNamespace() == "" {
+			u.SetNamespace("default")
+		}
+		key += "/" + u.GetNamespace()
+	} else {
+		u.SetNamespace("")
+	}
+	key += "/" + u.GetName()
+	u.SetResourceVersion("")
+	u.SetAPIVersion(schema.GroupVersion{Group: k.gr.Group, Version: k.storageVersion}.String())
+	if err := k.store.Create(ctx, key, u, &unstructured.Unstructured{}, 0); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package testserver
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/openapi"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// typeConverter builds the type converter of server-side apply for a CRD
+// from the OpenAPI v3 schemas crdschema publishes for its served versions,
+// as the API server builds it (value validations and nullable stripped,
+// no selectable fields). The same construction is in fakeclient's
+// typeconv.go.
+func typeConverter(def *crdschema.CustomResourceDefinition, versions []string) (managedfields.TypeConverter, error) {
+	models := map[string]*spec.Schema{}
+	for _, v := range versions {
+		doc, err := openapi.V3(def, v, openapi.Options{StripValueValidation: true, StripNullable: true, OmitSelectableFields: true})
+		if err != nil {
+			return nil, fmt.Errorf("publishing the OpenAPI schema of %s/%s: %w", def.Spec.Group, v, err)
+		}
+		for name, s := range doc.Components.Schemas {
+			data, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			var ks spec.Schema
+			if err := json.Unmarshal(data, &ks); err != nil {
+				return nil, err
+			}
+			models[name] = &ks
+		}
+	}
+	return managedfields.NewTypeConverter(models, def.Spec.PreserveUnknownFields)
+}
