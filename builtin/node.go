@@ -29,25 +29,25 @@ type node struct {
 type special int
 
 const (
-	plain special = iota
-	anyValue      // runtime.RawExtension, FieldsV1, apiextensions JSON: any JSON value
-	quantity      // resource.Quantity: a string or number that parses as a quantity
-	intOrString   // intstr.IntOrString: an int32 or a string
-	timeValue     // metav1.Time: an RFC 3339 time
-	microTime     // metav1.MicroTime: an RFC 3339 time with microseconds
+	plain       special = iota
+	anyValue            // runtime.RawExtension, FieldsV1, apiextensions JSON: any JSON value
+	quantity            // resource.Quantity: a string or number that parses as a quantity
+	intOrString         // intstr.IntOrString: an int32 or a string
+	timeValue           // metav1.Time: an RFC 3339 time
+	microTime           // metav1.MicroTime: an RFC 3339 time with microseconds
 )
 
 var specials = map[string]special{
-	"io.k8s.apimachinery.pkg.runtime.RawExtension":                                         anyValue,
-	"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1":                                        anyValue,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON":                        anyValue,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray":      anyValue,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool":       anyValue,
+	"io.k8s.apimachinery.pkg.runtime.RawExtension":                                          anyValue,
+	"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1":                                         anyValue,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON":                         anyValue,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray":       anyValue,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool":        anyValue,
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": anyValue,
-	"io.k8s.apimachinery.pkg.api.resource.Quantity":                                        quantity,
-	"io.k8s.apimachinery.pkg.util.intstr.IntOrString":                                      intOrString,
-	"io.k8s.apimachinery.pkg.apis.meta.v1.Time":                                            timeValue,
-	"io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime":                                       microTime,
+	"io.k8s.apimachinery.pkg.api.resource.Quantity":                                         quantity,
+	"io.k8s.apimachinery.pkg.util.intstr.IntOrString":                                       intOrString,
+	"io.k8s.apimachinery.pkg.apis.meta.v1.Time":                                             timeValue,
+	"io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime":                                        microTime,
 }
 
 // definition returns the node of a definition, building it (and what it
