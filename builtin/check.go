@@ -52,6 +52,10 @@ type Result struct {
 	// Invalid); none when DecodeError is set, as validation then does not
 	// run.
 	Errors []Problem
+	// UnknownFields are the paths of the fields the kind's Go types do
+	// not have, sorted: warnings by default, refusals with
+	// WithStrictFieldValidation.
+	UnknownFields []string
 	// Warnings are what the API server would warn about (unknown fields)
 	// and what server-side apply would refuse (duplicate list-map keys).
 	Warnings []Warning
@@ -147,6 +151,7 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 		return r, nil
 	}
 	sort.Strings(d.unknown)
+	r.UnknownFields = d.unknown
 	if len(d.unknown) > 0 && a.strict {
 		parts := make([]string, len(d.unknown))
 		for i, u := range d.unknown {
@@ -173,7 +178,7 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 		}
 	}
 	for _, name := range root.required {
-		if name != "status" && name != "metadata" && obj[name] == nil {
+		if name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
 			s.errs = append(s.errs, crdschema.Required(crdschema.NewPath(name), ""))
 		}
 	}
@@ -227,6 +232,9 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 	}
 	if !k.Namespaced {
 		meta.Namespace = ""
+	}
+	if meta.Name == "" && generatesName[[2]string{k.Group, k.Kind}] {
+		meta.Name = "generated"
 	}
 	if meta.Name == "" && meta.GenerateName != "" {
 		base := meta.GenerateName
@@ -300,7 +308,7 @@ func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
 			return
 		}
 		for _, name := range n.required {
-			if x[name] == nil {
+			if x[name] == nil && scalar(n.props[name]) {
 				s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
 			}
 		}
@@ -346,4 +354,20 @@ func describeKey(names []string, values []any) string {
 		parts[i] = n + "=" + jsonvalue.Format(values[i])
 	}
 	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// scalar reports whether a required field is one whose absence the API
+// server refuses: a string, number or boolean. A missing struct, list or
+// map decodes as its zero value, which defaulting or the hand-written
+// validation may accept (a CSIDriver without spec, a LimitRange without
+// limits), so it is not refused here.
+func scalar(n *node) bool {
+	if n == nil || n.special != plain {
+		return false
+	}
+	switch n.typ {
+	case "string", "integer", "number", "boolean":
+		return true
+	}
+	return false
 }
