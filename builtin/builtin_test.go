@@ -128,13 +128,13 @@ func TestCreate(t *testing.T) {
 		{name: "unknown field strict", api: strict, obj: deployment, edit: func(m map[string]any) { spec(m)["replica"] = int64(1); spec(m)["Paused"] = true },
 			decode: `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.Paused", unknown field "spec.replica"`},
 		{name: "string for int32", obj: deployment, edit: func(m map[string]any) { spec(m)["replicas"] = "3" },
-			decode: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+			decode: `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
 		{name: "int32 out of range", obj: deployment, edit: func(m map[string]any) { container(m)["ports"] = []any{map[string]any{"containerPort": int64(1) << 40}} },
-			decode: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1099511627776 into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`},
+			decode: `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal number 1099511627776 into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`},
 		{name: "object for string", obj: deployment, edit: func(m map[string]any) { container(m)["image"] = map[string]any{} },
-			decode: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal object into Go struct field Container.spec.template.spec.containers.image of type string`},
+			decode: `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal object into Go struct field Container.spec.template.spec.containers.image of type string`},
 		{name: "array for struct", obj: deployment, edit: func(m map[string]any) { spec(m)["template"] = []any{} },
-			decode: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field DeploymentSpec.spec.template of type v1.PodTemplateSpec`},
+			decode: `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal array into Go struct field DeploymentSpec.spec.template of type v1.PodTemplateSpec`},
 		{name: "bad quantity", obj: deployment, edit: func(m map[string]any) {
 			container(m)["resources"] = map[string]any{"limits": map[string]any{"cpu": "half"}}
 		}, decode: `Deployment in version "v1" cannot be handled as a Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
@@ -143,7 +143,7 @@ func TestCreate(t *testing.T) {
 		}},
 		{name: "int-or-string", obj: deployment, edit: func(m map[string]any) {
 			spec(m)["strategy"] = map[string]any{"rollingUpdate": map[string]any{"maxSurge": true}}
-		}, decode: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go value of type int32`},
+		}, decode: `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32`},
 		{name: "time", obj: deployment, edit: func(m map[string]any) { meta(m)["creationTimestamp"] = "yesterday" },
 			decode: `Deployment in version "v1" cannot be handled as a Deployment: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`},
 		{name: "null anywhere", obj: deployment, edit: func(m map[string]any) { spec(m)["replicas"] = nil; container(m)["ports"] = nil }},

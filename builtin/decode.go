@@ -23,10 +23,11 @@ type decoder struct {
 	unknown []string
 }
 
-// typeError is the text of Go's json.UnmarshalTypeError.
+// typeError is the text of Go's json.UnmarshalTypeError as the API
+// server reports it (without "json: ").
 func typeError(value, structName, field, goType string) error {
 	if structName != "" || field != "" {
-		return errors.New("json: cannot unmarshal " + value + " into Go struct field " + structName + "." + field + " of type " + goType)
+		return errors.New("cannot unmarshal " + value + " into Go struct field " + structName + "." + field + " of type " + goType)
 	}
 	return errors.New("json: cannot unmarshal " + value + " into Go value of type " + goType)
 }
@@ -146,18 +147,20 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 		}
 		return
 	case intOrString:
+		// IntOrString's UnmarshalJSON decodes a non-string into an
+		// int32; its errors carry the field's context.
 		switch v := v.(type) {
 		case string:
 		case int64:
 			if v < math.MinInt32 || v > math.MaxInt32 {
-				fail(typeError("number "+numberLiteral(v), "", "", "int32"))
+				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
 			}
 		case float64:
 			if !integral(v, true) {
-				fail(typeError("number "+numberLiteral(v), "", "", "int32"))
+				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
 			}
 		default:
-			fail(typeError(jsonKind(v), "", "", "int32"))
+			fail(typeError(jsonKind(v), sname, field, "int32"))
 		}
 		return
 	case timeValue, microTime:

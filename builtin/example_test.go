@@ -33,6 +33,6 @@ spec:
 	s, _ := api.Schema(k)
 	fmt.Println(k.Resource, k.Namespaced, s.Properties["spec"].Properties["replicas"].Format)
 	// Output:
-	// Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32
+	// Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32
 	// deployments true int32
 }

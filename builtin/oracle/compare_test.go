@@ -298,3 +298,23 @@ func TestCorpusRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTexts lists decoding errors whose text differs from the API
+// server's (set TEXTS=1).
+func TestDecodeTexts(t *testing.T) {
+	if os.Getenv("TEXTS") == "" {
+		t.Skip("set TEXTS=1 to list decoding texts that differ")
+	}
+	api, _ := builtin.New(builtin.WithKubernetesVersion(Release))
+	seen := map[string]bool{}
+	for _, s := range builtinObjects(t, api) {
+		for _, m := range mutations(s.obj) {
+			r := Create(mustJSON(m.obj))
+			got := check(api, normalize(m.obj), nil)
+			if r.DecodeError != "" && got.layer == builtin.LayerDecode && got.text != r.DecodeError && !seen[m.kind] {
+				seen[m.kind] = true
+				t.Logf("%s\n\tAPI server: %s\n\tcrdschema:  %s", m.what, r.DecodeError, got.text)
+			}
+		}
+	}
+}
