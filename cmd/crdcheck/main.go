@@ -202,6 +202,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	kubernetesVersion = opts.kubeVersion
+	builtinChecked.Store(0)
 	prog := newProgress(stderr, opts.progress)
 	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog,
 		countOnly: opts.output == "text" && !opts.verbose}
