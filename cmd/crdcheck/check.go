@@ -36,6 +36,7 @@ type outcome struct {
 	unknownFields                     []string
 	warnings                          []string       // the API server's warnings (kubectl prints them)
 	problem                           string         // why refused (when operation is set), unreadable or not checked
+	checkedBy                         []string       // for built-in kinds: the layers of checks that ran (builtin.Layers)
 	message                           string         // what kubectl prints for a refusal, when known
 	result                            map[string]any // the resulting object, with -show-result
 
@@ -423,9 +424,12 @@ func (c *checker) check(cat *catalog, d document) outcome {
 	}
 	e := cat.find(o.apiVersion, o.kind)
 	if e == nil {
+		if b, ok := c.checkBuiltin(o, d); ok {
+			return b
+		}
 		o.status = statusUnchecked
 		if isBuiltin(o.apiVersion) {
-			o.problem = fmt.Sprintf("%s (%s) is a built-in kind; crdcheck checks custom resources only", o.kind, o.apiVersion)
+			o.problem = fmt.Sprintf("%s (%s) is not served by Kubernetes %s", o.kind, o.apiVersion, builtinRelease())
 		} else {
 			o.problem = fmt.Sprintf("no CRD in the input serves kind %q in version %q", o.kind, o.apiVersion)
 		}

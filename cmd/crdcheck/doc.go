@@ -57,9 +57,12 @@
 //     the old object's resourceVersion when the new one has none. An object
 //     without an old one is checked as a create.
 //
-// An object whose kind no CRD of the input serves is not checked: a
-// built-in kind (apps/v1 Deployment, v1 ConfigMap, ...) is named as such.
-// Objects not checked are listed with -v, counted in the summary, and make
+// An object of a built-in kind of the release (-kubernetes-version) is
+// checked with package builtin: decoding as the API server's Go types do,
+// the required fields of the published schema, ObjectMeta and the name
+// rule; hand-written validation, defaulting and admission are not
+// reproduced, and the report says so. An object whose kind neither a CRD
+// of the input nor the release serves is not checked. Objects not checked are listed with -v, counted in the summary, and make
 // the exit status 1 only with -fail-unchecked (the former -strict-kinds);
 // they are never reported as refused by the API server.
 //

@@ -212,6 +212,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	kubernetesVersion = v
+	builtinChecked.Store(0)
 	prog := newProgress(stderr, opts.progress)
 	c := &checker{ctx: context.Background(), opts: opts, stdin: stdin, prog: prog,
 		countOnly: opts.output == "text" && !opts.verbose}

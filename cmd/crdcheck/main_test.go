@@ -62,7 +62,7 @@ func TestExitStatus(t *testing.T) {
 		{"nothing to check", []string{}, exitUsage},
 		{"flags after the files", []string{good, "-crds", crds}, exitOK},
 		{"flags after the files, rejected", []string{objects, "-crds", crds}, exitRejected},
-		{"built-in kinds are not checked, and pass", []string{"-crds", crds, good}, exitOK},
+		{"built-in kinds no release serves are not checked, and pass", []string{"-crds", crds, good}, exitOK},
 		{"bad -o", []string{"-crds", crds, "-o", "yaml", good}, exitUsage},
 		{"bad -j", []string{"-crds", crds, "-j", "0", good}, exitUsage},
 		{"unknown flag", []string{"-crds", crds, "-nope", good}, exitUsage},
@@ -128,7 +128,7 @@ func TestJSONShape(t *testing.T) {
 
 	crdList := v["crds"].([]any)
 	if len(crdList) != 1 {
-		t.Fatalf("%d CRDs, want 1 (the ConfigMap is not one)", len(crdList))
+		t.Fatalf("%d CRDs, want 1 (the PodSecurityPolicy is not one)", len(crdList))
 	}
 	c := crdList[0].(map[string]any)
 	wantCRD := map[string]any{
@@ -171,7 +171,7 @@ func TestJSONShape(t *testing.T) {
 	if uf := objs[1].(map[string]any)["unknownFields"]; !reflect.DeepEqual(uf, []any{"spec.someRandomField"}) {
 		t.Errorf("unknownFields %v, want [spec.someRandomField]", uf)
 	}
-	if e := objs[2].(map[string]any)["error"]; e != `ConfigMap (v1) is a built-in kind; crdcheck checks custom resources only` {
+	if e := objs[2].(map[string]any)["error"]; e != `PodSecurityPolicy (policy/v1beta1) is not served by Kubernetes 1.37` {
 		t.Errorf("skipped object's error %q", e)
 	}
 
@@ -238,11 +238,11 @@ func TestFailUnchecked(t *testing.T) {
 	}
 	o := v["objects"].([]any)[2].(map[string]any)
 	// still not checked: the API server did not refuse it
-	if o["status"] != "notChecked" || o["kind"] != "ConfigMap" {
-		t.Errorf("ConfigMap: %v, want notChecked", o)
+	if o["status"] != "notChecked" || o["kind"] != "PodSecurityPolicy" {
+		t.Errorf("PodSecurityPolicy: %v, want notChecked", o)
 	}
 	_, out, _ := runArgs(t, "-crds", crds, "-fail-unchecked", good)
-	want := good + ":20: ConfigMap skipped (v1): not checked\nConfigMap (v1) is a built-in kind; crdcheck checks custom resources only\n"
+	want := good + ":20: PodSecurityPolicy skipped (policy/v1beta1): not checked\nPodSecurityPolicy (policy/v1beta1) is not served by Kubernetes 1.37\n"
 	if !strings.Contains(out, want) || strings.Contains(out, "no matches") || strings.Contains(out, "): rejected") {
 		t.Errorf("text output lacks %q or words it as a refusal:\n%s", want, out)
 	}
@@ -258,7 +258,7 @@ func TestTextOutput(t *testing.T) {
 		good + ":11: CronTab prod/unknown-field (stable.example.com/v1): accepted\n" +
 			"Warning: unknown field \"spec.someRandomField\"\n\n" + // a blank line between objects
 			bad + ":1: CronTab default/bad",
-		"not checked, no accepted CRD of the input serves their apiVersion and kind: v1 ConfigMap (built-in): 1\n",
+		"not checked, no accepted CRD of the input serves their apiVersion and kind: policy/v1beta1 PodSecurityPolicy (built-in): 1\n",
 		"CRDs: 1 accepted, 0 rejected\n",
 		"objects: 2 accepted, 1 rejected, 1 not checked, 0 unreadable; 1 warning(s)\n",
 	} {

@@ -54,6 +54,7 @@ type objectReport struct {
 	Error         string         `json:"error,omitempty"`
 	Message       string         `json:"message,omitempty"`
 	Object        map[string]any `json:"object,omitempty"`
+	CheckedBy     []string       `json:"checkedBy,omitempty"` // built-in kinds: the layers of checks that ran
 
 	where string // location for the text output
 }
@@ -109,7 +110,7 @@ func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked
 			APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name,
 			Operation: o.operation, Status: o.status,
 			Errors: fieldErrors(o.errs), UnknownFields: nonNil(o.unknownFields), Warnings: nonNil(o.warnings), Error: o.problem,
-			Object: o.result, where: o.doc.where(),
+			Object: o.result, CheckedBy: o.checkedBy, where: o.doc.where(),
 		}
 		switch {
 		case o.message != "":
@@ -291,6 +292,9 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 		}
 		sort.Strings(kinds)
 		fmt.Fprintf(b, "not checked, no accepted CRD of the input serves their apiVersion and kind: %s\n", strings.Join(kinds, ", "))
+	}
+	if builtins := builtinChecked.Load(); builtins > 0 {
+		fmt.Fprintf(b, "%d object(s) of built-in kinds checked against Kubernetes %s: %s\n", builtins, builtinRelease(), builtinNote)
 	}
 	fmt.Fprintf(b, "CRDs: %d accepted, %d rejected\n", s.CRDs-s.CRDsRejected, s.CRDsRejected)
 	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d warning(s)\n",

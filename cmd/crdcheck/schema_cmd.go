@@ -41,6 +41,8 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	dir := fs.String("d", ".", "`DIR`ectory to write the schemas into")
 	strict := fs.Bool("strict", false, "forbid the fields the API server prunes as unknown (additionalProperties: false)")
+	builtins := fs.Bool("builtin", false, "also write the schemas of the built-in kinds of the release (Deployment, Service, ...)")
+	kubeVersion := fs.String("kubernetes-version", "", "with -builtin: the Kubernetes `release` (1.33 to 1.37; default 1.37)")
 	files, err := parseInterspersed(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -48,7 +50,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		fmt.Fprintln(stderr, "crdcheck schema:", err)
 		return exitUsage
-	case len(files) == 0:
+	case len(files) == 0 && !*builtins:
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck schema: no CRDs given")
 		return exitUsage
@@ -68,6 +70,11 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "crdcheck schema:", err)
 		return exitUsage
+	}
+	if *builtins {
+		if s := writeBuiltinSchemas(*dir, *kubeVersion, opts, stdout, stderr); s != exitOK {
+			return s
+		}
 	}
 	written := map[string][]byte{} // file name: content
 	for _, e := range entries {

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// crontabCRD is the test CRD's text (with its ConfigMap).
+// crontabCRD is the test CRD's text (with its PodSecurityPolicy).
 func crontabCRD(t *testing.T) string { return readFile(t, filepath.Join(crds, "crontab.yaml")) }
 
 // report decodes a JSON report.
@@ -65,8 +65,8 @@ func TestCRDsInTheStream(t *testing.T) {
 	for _, o := range rep.Objects {
 		got = append(got, row{o.Kind, o.Status})
 	}
-	want := []row{{"CronTab", "rejected"}, {"Deployment", "notChecked"}, {"Widget", "notChecked"},
-		{"CronTab", "accepted"}, {"CronTab", "accepted"}, {"ConfigMap", "notChecked"}, {"ConfigMap", "notChecked"}}
+	want := []row{{"CronTab", "rejected"}, {"Deployment", "rejected"}, {"Widget", "notChecked"},
+		{"CronTab", "accepted"}, {"CronTab", "accepted"}, {"PodSecurityPolicy", "notChecked"}, {"PodSecurityPolicy", "notChecked"}}
 	if len(got) != len(want) {
 		t.Fatalf("objects %v, want %v", got, want)
 	}
@@ -75,13 +75,13 @@ func TestCRDsInTheStream(t *testing.T) {
 			t.Errorf("object %d: %v, want %v", i, got[i], want[i])
 		}
 	}
-	if e := rep.Objects[1].Error; !strings.Contains(e, "Deployment (apps/v1) is a built-in kind") {
+	if e := rep.Objects[1].Error; e != `Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32` {
 		t.Errorf("Deployment: %q", e)
 	}
 	if e := rep.Objects[2].Error; !strings.Contains(e, "widgets.example.com") || !strings.Contains(e, "was rejected") {
 		t.Errorf("Widget: %q", e)
 	}
-	if s := rep.Summary; s["notChecked"] != 4 || s["crdsRejected"] != 1 || s["objects"] != 7 {
+	if s := rep.Summary; s["notChecked"] != 3 || s["crdsRejected"] != 1 || s["objects"] != 7 {
 		t.Errorf("summary %v", s)
 	}
 	// the same CRD with -crds and among the manifests is one CRD
@@ -127,7 +127,7 @@ func TestBadInput(t *testing.T) {
 		{unreadable + ":0", "error", `(permission denied|no such file)`},
 		{broken + ":1", "accepted", ""},
 		{broken + ":11", "accepted", ""},
-		{broken + ":20", "notChecked", "built-in"},
+		{broken + ":20", "notChecked", "not served by Kubernetes"},
 		{broken + ":26", "error", `^cannot decode: yaml: line 29: did not find expected`}, // the line sigs.k8s.io/yaml's parser names
 		{broken + ":31", "error", `kind not set`},
 		{broken + ":37 items[0]", "error", `not an object`},
@@ -291,12 +291,12 @@ func TestGitHubAnnotations(t *testing.T) {
 // not checked without calling them rejected.
 func TestFailUncheckedWording(t *testing.T) {
 	_, out, _ := runArgs(t, "-o", "github", "-fail-unchecked", "-crds", crds, good)
-	want := "::error file=" + good + ",line=20,title=crdcheck%3A ConfigMap skipped (v1) not checked::ConfigMap (v1) is a built-in kind; crdcheck checks custom resources only"
+	want := "::error file=" + good + ",line=20,title=crdcheck%3A PodSecurityPolicy skipped (policy/v1beta1) not checked::PodSecurityPolicy (policy/v1beta1) is not served by Kubernetes 1.37"
 	if !strings.Contains(out, want+"\n") {
 		t.Errorf("github output lacks %q:\n%s", want, out)
 	}
 	_, out, _ = runArgs(t, "-o", "tap", "-fail-unchecked", "-crds", crds, good)
-	if !strings.Contains(out, "not ok 4 - "+good+":20: ConfigMap skipped (v1)\n  ---\n  status: not checked\n") {
+	if !strings.Contains(out, "not ok 4 - "+good+":20: PodSecurityPolicy skipped (policy/v1beta1)\n  ---\n  status: not checked\n") {
 		t.Errorf("tap output:\n%s", out)
 	}
 	_, out, _ = runArgs(t, "-o", "junit", "-fail-unchecked", "-crds", crds, good)

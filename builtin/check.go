@@ -1,0 +1,373 @@
+package builtin
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/metavalidation"
+)
+
+// Layer names what found a problem (see the package documentation).
+type Layer string
+
+// The layers of checks, in the order the API server runs them.
+const (
+	LayerDecode   Layer = "decode"
+	LayerSchema   Layer = "schema"
+	LayerMetadata Layer = "metadata"
+)
+
+// Layers are the layers every check runs, in order.
+var Layers = []Layer{LayerDecode, LayerSchema, LayerMetadata}
+
+// NotReproduced says what the API server checks that this package does
+// not, for reports.
+const NotReproduced = "hand-written validation (k8s.io/kubernetes/pkg/apis/<group>/validation), defaulting and admission are not reproduced"
+
+// Problem is one validation error and the layer that found it.
+type Problem struct {
+	*crdschema.Error
+	Layer Layer
+}
+
+// Warning is one warning and the layer that found it.
+type Warning struct {
+	Layer   Layer
+	Message string // as the API server words it: unknown field "spec.foo"
+}
+
+// Result is the outcome of checking one object.
+type Result struct {
+	Kind Kind
+	// DecodeError is the refusal of the body before validation (the API
+	// server's 400 BadRequest), with the API server's text: a JSON type
+	// or value the kind's Go types cannot hold, or, with
+	// WithStrictFieldValidation, unknown fields. Nil if the body decodes.
+	DecodeError error
+	// Errors are the validation errors found (the API server's 422
+	// Invalid); none when DecodeError is set, as validation then does not
+	// run.
+	Errors []Problem
+	// UnknownFields are the paths of the fields the kind's Go types do
+	// not have, sorted: warnings by default, refusals with
+	// WithStrictFieldValidation.
+	UnknownFields []string
+	// Warnings are what the API server would warn about (unknown fields)
+	// and what server-side apply would refuse (duplicate list-map keys).
+	Warnings []Warning
+
+	name string
+}
+
+// Refused reports whether a check refused the object.
+func (r *Result) Refused() bool { return r.DecodeError != nil || len(r.Errors) > 0 }
+
+// Err returns the outcome as one error with the API server's text: nil
+// when nothing was refused, the decoding error, or
+// `Deployment.apps "web" is invalid: [...]`.
+func (r *Result) Err() error {
+	if r == nil {
+		return nil
+	}
+	if r.DecodeError != nil {
+		return r.DecodeError
+	}
+	if len(r.Errors) == 0 {
+		return nil
+	}
+	list := make(crdschema.ErrorList, len(r.Errors))
+	for i, p := range r.Errors {
+		list[i] = p.Error
+	}
+	gk := r.Kind.Kind
+	if r.Kind.Group != "" {
+		gk += "." + r.Kind.Group
+	}
+	return &InvalidError{GroupKind: gk, Name: r.name, Errors: list}
+}
+
+// InvalidError is a refusal by validation, with the API server's text.
+type InvalidError struct {
+	GroupKind string // Deployment.apps
+	Name      string
+	Errors    crdschema.ErrorList
+}
+
+func (e *InvalidError) Error() string {
+	msg := fmt.Sprintf("%s %q is invalid: ", e.GroupKind, e.Name)
+	if len(e.Errors) == 1 {
+		return msg + e.Errors[0].Error()
+	}
+	parts := make([]string, len(e.Errors))
+	for i, fe := range e.Errors {
+		parts[i] = fe.Error()
+	}
+	return msg + "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ErrNotServed is returned for an object whose apiVersion and kind the
+// release does not serve.
+var ErrNotServed = errors.New("kind not served by this release")
+
+// Create checks an object as the API server reads and validates a create
+// request (see the package documentation for what it covers). The object
+// is not modified.
+func (a *API) Create(obj map[string]any) (*Result, error) {
+	return a.check(obj, nil)
+}
+
+// Update checks obj as an update of the stored object old: as Create,
+// and the metadata that may not change.
+func (a *API) Update(obj, old map[string]any) (*Result, error) {
+	if old == nil {
+		old = map[string]any{}
+	}
+	return a.check(obj, old)
+}
+
+func (a *API) check(obj, old map[string]any) (*Result, error) {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kindName, _ := obj["kind"].(string)
+	k, ok := a.Lookup(apiVersion, kindName)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s %q, Kubernetes %s", ErrNotServed, "apiVersion "+apiVersion+" kind", kindName, a.release)
+	}
+	root := a.definition(k.Definition)
+	if root == nil {
+		return nil, fmt.Errorf("%w: no schema for %s", ErrNotServed, k.Definition)
+	}
+	r := &Result{Kind: k}
+	r.name = nameOf(obj)
+
+	// Decoding.
+	var d decoder
+	d.walk(obj, root, nil, structName(root), "")
+	if d.err != nil {
+		r.DecodeError = a.decodeError(k, d.err)
+		return r, nil
+	}
+	sort.Strings(d.unknown)
+	r.UnknownFields = d.unknown
+	if len(d.unknown) > 0 && a.strict {
+		parts := make([]string, len(d.unknown))
+		for i, u := range d.unknown {
+			parts[i] = fmt.Sprintf("unknown field %q", u)
+		}
+		r.DecodeError = a.decodeError(k, errors.New("strict decoding error: "+strings.Join(parts, ", ")))
+		return r, nil
+	}
+	for _, u := range d.unknown {
+		r.Warnings = append(r.Warnings, Warning{LayerDecode, fmt.Sprintf("unknown field %q", u)})
+	}
+
+	// Metadata.
+	r.Errors = append(r.Errors, a.checkMetadata(k, obj, old)...)
+
+	// Schema: required fields and list-map keys, outside status.
+	var s schemaWalk
+	for _, name := range sortedKeys(obj) {
+		if name == "status" || name == "metadata" {
+			continue
+		}
+		if p := root.props[name]; p != nil {
+			s.walk(obj[name], p, crdschema.NewPath(name))
+		}
+	}
+	for _, name := range root.required {
+		if name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
+			s.errs = append(s.errs, crdschema.Required(crdschema.NewPath(name), ""))
+		}
+	}
+	for _, e := range s.errs {
+		r.Errors = append(r.Errors, Problem{Error: e, Layer: LayerSchema})
+	}
+	for _, w := range s.warnings {
+		r.Warnings = append(r.Warnings, Warning{LayerSchema, w})
+	}
+	return r, nil
+}
+
+func (a *API) decodeError(k Kind, err error) error {
+	return &DecodeError{Kind: k.Kind, Version: k.Version, Err: err}
+}
+
+// DecodeError is a refusal of the body before validation, with the API
+// server's text: `Deployment in version "v1" cannot be handled as a
+// Deployment: json: cannot unmarshal ...`.
+type DecodeError struct {
+	Kind, Version string
+	Err           error // the decoder's own error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", e.Kind, e.Version, e.Kind, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+func nameOf(obj map[string]any) string {
+	m, _ := obj["metadata"].(map[string]any)
+	n, _ := m["name"].(string)
+	return n
+}
+
+// generatedSuffix stands for the five random characters the API server
+// appends to generateName (all of them valid in every name rule).
+const generatedSuffix = "bcdfg"
+
+func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
+	meta, err := metavalidation.DecodeObjectMeta(obj["metadata"])
+	if err != nil {
+		return nil // the decoding layer has reported it
+	}
+	// What the store does before validation: the namespace of the
+	// request (kubectl's "default" when the object names none), cleared
+	// for cluster-scoped kinds; a generated name.
+	if k.Namespaced && meta.Namespace == "" {
+		meta.Namespace = "default"
+	}
+	if !k.Namespaced {
+		meta.Namespace = ""
+	}
+	if meta.Name == "" && generatesName[[2]string{k.Group, k.Kind}] {
+		meta.Name = "generated"
+	}
+	if meta.Name == "" && meta.GenerateName != "" {
+		base := meta.GenerateName
+		if len(base) > 58 {
+			base = base[:58]
+		}
+		meta.Name = base + generatedSuffix
+	}
+	path := crdschema.NewPath("metadata")
+	var errs crdschema.ErrorList
+	if old == nil {
+		errs = metavalidation.ValidateObjectMeta(meta, k.Namespaced, nameRule(k), path)
+	} else {
+		oldMeta, err := metavalidation.DecodeObjectMeta(old["metadata"])
+		if err != nil {
+			oldMeta = &crdschema.ObjectMeta{}
+		}
+		if k.Namespaced && oldMeta.Namespace == "" {
+			oldMeta.Namespace = "default"
+		}
+		if !k.Namespaced {
+			oldMeta.Namespace = ""
+		}
+		// What the store carries over from the stored object.
+		if meta.ResourceVersion == "" {
+			meta.ResourceVersion = oldMeta.ResourceVersion
+			if meta.ResourceVersion == "" {
+				meta.ResourceVersion, oldMeta.ResourceVersion = "1", "1"
+			}
+		}
+		if meta.UID == "" {
+			meta.UID = oldMeta.UID
+		}
+		meta.Generation = oldMeta.Generation
+		meta.CreationTimestamp = oldMeta.CreationTimestamp
+		if oldMeta.DeletionTimestamp != nil {
+			meta.DeletionTimestamp = oldMeta.DeletionTimestamp
+		}
+		if oldMeta.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
+			meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
+		}
+		errs = metavalidation.ValidateObjectMeta(meta, k.Namespaced, nameRule(k), path)
+		errs = append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, path)...)
+	}
+	out := make([]Problem, len(errs))
+	for i, e := range errs {
+		out[i] = Problem{Error: e, Layer: LayerMetadata}
+	}
+	return out
+}
+
+// schemaWalk checks the required fields of the published schema and the
+// keys of list-map lists.
+type schemaWalk struct {
+	errs     crdschema.ErrorList
+	warnings []string
+}
+
+func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
+	if v == nil || n == nil || n.special != plain {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if n.props == nil {
+			if n.additional != nil {
+				for _, k := range sortedKeys(x) {
+					s.walk(x[k], n.additional, path.Key(k))
+				}
+			}
+			return
+		}
+		for _, name := range n.required {
+			if x[name] == nil && scalar(n.props[name]) {
+				s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			if p := n.props[k]; p != nil {
+				s.walk(x[k], p, path.Child(k))
+			}
+		}
+	case []any:
+		if n.listType == "map" && len(n.listMapKeys) > 0 {
+			s.listMapKeys(x, n, path)
+		}
+		for i, e := range x {
+			s.walk(e, n.items, path.Index(i))
+		}
+	}
+}
+
+// listMapKeys warns about items with the same keys: the API server
+// accepts them on create and update, server-side apply does not.
+func (s *schemaWalk) listMapKeys(l []any, n *node, path *crdschema.Path) {
+	seen := map[string]bool{}
+	for i, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		key := make([]any, len(n.listMapKeys))
+		for j, k := range n.listMapKeys {
+			key[j] = m[k]
+		}
+		id := jsonvalue.Format(key)
+		if seen[id] {
+			s.warnings = append(s.warnings, fmt.Sprintf("%s: duplicate entries for key %s: server-side apply would refuse this object", path.Index(i), describeKey(n.listMapKeys, key)))
+		}
+		seen[id] = true
+	}
+}
+
+func describeKey(names []string, values []any) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=" + jsonvalue.Format(values[i])
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// scalar reports whether a required field is one whose absence the API
+// server refuses: a string, number or boolean. A missing struct, list or
+// map decodes as its zero value, which defaulting or the hand-written
+// validation may accept (a CSIDriver without spec, a LimitRange without
+// limits), so it is not refused here.
+func scalar(n *node) bool {
+	if n == nil || n.special != plain {
+		return false
+	}
+	switch n.typ {
+	case "string", "integer", "number", "boolean":
+		return true
+	}
+	return false
+}

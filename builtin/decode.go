@@ -1,0 +1,278 @@
+package builtin
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/cellib"
+)
+
+// decoder walks an object as the API server's JSON decoder reads it into
+// the kind's Go types: it keeps the first decoding error (the one the
+// API server reports) and every unknown field. Keys are visited in sorted
+// order; where a body has several decoding errors, the API server reports
+// the first in the body's order, which a decoded object no longer has.
+type decoder struct {
+	err     error
+	unknown []string
+}
+
+// typeError is the text of Go's json.UnmarshalTypeError as the API
+// server reports it (without "json: ").
+func typeError(value, structName, field, goType string) error {
+	if structName != "" || field != "" {
+		return errors.New("cannot unmarshal " + value + " into Go struct field " + structName + "." + field + " of type " + goType)
+	}
+	return errors.New("json: cannot unmarshal " + value + " into Go value of type " + goType)
+}
+
+// jsonKind names a value's JSON type as Go's decoder does in its errors.
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case int64, float64:
+		_ = v
+		return "number"
+	}
+	return "value"
+}
+
+// numberLiteral writes a number as the body most likely wrote it.
+func numberLiteral(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0"
+		}
+		return s
+	}
+	return ""
+}
+
+// goTypeOf names the Go type of a node as the decoder's errors do.
+func goTypeOf(n *node) string {
+	switch n.special {
+	case quantity:
+		return "resource.Quantity"
+	case intOrString:
+		return "intstr.IntOrString"
+	case timeValue:
+		return "v1.Time"
+	case microTime:
+		return "v1.MicroTime"
+	}
+	if n.ref != "" && n.typ == "object" {
+		return n.goType
+	}
+	switch n.typ {
+	case "string":
+		if n.format == "byte" {
+			return "[]uint8"
+		}
+		return "string"
+	case "boolean":
+		return "bool"
+	case "integer":
+		if n.format == "int32" {
+			return "int32"
+		}
+		return "int64"
+	case "number":
+		return "float64"
+	case "array":
+		if n.items != nil {
+			return "[]" + goTypeOf(n.items)
+		}
+		return "[]interface {}"
+	case "object":
+		if n.additional != nil {
+			return "map[string]" + goTypeOf(n.additional)
+		}
+	}
+	return "interface {}"
+}
+
+// structName is the name Go's decoder gives the struct a field is in.
+func structName(n *node) string {
+	t := n.goType
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		return t[i+1:]
+	}
+	return t
+}
+
+// walk decodes v into n. structName and field are the decoder's error
+// context: the innermost struct and the dotted field names from the root.
+func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string) {
+	if v == nil || n == nil {
+		return // null decodes to the zero value anywhere
+	}
+	fail := func(err error) {
+		if d.err == nil {
+			d.err = err
+		}
+	}
+	switch n.special {
+	case anyValue:
+		return
+	case quantity:
+		var s string
+		switch v := v.(type) {
+		case string:
+			s = v
+		case int64, float64:
+			s = numberLiteral(v)
+		default:
+			fail(cellib.CheckQuantity("{")) // not a quantity's form
+			return
+		}
+		if err := cellib.CheckQuantity(strings.TrimSpace(s)); err != nil {
+			fail(err)
+		}
+		return
+	case intOrString:
+		// IntOrString's UnmarshalJSON decodes a non-string into an
+		// int32; its errors carry the field's context.
+		switch v := v.(type) {
+		case string:
+		case int64:
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
+			}
+		case float64:
+			if !integral(v, true) {
+				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
+			}
+		default:
+			fail(typeError(jsonKind(v), sname, field, "int32"))
+		}
+		return
+	case timeValue, microTime:
+		s, ok := v.(string)
+		if !ok {
+			fail(typeError(jsonKind(v), "", "", "string"))
+			return
+		}
+		layout := time.RFC3339
+		if n.special == microTime {
+			layout = "2006-01-02T15:04:05.000000Z07:00"
+		}
+		if _, err := time.Parse(layout, s); err != nil {
+			fail(err)
+		}
+		return
+	}
+	mismatch := func() { fail(typeError(jsonKind(v), sname, field, goTypeOf(n))) }
+	switch n.typ {
+	case "object":
+		obj, ok := v.(map[string]any)
+		if !ok {
+			mismatch()
+			return
+		}
+		if n.props == nil && n.additional != nil {
+			keys := sortedKeys(obj)
+			for _, k := range keys {
+				d.walk(obj[k], n.additional, path.Key(k), sname, field)
+			}
+			return
+		}
+		inner := structName(n)
+		for _, k := range sortedKeys(obj) {
+			p, ok := n.props[k]
+			if !ok {
+				if !n.preserve {
+					d.unknown = append(d.unknown, path.Child(k).String())
+				}
+				continue
+			}
+			f := k
+			if field != "" {
+				f = field + "." + k
+			}
+			d.walk(obj[k], p, path.Child(k), inner, f)
+		}
+	case "array":
+		l, ok := v.([]any)
+		if !ok {
+			mismatch()
+			return
+		}
+		for i, e := range l {
+			d.walk(e, n.items, path.Index(i), sname, field)
+		}
+	case "string":
+		s, ok := v.(string)
+		if !ok {
+			mismatch()
+			return
+		}
+		if n.format == "byte" {
+			if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+				fail(err)
+			}
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			mismatch()
+		}
+	case "integer":
+		switch x := v.(type) {
+		case int64:
+			if n.format == "int32" && (x < math.MinInt32 || x > math.MaxInt32) {
+				fail(typeError("number "+numberLiteral(x), sname, field, goTypeOf(n)))
+			}
+		case float64:
+			if !integral(x, n.format == "int32") {
+				fail(typeError("number "+numberLiteral(x), sname, field, goTypeOf(n)))
+			}
+		default:
+			mismatch()
+		}
+	case "number":
+		switch v.(type) {
+		case int64, float64:
+		default:
+			mismatch()
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// integral reports whether a float is a whole number in range. A decoded
+// object no longer says whether 1.0 was written 1 or 1.0 (the YAML of
+// kubectl may send either), so a whole float is given the benefit of the
+// doubt: only a fraction or a value out of range is refused.
+func integral(f float64, int32Range bool) bool {
+	if f != math.Trunc(f) || math.IsInf(f, 0) {
+		return false
+	}
+	if int32Range {
+		return f >= math.MinInt32 && f <= math.MaxInt32
+	}
+	return f >= -(1<<63) && f < 1<<63
+}

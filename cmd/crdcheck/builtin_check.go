@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/builtin"
+)
+
+// builtinAPIs are the built-in kinds of each release, loaded on first use
+// (runs without built-in objects never decompress them).
+var builtinAPIs struct {
+	mu        sync.Mutex
+	byVersion map[crdschema.KubernetesVersion]*builtin.API
+}
+
+// builtinAPI returns the built-in kinds of the release in force.
+func builtinAPI() (*builtin.API, error) {
+	builtinAPIs.mu.Lock()
+	defer builtinAPIs.mu.Unlock()
+	if a := builtinAPIs.byVersion[kubernetesVersion]; a != nil {
+		return a, nil
+	}
+	a, err := builtin.New(builtin.WithKubernetesVersion(kubernetesVersion))
+	if err != nil {
+		return nil, err
+	}
+	if builtinAPIs.byVersion == nil {
+		builtinAPIs.byVersion = map[crdschema.KubernetesVersion]*builtin.API{}
+	}
+	builtinAPIs.byVersion[kubernetesVersion] = a
+	return a, nil
+}
+
+// builtinChecked counts the objects of built-in kinds checked in this run
+// (the text output keeps no record of accepted objects).
+var builtinChecked atomic.Int64
+
+// builtinNote is what the report says of the checks of built-in kinds.
+const builtinNote = "built-in kinds are checked as the API server decodes them (JSON types, number ranges, quantities, times, unknown fields), for the required fields of the release's published schema, and for metadata and names; " + builtin.NotReproduced
+
+// checkBuiltin checks an object of a kind the release serves itself, and
+// reports false for any other kind.
+func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
+	api, err := builtinAPI()
+	if err != nil {
+		return o, false
+	}
+	var r *builtin.Result
+	old := c.olds.find(d.obj)
+	if old != nil {
+		o.operation = "update"
+		r, err = api.Update(withResourceVersion(d.obj, old), old)
+	} else {
+		o.operation = "create"
+		r, err = api.Create(d.obj)
+	}
+	if errors.Is(err, builtin.ErrNotServed) {
+		o.operation = ""
+		return o, false
+	}
+	builtinChecked.Add(1)
+	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
+	o.status = statusRejected
+	o.checkedBy = builtinLayers
+	if err != nil {
+		o.problem = err.Error()
+		return o, true
+	}
+	if ns, _ := nsOf(d.obj); ns == "" && r.Kind.Namespaced {
+		o.namespace = "default"
+	}
+	if r.DecodeError != nil {
+		o.problem = r.DecodeError.Error()
+		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		return o, true
+	}
+	o.unknownFields = r.UnknownFields
+	for _, e := range r.Errors {
+		o.errs = append(o.errs, e.Error)
+	}
+	for _, w := range r.Warnings {
+		o.warnings = append(o.warnings, w.Message)
+	}
+	if c.opts.strict && len(o.unknownFields) > 0 {
+		o.problem, o.errs, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil
+		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		return o, true
+	}
+	if len(o.errs) == 0 {
+		o.status = statusAccepted
+	}
+	return o, true
+}
+
+var builtinLayers = func() []string {
+	l := make([]string, len(builtin.Layers))
+	for i, x := range builtin.Layers {
+		l[i] = string(x)
+	}
+	return l
+}()
+
+func nsOf(obj map[string]any) (string, bool) {
+	m, _ := obj["metadata"].(map[string]any)
+	ns, ok := m["namespace"].(string)
+	return ns, ok
+}
+
+// builtinRelease names the release whose built-in kinds are checked.
+func builtinRelease() string {
+	if api, err := builtinAPI(); err == nil {
+		return api.KubernetesVersion()
+	}
+	return kubernetesVersion.String()
+}
