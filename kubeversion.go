@@ -13,14 +13,17 @@ type KubernetesVersion struct {
 
 // ParseKubernetesVersion parses a Kubernetes release ("1.34"; a leading
 // "v" and a patch number are accepted and ignored). The empty string is
-// the default release. A release outside 1.33 to 1.37, the releases
-// reproduced, is an error naming that range.
+// the default release, as is "1.37": equal releases are equal values. A
+// release outside 1.33 to 1.37, the releases reproduced, is an error
+// naming that range.
 func ParseKubernetesVersion(s string) (KubernetesVersion, error) {
 	if s == "" {
 		return KubernetesVersion{}, nil
 	}
 	m, err := release.Parse(s)
-	if err != nil {
+	if err != nil || m == release.Default {
+		// the default release is the zero value, so that equal releases
+		// are equal values
 		return KubernetesVersion{}, err
 	}
 	return KubernetesVersion{minor: uint8(m)}, nil

@@ -29,7 +29,11 @@ func (c *fakeClient) Apply(ctx context.Context, ac runtime.ApplyConfiguration, o
 		if err != nil {
 			return err
 		}
-		return c.inner.Apply(ctx, ac, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Apply(ctx, ac, opts...)
 	}
 	o := &client.ApplyOptions{}
 	o.ApplyOptions(opts)

@@ -1,14 +1,9 @@
 package fakeclient
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -29,8 +24,8 @@ import (
 
 // ClientBuilder builds a fake client. Its methods are those of
 // controller-runtime's fake.ClientBuilder, plus the CRDs the client serves:
-// WithCRDFiles, WithCRDs and WithCRDDefinitions. Its zero value is not
-// usable: start with NewClientBuilder.
+// WithCRDFiles, WithCRDs, WithCRDDefinitions and WithCRDSet. Its zero
+// value is not usable: start with NewClientBuilder.
 type ClientBuilder struct {
 	scheme              *runtime.Scheme
 	restMapper          meta.RESTMapper
@@ -48,6 +43,7 @@ type ClientBuilder struct {
 	crdFiles []string
 	crdsV1   []*apiextensionsv1.CustomResourceDefinition
 	crds     []*crdschema.CustomResourceDefinition
+	crdSets  []*CRDSet
 	built    bool
 }
 
@@ -141,7 +137,8 @@ func (b *ClientBuilder) WithReturnManagedFields() *ClientBuilder {
 }
 
 // WithGlobalResourceVersionCounter makes resourceVersions come from one
-// counter, as the API server's do.
+// counter, as the API server's do. It needs controller-runtime v0.25 or
+// later: with an older release, Build fails.
 func (b *ClientBuilder) WithGlobalResourceVersionCounter() *ClientBuilder {
 	b.globalRV = true
 	return b
@@ -173,7 +170,12 @@ func (b *ClientBuilder) WithResourceOptions(opts ...crd.ResourceOption) *ClientB
 
 // WithCRDFiles adds the CRDs of files and folders: YAML (several documents
 // each) or JSON; documents of other kinds are skipped. A folder contributes
-// its files ending in .yaml, .yml or .json, not its subfolders.
+// the files below it, in its subfolders too, whose names end in .yaml, .yml
+// or .json, as crdcheck -crds reads it, so that kubebuilder's config/crd
+// (bases/, kustomization.yaml) can be given as is; in a folder, CRD
+// documents without group, kind and versions (kustomize patches, as
+// kubebuilder's patches/) are skipped too. A path in which no CRD is found
+// fails Build.
 func (b *ClientBuilder) WithCRDFiles(paths ...string) *ClientBuilder {
 	b.crdFiles = append(b.crdFiles, paths...)
 	return b
@@ -210,84 +212,11 @@ func (e *CRDError) Error() string {
 	return msg
 }
 
-type sourcedCRD struct {
-	def    *crdschema.CustomResourceDefinition
-	source string
-}
-
-func (b *ClientBuilder) loadCRDs() ([]sourcedCRD, error) {
-	var out []sourcedCRD
-	for _, p := range b.crdFiles {
-		files, err := crdFiles(p)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs: %w", err)
-			}
-			defs, err := readCRDs(data)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs from %s: %w", f, err)
-			}
-			for _, d := range defs {
-				out = append(out, sourcedCRD{d, f})
-			}
-		}
-	}
-	for i, v1 := range b.crdsV1 {
-		if v1 == nil {
-			return nil, fmt.Errorf("WithCRDs: CRD %d is nil", i)
-		}
-		data, err := json.Marshal(v1)
-		if err != nil {
-			return nil, fmt.Errorf("encoding CRD %q: %w", v1.Name, err)
-		}
-		d, err := unmarshalCRD(data)
-		if err != nil {
-			return nil, fmt.Errorf("decoding CRD %q: %w", v1.Name, err)
-		}
-		out = append(out, sourcedCRD{d, ""})
-	}
-	for i, d := range b.crds {
-		if d == nil {
-			return nil, fmt.Errorf("WithCRDDefinitions: CRD %d is nil", i)
-		}
-		out = append(out, sourcedCRD{d, ""})
-	}
-	return out, nil
-}
-
-func crdFiles(p string) ([]string, error) {
-	st, err := os.Stat(p)
-	if err != nil {
-		return nil, fmt.Errorf("reading CRDs: %w", err)
-	}
-	if !st.IsDir() {
-		return []string{p}, nil
-	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return nil, fmt.Errorf("reading CRDs: %w", err)
-	}
-	var files []string
-	for _, e := range entries {
-		switch strings.ToLower(filepath.Ext(e.Name())) {
-		case ".yaml", ".yml", ".json":
-			if !e.IsDir() {
-				files = append(files, filepath.Join(p, e.Name()))
-			}
-		}
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
 // Build validates and compiles the CRDs and returns the client. A CRD the
 // API server would refuse fails the build with a *CRDError; so do two CRDs
-// of the same name or serving the same kind, and initial objects that cannot
-// be stored. Build may be called once.
+// of the same name or serving the same kind, a path of WithCRDFiles in which
+// no CRD is found, and initial objects that cannot be stored. Build may be
+// called once.
 func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	if b.built {
 		return nil, errors.New("fakeclient: Build called twice on one ClientBuilder")
@@ -297,13 +226,13 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	if userScheme == nil {
 		userScheme = scheme.Scheme
 	}
-	defs, err := b.loadCRDs()
+	set, err := b.crdSet()
 	if err != nil {
 		return nil, err
 	}
 	c := &fakeClient{
 		scheme:   userScheme,
-		kinds:    map[schema.GroupKind]*kind{},
+		kinds:    set.kinds,
 		versions: map[schema.GroupVersionKind]*version{},
 		lists:    map[schema.GroupVersionKind]*version{},
 		groups:   map[string]bool{},
@@ -313,29 +242,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	if c.warnings == nil {
 		c.warnings = rest.WarningLogger{}
 	}
-	names := map[string]string{}
-	ctx := context.Background()
-	// One compile cache for the client: validation and the serving of
-	// each version share the compiled rules, and so do CRDs that repeat
-	// rules over the same types.
-	cache := newCompileCache()
-	for _, sd := range defs {
-		def := sd.def
-		if errs := validateCRD(ctx, def, b.kubernetesVersion, cache); len(errs) > 0 {
-			return nil, &CRDError{Name: def.Name, Source: sd.source, Errors: errs}
-		}
-		if prev, dup := names[def.Name]; dup {
-			return nil, fmt.Errorf("fakeclient: CRD %q is given twice (%s and %s)", def.Name, orArg(prev), orArg(sd.source))
-		}
-		names[def.Name] = sd.source
-		k, err := newKind(def, append([]crd.ResourceOption{crd.WithKubernetesVersion(b.kubernetesVersion), crd.WithCache(cache)}, b.resourceOptions...))
-		if err != nil {
-			return nil, fmt.Errorf("fakeclient: CRD %q: %w", def.Name, err)
-		}
-		if _, dup := c.kinds[k.gk]; dup {
-			return nil, fmt.Errorf("fakeclient: two CRDs serve kind %s", k.gk)
-		}
-		c.kinds[k.gk] = k
+	for _, k := range set.kinds {
 		c.groups[k.gk.Group] = true
 		for _, v := range k.versions {
 			c.versions[v.gvk] = v
@@ -344,13 +251,16 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	}
 	c.mapper = newMapper(c.kinds, b.restMapper)
 
-	is := innerScheme(userScheme, c.kinds)
-	inner := fake.NewClientBuilder().WithScheme(is)
+	// The other kinds live in a controller-runtime fake client (inner),
+	// built when a test first uses one of them, or at once when the
+	// builder gives it objects or options to check.
+	inner := fake.NewClientBuilder()
+	innerNeeded := false
 	// The CRDs' objects live in a fake client of their own, whose tracker
 	// keeps no managedFields: the client computes them (server-side apply).
 	ss := runtime.NewScheme()
 	store := fake.NewClientBuilder().WithScheme(ss).
-		WithObjectTracker(testing.NewObjectTracker(ss, serializer.NewCodecFactory(ss).UniversalDecoder()))
+		WithObjectTracker(storeTracker{testing.NewObjectTracker(ss, serializer.NewCodecFactory(ss).UniversalDecoder())})
 	if b.restMapper != nil {
 		inner.WithRESTMapper(b.restMapper)
 	}
@@ -377,6 +287,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 				return nil, fmt.Errorf("fakeclient: initial object of kind %s: version %s is not served", gvk.GroupKind(), gvk.Version)
 			} else {
 				inner.WithRuntimeObjects(it)
+				innerNeeded = true
 			}
 		}
 	}
@@ -388,6 +299,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 		}
 		if c.kinds[gvk.GroupKind()] == nil {
 			inner.WithStatusSubresource(o)
+			innerNeeded = true
 		}
 	}
 	for _, ix := range b.indexes {
@@ -397,6 +309,7 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 		}
 		if c.kinds[gvk.GroupKind()] == nil {
 			inner.WithIndex(ix.obj, ix.field, ix.extract)
+			innerNeeded = true
 			continue
 		}
 		if c.indexes[gvk] == nil {
@@ -417,17 +330,56 @@ func (b *ClientBuilder) Build() (client.WithWatch, error) {
 	}
 	c.returnManagedFields = b.returnManagedFields
 	if b.globalRV {
-		inner.WithGlobalResourceVersionCounter()
-		store.WithGlobalResourceVersionCounter()
+		if err := withGlobalResourceVersionCounter(inner); err != nil {
+			return nil, fmt.Errorf("fakeclient: %w", err)
+		}
+		_ = withGlobalResourceVersionCounter(store)
 	}
-	if err := catchPanic(func() { c.inner, c.store = inner.Build(), store.Build() }); err != nil {
+	if err := catchPanic(func() { c.store = store.Build() }); err != nil {
 		return nil, fmt.Errorf("fakeclient: %w", err)
 	}
+	c.other = sync.OnceValues(func() (client.WithWatch, error) {
+		var cl client.WithWatch
+		err := catchPanic(func() { cl = inner.WithScheme(innerScheme(userScheme, c.kinds)).Build() })
+		if err != nil {
+			return nil, fmt.Errorf("fakeclient: %w", err)
+		}
+		return cl, nil
+	})
+	if innerNeeded {
+		if _, err := c.other(); err != nil {
+			return nil, err
+		}
+	}
+	c.applier = newSubResourceApplier(c)
 	var out client.WithWatch = c
 	if b.interceptors != nil {
 		out = interceptor.NewClient(out, *b.interceptors)
 	}
 	return out, nil
+}
+
+// crdSet returns the CRDs of the client: those of WithCRDSet and those of
+// the builder's other CRD options.
+func (b *ClientBuilder) crdSet() (*CRDSet, error) {
+	own, err := b.BuildCRDSet()
+	if err != nil {
+		return nil, err
+	}
+	if len(b.crdSets) == 0 {
+		return own, nil
+	}
+	if len(b.resourceOptions) > 0 {
+		return nil, errors.New("fakeclient: WithResourceOptions and WithCRDSet in one builder: give the resource options to the set's builder")
+	}
+	sets := append([]*CRDSet{own}, b.crdSets...)
+	if len(own.kinds) == 0 {
+		sets = b.crdSets
+		if b.kubernetesVersion != (crdschema.KubernetesVersion{}) && b.crdSets[0] != nil && b.crdSets[0].kubernetesVersion != b.kubernetesVersion {
+			return nil, fmt.Errorf("fakeclient: WithKubernetesVersion(%s) and a CRD set built for Kubernetes %s", b.kubernetesVersion, orDefault(b.crdSets[0].kubernetesVersion))
+		}
+	}
+	return mergeCRDSets(sets)
 }
 
 func orArg(source string) string {

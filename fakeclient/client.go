@@ -21,11 +21,13 @@ import (
 
 // fakeClient serves the CRDs' kinds through the library's request pipeline
 // and stores them, as JSON in their storage version, in a controller-runtime
-// fake client with a plain object tracker (store); a second one (inner)
-// serves every other kind as controller-runtime's fake client does.
+// fake client with a plain object tracker (store); a second one (other,
+// built on first use) serves every other kind as controller-runtime's fake
+// client does.
 type fakeClient struct {
-	inner               client.WithWatch
+	other               func() (client.WithWatch, error)
 	store               client.WithWatch
+	applier             client.WithWatch // see newSubResourceApplier
 	scheme              *runtime.Scheme
 	mapper              meta.RESTMapper
 	kinds               map[schema.GroupKind]*kind
@@ -99,7 +101,11 @@ func (c *fakeClient) IsObjectNamespaced(obj runtime.Object) (bool, error) {
 	if v != nil {
 		return v.kind.namespaced, nil
 	}
-	return c.inner.IsObjectNamespaced(obj)
+	inner, err := c.other()
+	if err != nil {
+		return false, err
+	}
+	return inner.IsObjectNamespaced(obj)
 }
 
 // storageObject returns an empty unstructured object of k's storage version

@@ -75,7 +75,7 @@ func TestBuildSources(t *testing.T) {
 	}
 	for name, b := range map[string]*fakeclient.ClientBuilder{
 		"file":      fakeclient.NewClientBuilder().WithCRDFiles("testdata/crontab.yaml"),
-		"folder":    fakeclient.NewClientBuilder().WithCRDFiles("testdata"),
+		"folder":    fakeclient.NewClientBuilder().WithCRDFiles("testdata/kubebuilder/config/crd"),
 		"v1":        fakeclient.NewClientBuilder().WithCRDs(&v1),
 		"crdschema": fakeclient.NewClientBuilder().WithCRDDefinitions(defs[0]),
 	} {

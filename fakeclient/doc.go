@@ -13,11 +13,32 @@
 //		WithObjects(existing...).
 //		Build()
 //
+// WithCRDFiles reads files and folders as crdcheck -crds does, subfolders
+// included, so that kubebuilder's config/crd can be given as it is; a path
+// in which no CRD is found fails Build, as a client without its CRDs would
+// validate nothing.
+//
 // Every CRD is first checked as the API server checks it when it is applied
 // (crd.Validate of github.com/crdschema/crdschema/crd): a CRD the API
 // server would refuse fails Build with a *CRDError carrying its errors. Each
 // served version is compiled once (crd.New), on the first request that uses
 // it.
+//
+// # Many clients
+//
+// A suite that builds a client per test can prepare its CRDs once and share
+// them: BuildCRDSet reads and checks the CRDs and returns a CRDSet, safe
+// for concurrent use, that WithCRDSet gives to each client; each version is
+// then compiled once for all of them. The controller-runtime fake client
+// that serves the other kinds, and its type machinery for the built-in
+// kinds, is built when a test first uses one of those kinds.
+//
+//	var crds = sync.OnceValues(fakeclient.NewClientBuilder().WithCRDFiles("config/crd").BuildCRDSet)
+//
+//	func TestX(t *testing.T) {
+//		set, err := crds()
+//		...
+//		c, err := fakeclient.NewClientBuilder().WithScheme(scheme).WithCRDSet(set).Build()
 //
 // # Custom resources
 //
@@ -54,8 +75,12 @@
 //     and the version's selectableFields, and refuse others with the API
 //     server's "field label not supported" error, unless an index for the
 //     field was registered with WithIndex (which emulates a cache index).
-//   - The REST mapper knows the CRDs' kinds, plurals, singulars, short names
-//     and scopes, and prefers versions as discovery does (v1 before v1beta1).
+//   - The REST mapper answers for the CRDs' kinds as client-go's discovery
+//     mapper (restmapper.NewDiscoveryRESTMapper) answers over the API
+//     server's discovery of the same CRDs: plurals, singulars and scopes,
+//     versions preferred as discovery orders them (v1 before v1beta1), a
+//     kind asked without a version mapped to its preferred version; short
+//     names are expanded as kubectl expands them.
 //   - Kinds of a CRD's group that no CRD serves, and versions no CRD serves,
 //     are refused with a meta.NoKindMatchError, as the real client's REST
 //     mapping refuses them.
@@ -73,6 +98,13 @@
 // resources use the store's resourceVersion checks (a patch retries on a
 // conflicting concurrent write, as the API server does), and each client
 // has its own state.
+//
+// # Versions
+//
+// The package supports sigs.k8s.io/controller-runtime v0.22 to v0.25 (its
+// go.mod requires v0.22.4 and k8s.io v0.34.1, so that adding it upgrades
+// neither; CI tests each newer minor release). Status().Apply needs v0.23
+// or later, WithGlobalResourceVersionCounter v0.25 or later.
 //
 // # Differences from a cluster
 //

@@ -28,7 +28,11 @@ func (c *fakeClient) Patch(ctx context.Context, obj client.Object, patch client.
 		if err != nil {
 			return err
 		}
-		return c.inner.Patch(ctx, obj, patch, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Patch(ctx, obj, patch, opts...)
 	}
 	o := &client.PatchOptions{}
 	o.ApplyOptions(opts)

@@ -23,7 +23,11 @@ func (c *fakeClient) Get(ctx context.Context, key client.ObjectKey, obj client.O
 		if err != nil {
 			return err
 		}
-		return c.inner.Get(ctx, key, obj, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Get(ctx, key, obj, opts...)
 	}
 	if !v.kind.namespaced {
 		key.Namespace = ""
@@ -120,7 +124,11 @@ func (c *fakeClient) List(ctx context.Context, list client.ObjectList, opts ...c
 		if err != nil {
 			return err
 		}
-		return c.inner.List(ctx, list, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.List(ctx, list, opts...)
 	}
 	o := &client.ListOptions{}
 	o.ApplyOptions(opts)

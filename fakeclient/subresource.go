@@ -3,6 +3,7 @@ package fakeclient
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/crdschema/crdschema/crd"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -15,9 +16,12 @@ import (
 // subResourceClient serves the status and scale subresources of the CRDs'
 // kinds and passes the rest to the wrapped fake client.
 type subResourceClient struct {
-	c     *fakeClient
-	name  string
-	inner client.SubResourceClient
+	// SubResourceClient provides Apply, in controller-runtime releases
+	// that have it (see crversions.go); the other methods are the type's
+	// own.
+	client.SubResourceClient
+	c    *fakeClient
+	name string
 }
 
 func (s *subResourceClient) version(obj client.Object) (*version, error) {
@@ -47,7 +51,11 @@ func (s *subResourceClient) Get(ctx context.Context, obj, sub client.Object, opt
 		if err != nil {
 			return err
 		}
-		return s.inner.Get(ctx, obj, sub, opts...)
+		inner, err := s.c.other()
+		if err != nil {
+			return err
+		}
+		return inner.SubResource(s.name).Get(ctx, obj, sub, opts...)
 	}
 	if s.name != "scale" {
 		return apierrors.NewMethodNotSupported(v.kind.resource, "get "+s.name)
@@ -85,7 +93,11 @@ func (s *subResourceClient) Create(ctx context.Context, obj, sub client.Object, 
 		if err != nil {
 			return err
 		}
-		return s.inner.Create(ctx, obj, sub, opts...)
+		inner, err := s.c.other()
+		if err != nil {
+			return err
+		}
+		return inner.SubResource(s.name).Create(ctx, obj, sub, opts...)
 	}
 	return apierrors.NewMethodNotSupported(v.kind.resource, "create "+s.name)
 }
@@ -98,7 +110,11 @@ func (s *subResourceClient) Update(ctx context.Context, obj client.Object, opts 
 		if err != nil {
 			return err
 		}
-		return s.inner.Update(ctx, obj, opts...)
+		inner, err := s.c.other()
+		if err != nil {
+			return err
+		}
+		return inner.SubResource(s.name).Update(ctx, obj, opts...)
 	}
 	o := &client.SubResourceUpdateOptions{}
 	o.ApplyOptions(opts)
@@ -143,7 +159,7 @@ func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Obje
 		return err
 	}
 	u := v.kind.toStored(r.Object, stored.GetResourceVersion())
-	if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager, DryRun: dryRun}); err != nil {
+	if err := c.storeUpdate(ctx, u, &client.UpdateOptions{FieldManager: manager, DryRun: dryRun}); err != nil {
 		return c.storeError(v, err, obj.GetName())
 	}
 	cur, err := v.read(u.Object)
@@ -221,7 +237,11 @@ func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch 
 		if err != nil {
 			return err
 		}
-		return s.inner.Patch(ctx, obj, patch, opts...)
+		inner, err := s.c.other()
+		if err != nil {
+			return err
+		}
+		return inner.SubResource(s.name).Patch(ctx, obj, patch, opts...)
 	}
 	o := &client.SubResourcePatchOptions{}
 	o.ApplyOptions(opts)
@@ -238,29 +258,34 @@ func (s *subResourceClient) Patch(ctx context.Context, obj client.Object, patch 
 	return s.c.patch(ctx, v, body, patch, subStatus, &o.PatchOptions)
 }
 
-// Apply applies a status apply configuration (server-side apply).
-func (s *subResourceClient) Apply(ctx context.Context, ac runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+// applySubResource applies a status apply configuration (server-side
+// apply): SubResource(name).Apply, in controller-runtime releases that have
+// it (see crversions.go). args are the hook's, for the inner client.
+func (c *fakeClient) applySubResource(ctx context.Context, name string, ac runtime.ApplyConfiguration, o client.ApplyOptions, args []reflect.Value) error {
 	u, err := applyConfigToUnstructured(ac)
 	if err != nil {
 		return err
 	}
+	s := &subResourceClient{c: c, name: name}
 	v, err := s.version(u)
 	if err != nil || v == nil {
 		if err != nil {
 			return err
 		}
-		return s.inner.Apply(ctx, ac, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return callInnerSubResourceApply(inner.SubResource(name), args)
 	}
-	if s.name != "status" {
-		return apierrors.NewMethodNotSupported(v.kind.resource, "apply "+s.name)
+	if name != "status" {
+		return apierrors.NewMethodNotSupported(v.kind.resource, "apply "+name)
 	}
-	o := &client.SubResourceApplyOptions{}
-	o.ApplyOpts(opts)
 	po := &client.PatchOptions{Raw: o.AsPatchOptions()}
 	po.Force = o.Force
 	po.FieldManager = o.FieldManager
 	po.DryRun = o.DryRun
-	if err := s.c.apply(ctx, v, u, subStatus, po); err != nil {
+	if err := c.apply(ctx, v, u, subStatus, po); err != nil {
 		return err
 	}
 	return copyInto(u, ac)

@@ -18,7 +18,11 @@ func (c *fakeClient) Watch(ctx context.Context, list client.ObjectList, opts ...
 		if err != nil {
 			return nil, err
 		}
-		return c.inner.Watch(ctx, list, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return nil, err
+		}
+		return inner.Watch(ctx, list, opts...)
 	}
 	o := &client.ListOptions{}
 	o.ApplyOptions(opts)

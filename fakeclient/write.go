@@ -20,7 +20,11 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 		if err != nil {
 			return err
 		}
-		return c.inner.Create(ctx, obj, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Create(ctx, obj, opts...)
 	}
 	o := &client.CreateOptions{}
 	o.ApplyOptions(opts)
@@ -149,7 +153,11 @@ func (c *fakeClient) Update(ctx context.Context, obj client.Object, opts ...clie
 		if err != nil {
 			return err
 		}
-		return c.inner.Update(ctx, obj, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Update(ctx, obj, opts...)
 	}
 	o := &client.UpdateOptions{}
 	o.ApplyOptions(opts)
@@ -207,7 +215,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 	}
 	if !slices.Contains(dryRun, metav1.DryRunAll) {
 		u := v.kind.toStored(out, stored.GetResourceVersion())
-		if err := c.store.Update(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
+		if err := c.storeUpdate(ctx, u, &client.UpdateOptions{FieldManager: manager}); err != nil {
 			return nil, c.storeError(v, err, name)
 		}
 		out = u.Object
@@ -241,7 +249,11 @@ func (c *fakeClient) Delete(ctx context.Context, obj client.Object, opts ...clie
 		if err != nil {
 			return err
 		}
-		return c.inner.Delete(ctx, obj, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.Delete(ctx, obj, opts...)
 	}
 	u := v.kind.storageObject(v.kind.key(obj))
 	if err := c.store.Delete(ctx, u, opts...); err != nil {
@@ -257,7 +269,11 @@ func (c *fakeClient) DeleteAllOf(ctx context.Context, obj client.Object, opts ..
 		if err != nil {
 			return err
 		}
-		return c.inner.DeleteAllOf(ctx, obj, opts...)
+		inner, err := c.other()
+		if err != nil {
+			return err
+		}
+		return inner.DeleteAllOf(ctx, obj, opts...)
 	}
 	o := &client.DeleteAllOfOptions{}
 	o.ApplyOptions(opts)
@@ -283,5 +299,9 @@ func (c *fakeClient) Status() client.SubResourceWriter {
 // SubResource returns the client of a subresource. For the CRDs' kinds,
 // status and scale run the API server's pipeline.
 func (c *fakeClient) SubResource(name string) client.SubResourceClient {
-	return &subResourceClient{c: c, name: name, inner: c.inner.SubResource(name)}
+	s := &subResourceClient{c: c, name: name}
+	if c.applier != nil {
+		s.SubResourceClient = c.applier.SubResource(name)
+	}
+	return s
 }
