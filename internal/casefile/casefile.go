@@ -1,5 +1,5 @@
 // Package casefile reads the YAML of conformance cases as the oracle
-// reads them (../shared/conformance/README.md): the conformance suite and
+// reads them (conformance/testdata/README.md): the conformance suite and
 // the fake client's run of the same cases share it, so that both send the
 // bodies the oracle sent.
 package casefile
