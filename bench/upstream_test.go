@@ -9,7 +9,7 @@ package bench
 // custom resource strategy. The handler keeps the coercer, decoder and
 // defaulter in unexported types; the small equivalents below call the same
 // exported upstream packages in the same order (the project's oracle, in
-// shared/oracle, does the same to produce the conformance goldens).
+// oracle/, does the same to produce the conformance goldens).
 //
 // Left out, as in the oracle: admission, managedFields, the write to etcd.
 

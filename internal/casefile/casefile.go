@@ -1,5 +1,5 @@
 // Package casefile reads the YAML of conformance cases as the oracle
-// reads them (../shared/conformance/README.md): the conformance suite, the
+// reads them (conformance/testdata/README.md): the conformance suite, the
 // fake client's run of the same cases and crd's own cases share it, so
 // that all send the bodies the oracle sent.
 //
