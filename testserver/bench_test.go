@@ -5,13 +5,13 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"github.com/crdschema/crdschema/manifest"
 	"os"
 	"runtime"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/crdschema/crdschema"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -78,7 +78,7 @@ func BenchmarkCreateHTTPRouteCORS(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	obj, err := crdschema.UnmarshalObject(data)
+	obj, err := manifest.UnmarshalObject(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/manifest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,7 +23,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/casefile"
 	yaml "go.yaml.in/yaml/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -89,17 +89,17 @@ func TestConformanceOverHTTP(t *testing.T) {
 
 // runOverHTTP runs one request; it returns why it cannot be compared, or "".
 func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, i int) string {
-	def, _, err := crdschema.UnmarshalCRD(c.crd)
+	def, _, err := manifest.UnmarshalCRD(c.crd)
 	if err != nil {
 		return "the CRD does not decode"
 	}
-	body, err := crdschema.UnmarshalObject(r.object)
+	body, err := manifest.UnmarshalObject(r.object)
 	if err != nil {
 		return "the body is not a JSON object"
 	}
 	if again, err := json.Marshal(body); err != nil {
 		return "the body does not encode"
-	} else if back, err := crdschema.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
+	} else if back, err := manifest.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
 		return "number literals a Go client cannot send (they change when encoded from Go values)"
 	}
 	obj := &unstructured.Unstructured{Object: body}
@@ -116,7 +116,7 @@ func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, 
 	opts := []Option{WithCRDs(def)}
 	var old *unstructured.Unstructured
 	if r.operation != "create" {
-		oldBody, err := crdschema.UnmarshalObject(r.oldObject)
+		oldBody, err := manifest.UnmarshalObject(r.oldObject)
 		if err != nil {
 			return "the old object is not a JSON object"
 		}

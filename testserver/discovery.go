@@ -38,9 +38,9 @@ func (s *Server) serveNonResource(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok"))
 	case path == "/version":
-		minor, _ := parseRelease(s.kubernetesVersion)
+		minor := strings.TrimPrefix(s.kubernetesVersion.String(), "1.")
 		writeJSON(w, version.Info{
-			Major: "1", Minor: fmt.Sprint(minor), GitVersion: fmt.Sprintf("v1.%d.0-testserver", minor),
+			Major: "1", Minor: minor, GitVersion: fmt.Sprintf("v1.%s.0-testserver", minor),
 			Platform: "testserver", GoVersion: "", Compiler: "gc",
 		})
 	case path == "/api":

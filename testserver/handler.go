@@ -3,8 +3,6 @@ package testserver
 import (
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -125,18 +123,4 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	h(w, req)
-}
-
-// parseRelease returns the minor version of a Kubernetes release "1.NN"
-// the server can answer as ("" is 1.37).
-func parseRelease(v string) (int, error) {
-	if v == "" {
-		return 37, nil
-	}
-	minor, ok := strings.CutPrefix(v, "1.")
-	n, err := strconv.Atoi(minor)
-	if !ok || err != nil || n < 33 || n > 37 {
-		return 0, fmt.Errorf("Kubernetes version %q: the server answers as 1.33 to 1.37", v)
-	}
-	return n, nil
 }

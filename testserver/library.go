@@ -4,9 +4,11 @@ package testserver
 // of its API touch one place.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,36 +26,55 @@ import (
 
 // validateCRD reports what the API server of the Kubernetes release
 // version ("" for the default) would refuse in def, as it creates it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, version crdschema.KubernetesVersion, cache *celrules.Cache) crdschema.ErrorList {
 	return crd.Validate(ctx, def, crd.WithKubernetesVersion(version), crd.WithCache(cache))
 }
 
 // validateCRDUpdate reports what the API server would refuse in def as it
 // replaces old.
-func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, version string, cache *celrules.Cache) crdschema.ErrorList {
+func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, version crdschema.KubernetesVersion, cache *celrules.Cache) crdschema.ErrorList {
 	return crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(version), crd.WithCache(cache))
 }
 
 // newResource compiles one served version of def; its CEL rules compile on
 // first use.
-func newResource(def *crdschema.CustomResourceDefinition, version, kubernetesVersion string, cache *celrules.Cache) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithLazyCompile(), crd.WithKubernetesVersion(kubernetesVersion), crd.WithCache(cache))
+// The CRD was validated when it was created (or at start), so it is served
+// as given.
+func newResource(def *crdschema.CustomResourceDefinition, version string, kubernetesVersion crdschema.KubernetesVersion, cache *celrules.Cache) (*crd.Resource, error) {
+	return crd.New(def, version, crd.WithLazyCompile(), crd.WithoutValidation(), crd.WithKubernetesVersion(kubernetesVersion), crd.WithCache(cache))
 }
 
 // unmarshalCRD decodes one CRD from JSON.
 func unmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, error) {
-	def, _, err := crdschema.UnmarshalCRD(data)
+	def, _, err := manifest.UnmarshalCRD(data)
 	return def, err
 }
 
 // readCRDs decodes every CustomResourceDefinition of a YAML or JSON stream.
 func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
-	return crdschema.ReadCRDs(data)
+	var defs []*crdschema.CustomResourceDefinition
+	dec := manifest.NewDecoder(bytes.NewReader(data))
+	for {
+		doc, err := dec.Decode()
+		switch {
+		case doc == nil && err == io.EOF:
+			return defs, nil
+		case err != nil:
+			return nil, err
+		case doc.Object["kind"] != "CustomResourceDefinition":
+			continue
+		}
+		def, _, err := manifest.UnmarshalCRD(doc.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("document %d (line %d): %w", doc.Index, doc.Line, err)
+		}
+		defs = append(defs, def)
+	}
 }
 
 // decodeObject decodes JSON with Kubernetes' number model.
 func decodeObject(data []byte) (map[string]any, error) {
-	return crdschema.UnmarshalObject(data)
+	return manifest.UnmarshalObject(data)
 }
 
 // outcome is a request that went through crdschema's pipeline: the object to
@@ -69,7 +91,7 @@ type outcome struct {
 // are not warned about.
 func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidation string, run func() (*crd.Result, error)) (*outcome, error) {
 	r, err := run()
-	if err != nil {
+	if err != nil && (r == nil || len(r.Errors) == 0) {
 		return nil, requestError(err, gr, gk, name)
 	}
 	if len(r.Errors) > 0 {
@@ -165,6 +187,8 @@ func requestError(err error, gr schema.GroupResource, gk schema.GroupKind, name 
 		code = http.StatusConflict
 	case metav1.StatusReasonNotFound:
 		code = http.StatusNotFound
+	case metav1.StatusReasonRequestEntityTooLarge:
+		code = http.StatusRequestEntityTooLarge
 	}
 	st := metav1.Status{
 		Status:  metav1.StatusFailure,

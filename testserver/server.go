@@ -41,7 +41,7 @@ type Option func(*config)
 type config struct {
 	crdFiles          []string
 	crds              []*crdschema.CustomResourceDefinition
-	kubernetesVersion string
+	kubernetesVersion crdschema.KubernetesVersion
 	address           string
 	history           int
 	bookmark          time.Duration
@@ -73,11 +73,12 @@ func WithCRDs(crds ...*crdschema.CustomResourceDefinition) Option {
 }
 
 // WithKubernetesVersion makes the server answer as the API server of the
-// Kubernetes release v ("1.34"; the default is 1.37, the range 1.33 to 1.37):
+// Kubernetes release v (crdschema.ParseKubernetesVersion; the zero value
+// is 1.37):
 // CRDs are validated, and objects created and updated, with that release's
 // CEL environment, cost estimates, checks and error texts; /version reports
 // it.
-func WithKubernetesVersion(v string) Option {
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(c *config) { c.kubernetesVersion = v }
 }
 
@@ -111,7 +112,7 @@ func WithClock(now func() time.Time) Option {
 // loopback interface, objects in memory, custom resources served through
 // crdschema's pipeline. Its methods are safe for concurrent use.
 type Server struct {
-	kubernetesVersion string
+	kubernetesVersion crdschema.KubernetesVersion
 	cache             *celrules.Cache
 	revs              *revisions
 	history           int
@@ -159,9 +160,6 @@ func Start(opts ...Option) (*Server, error) {
 		kinds:    map[schema.GroupResource]*resourceKind{},
 		crdKinds: map[string]*resourceKind{},
 		done:     make(chan struct{}),
-	}
-	if _, err := parseRelease(cfg.kubernetesVersion); err != nil {
-		return nil, fmt.Errorf("testserver: %w", err)
 	}
 	s.installBuiltins()
 	defs, err := loadCRDs(cfg)

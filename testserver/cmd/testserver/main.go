@@ -9,6 +9,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/crdschema/crdschema"
 	"os"
 	"os/signal"
 	"strings"
@@ -33,7 +34,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "testserver: unexpected arguments %q\n", flag.Args())
 		os.Exit(2)
 	}
-	srv, err := testserver.Start(testserver.WithCRDFiles(crds...), testserver.WithAddress(*address), testserver.WithKubernetesVersion(*version))
+	v, err := crdschema.ParseKubernetesVersion(*version)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testserver: -kubernetes-version:", err)
+		os.Exit(2)
+	}
+	srv, err := testserver.Start(testserver.WithCRDFiles(crds...), testserver.WithAddress(*address), testserver.WithKubernetesVersion(v))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -11,6 +11,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,11 @@ func TestMain(m *testing.M) {
 
 	// GATEWAY_CEL_KUBERNETES_VERSION picks the Kubernetes release the
 	// server answers as (default 1.37), as for the fake client.
-	version := os.Getenv("GATEWAY_CEL_KUBERNETES_VERSION")
+	version, err := crdschema.ParseKubernetesVersion(os.Getenv("GATEWAY_CEL_KUBERNETES_VERSION"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "GATEWAY_CEL_KUBERNETES_VERSION:", err)
+		os.Exit(2)
+	}
 	srv, err := testserver.Start(
 		testserver.WithKubernetesVersion(version),
 		testserver.WithCRDFiles(filepath.Join("testdata", "crd", crdChannel)))
@@ -60,9 +65,6 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building the client: %v\n", err)
 		os.Exit(1)
-	}
-	if version == "" {
-		version = "1.37 (default)"
 	}
 	fmt.Printf("gateway-api v1.4.1 CEL suite, %s channel, against testserver over HTTPS as Kubernetes %s\n", crdChannel, version)
 	code := m.Run()
