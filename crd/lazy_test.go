@@ -32,15 +32,15 @@ spec:
           spec:
             type: object
             properties:
-              n: {type: integer, default: 1}
+              num: {type: integer, default: 1}
               items:
                 type: array
                 maxItems: 5
                 items: {type: string, maxLength: 5, x-kubernetes-validations: [{rule: "self != 'bad'"}]}
             x-kubernetes-validations:
-            - rule: self.n < 10
-            - rule: self.n >= oldSelf.n
-              message: n may not decrease
+            - rule: self.num < 10
+            - rule: self.num >= oldSelf.num
+              message: num may not decrease
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ spec:
 	obj := func(n int64, items ...any) map[string]any {
 		return map[string]any{"apiVersion": "x.example.com/v1", "kind": "Foo",
 			"metadata": map[string]any{"name": "a", "namespace": "default", "resourceVersion": "1"},
-			"spec":     map[string]any{"n": n, "items": items}}
+			"spec":     map[string]any{"num": n, "items": items}}
 	}
 	same := func(what string, a, b *Result, aerr, berr error) {
 		t.Helper()
@@ -85,7 +85,7 @@ spec:
 		a, aerr := eager.Update(ctx, o, old)
 		b, berr := lazy.Update(ctx, o, old)
 		same("update", a, b, aerr, berr)
-		if a != nil && len(a.Errors) == 0 && o["spec"].(map[string]any)["n"] == int64(4) {
+		if a != nil && len(a.Errors) == 0 && o["spec"].(map[string]any)["num"] == int64(4) {
 			t.Error("a decreasing n was accepted")
 		}
 	}
