@@ -8,7 +8,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -334,7 +333,7 @@ func crdschemaOpenAPIV3(def *crdschema.CustomResourceDefinition, version string)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(doc)
+	return doc.MarshalJSON()
 }
 
 // headlineObjects is the number of HTTPRoutes of the headline benchmark.

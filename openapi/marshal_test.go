@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/go-openapi/spec"
 )
@@ -91,6 +92,8 @@ var appendValueCases = []any{
 	[]any{}, []any(nil), []string{"b", "a"}, []string(nil),
 	map[string]any{}, map[string]any(nil), map[string]any{"b": []any{1.0, map[string]any{"<": nil}}, "a": "x", "\xff": int64(1)},
 	json.Number("12"), []int{1}, struct{ A int }{1}, spec.StringOrArray{"a", "b"},
+	[]crdschema.ValidationRule(nil), []crdschema.ValidationRule{},
+	[]crdschema.ValidationRule{{Rule: "self < 3"}, {Rule: "a<b", Message: "m&", MessageExpression: "'x'", Reason: ptrTo(crdschema.ErrorTypeForbidden), FieldPath: ".a", OptionalOldSelf: ptrTo(false)}},
 }
 
 // TestAppendValueMatchesEncodingJSON checks that appendValue writes the
@@ -130,3 +133,5 @@ func FuzzAppendValue(f *testing.F) {
 		}
 	})
 }
+
+func ptrTo[T any](v T) *T { return &v }
