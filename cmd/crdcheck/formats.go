@@ -21,6 +21,8 @@ type entry struct {
 
 	warnings  []string // what to warn about, each a line
 	warnTitle string   // the title of the GitHub annotation of a warning
+
+	errors []fieldError // the field errors of a refusal, with their lines where known
 }
 
 // entries lists the CRDs and objects in report order.
@@ -37,7 +39,7 @@ func (r *report) entries() []entry {
 	}
 	for _, o := range r.Objects {
 		e := entry{file: o.File, line: o.Line, where: o.where, name: describe(&o), status: o.Status, text: o.text(),
-			warnTitle: "crdcheck: warning"}
+			warnTitle: "crdcheck: warning", errors: o.Errors}
 		e.failed = e.status == statusRejected || e.status == statusUnchecked && r.failUnchecked
 		for _, w := range o.Warnings {
 			e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.name, w))
@@ -196,23 +198,44 @@ func (r *report) writeGitHub(w io.Writer) error {
 // writeGitHub writes the annotations of es, then the summary.
 func writeGitHub(w io.Writer, es []entry, summary func(io.Writer) error) error {
 	b := bufio.NewWriter(w)
-	annotate := func(level, file string, line int, title, msg string) {
+	annotate := func(level, file string, line, col int, title, msg string) {
 		var props []string
 		if file != "" && file != stdinLabel {
 			props = append(props, "file="+ghProperty(file))
 			if line > 0 {
 				props = append(props, fmt.Sprintf("line=%d", line))
 			}
+			if col > 0 {
+				props = append(props, fmt.Sprintf("col=%d", col))
+			}
 		}
 		props = append(props, "title="+ghProperty(title))
 		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
 	}
 	for _, e := range es {
-		if e.failed || e.status == statusError {
-			annotate("error", e.file, e.line, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
+		switch {
+		case e.failed && located(e.errors):
+			// each error on its field's line: the first annotation
+			// carries kubectl's whole message, the others their error
+			for k, fe := range e.errors {
+				line, msg := fe.Line, fe.Message
+				if line == 0 {
+					line = e.line
+				}
+				if k == 0 {
+					msg = strings.TrimRight(e.text, "\n")
+				}
+				title := "crdcheck: " + e.name + " " + statusWord(e.status)
+				if fe.Field != "" {
+					title += ": " + fe.Field
+				}
+				annotate("error", e.file, line, fe.Column, title, msg)
+			}
+		case e.failed || e.status == statusError:
+			annotate("error", e.file, e.line, 0, "crdcheck: "+e.name+" "+statusWord(e.status), strings.TrimRight(e.text, "\n"))
 		}
 		for _, w := range e.warnings {
-			annotate("warning", e.file, e.line, e.warnTitle, w)
+			annotate("warning", e.file, e.line, 0, e.warnTitle, w)
 		}
 	}
 	if err := b.Flush(); err != nil {
@@ -233,4 +256,14 @@ func ghProperty(s string) string {
 	s = ghData(s)
 	s = strings.ReplaceAll(s, ":", "%3A")
 	return strings.ReplaceAll(s, ",", "%2C")
+}
+
+// located reports whether some error of errs has a line of its own.
+func located(errs []fieldError) bool {
+	for _, e := range errs {
+		if e.Line > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -106,4 +109,50 @@ func resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// locator finds the lines of the fields of errors in the input files: it
+// reads a file again (once) when one of its objects is rejected, and
+// splits it as the input was split. The standard input is located in
+// when it was read whole (stdin), and not otherwise: its errors stay on
+// their document's line.
+type locator struct {
+	stdin []byte
+	files map[string][]yamljson.Chunk
+}
+
+func newLocator(stdin []byte) *locator {
+	return &locator{stdin: stdin, files: map[string][]yamljson.Chunk{}}
+}
+
+// locate returns the line and column of each error of errs in the
+// document doc, 0 where not known.
+func (l *locator) locate(doc *document, errs crdschema.ErrorList) [][2]int {
+	if len(errs) == 0 || doc.line == 0 || doc.index == 0 {
+		return nil
+	}
+	chunks, ok := l.files[doc.file]
+	if !ok {
+		var data []byte
+		if doc.file == stdinLabel {
+			data = l.stdin
+		} else {
+			data, _ = os.ReadFile(doc.file)
+		}
+		if data != nil {
+			chunks = yamljson.SplitAll(data)
+		}
+		l.files[doc.file] = chunks
+	}
+	if doc.index > len(chunks) || chunks[doc.index-1].Line != doc.line {
+		return nil // not the document read: the file changed
+	}
+	c := chunks[doc.index-1]
+	out := make([][2]int, len(errs))
+	for i, e := range errs {
+		if line, col, ok := fieldPosition(c.Data, doc.item, e.Field); ok {
+			out[i] = [2]int{c.First + line - 1, col}
+		}
+	}
+	return out
 }

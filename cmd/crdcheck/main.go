@@ -219,7 +219,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	outcomes, crds := c.run()
 	prog.finish()
 
-	rep := newReport(crds, outcomes, c.accepted, opts.failUnchecked)
+	rep := newReport(crds, outcomes, c.accepted, opts.failUnchecked, c.stdinData)
 
 	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
 		fmt.Fprintln(stderr, "crdcheck:", err)

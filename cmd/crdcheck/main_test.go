@@ -180,7 +180,7 @@ func TestJSONShape(t *testing.T) {
 	var gotErrs []string
 	for _, e := range badObj["errors"].([]any) {
 		em := e.(map[string]any)
-		if got, want := keys(em), []string{"detail", "field", "message", "type"}; !reflect.DeepEqual(got, want) {
+		if got, want := keys(em), []string{"column", "detail", "field", "line", "message", "type"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("error keys %v, want %v", got, want)
 		}
 		field := em["field"].(string)

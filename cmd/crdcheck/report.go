@@ -66,6 +66,8 @@ type fieldError struct {
 	Field   string `json:"field"`
 	Detail  string `json:"detail"`
 	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`   // the field's line in the file, where known
+	Column  int    `json:"column,omitempty"` // and its column
 }
 
 type summary struct {
@@ -81,7 +83,8 @@ type summary struct {
 
 // newReport assembles the report; accepted more objects were accepted
 // without warnings besides the outcomes (see checker.countOnly).
-func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked bool) *report {
+func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked bool, stdin []byte) *report {
+	loc := newLocator(stdin)
 	r := &report{CRDs: []crdReport{}, Objects: make([]objectReport, 0, len(outcomes)), failUnchecked: failUnchecked}
 	for _, e := range crds {
 		c := crdReport{
@@ -111,6 +114,11 @@ func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked
 			Operation: o.operation, Status: o.status,
 			Errors: fieldErrors(o.errs), UnknownFields: nonNil(o.unknownFields), Warnings: nonNil(o.warnings), Error: o.problem,
 			Object: o.result, CheckedBy: o.checkedBy, where: o.doc.where(),
+		}
+		if x.Status == statusRejected {
+			for i, p := range loc.locate(&o.doc, o.errs) {
+				x.Errors[i].Line, x.Errors[i].Column = p[0], p[1]
+			}
 		}
 		switch {
 		case o.message != "":

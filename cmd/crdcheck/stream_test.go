@@ -261,8 +261,8 @@ func TestTAP(t *testing.T) {
 
 func TestGitHubAnnotations(t *testing.T) {
 	_, out, _ := runArgs(t, "-o", "github", "-crds", crds, good, bad)
-	// the documented syntax: ::error file={name},line={line},title={title}::{message}
-	cmd := regexp.MustCompile(`^::(error|warning|notice) ((file|line|title)=[^,:]*)(,(file|line|title)=[^,:]*)*::[^\n]*$`)
+	// the documented syntax: ::error file={name},line={line},col={col},title={title}::{message}
+	cmd := regexp.MustCompile(`^::(error|warning|notice) ((file|line|col|title)=[^,:]*)(,(file|line|col|title)=[^,:]*)*::[^\n]*$`)
 	var annotations []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if strings.HasPrefix(l, "::") {
@@ -272,11 +272,15 @@ func TestGitHubAnnotations(t *testing.T) {
 			annotations = append(annotations, l)
 		}
 	}
+	// each error on its field's line and column; the first with kubectl's
+	// whole message
 	want := []string{
 		"::warning file=" + good + ",line=11,title=crdcheck%3A warning::CronTab prod/unknown-field (stable.example.com/v1): unknown field \"spec.someRandomField\"",
-		"::error file=" + bad + ",line=1,title=crdcheck%3A CronTab default/bad (stable.example.com/v1) rejected::The CronTab \"bad\" is invalid: %0A* " + fooNotString,
+		"::error file=" + bad + ",line=5,col=19,title=crdcheck%3A CronTab default/bad (stable.example.com/v1) rejected%3A spec.foo::The CronTab \"bad\" is invalid: %0A* " + fooNotString,
+		"::error file=" + bad + ",line=5,col=34,title=crdcheck%3A CronTab default/bad (stable.example.com/v1) rejected%3A spec.replicas::" + replicasNotInt,
+		"::error file=" + bad + ",line=1,col=1,title=crdcheck%3A CronTab default/bad (stable.example.com/v1) rejected::" + rulesNotChecked,
 	}
-	if len(annotations) != 2 || annotations[0] != want[0] || !strings.HasPrefix(annotations[1], want[1]) {
+	if len(annotations) != 4 || annotations[0] != want[0] || !strings.HasPrefix(annotations[1], want[1]) || annotations[2] != want[2] || annotations[3] != want[3] {
 		t.Errorf("annotations\n%s\nwant\n%s", strings.Join(annotations, "\n"), strings.Join(want, "\n"))
 	}
 	if !strings.Contains(out, "\nobjects: 2 accepted, 1 rejected") {
