@@ -142,8 +142,16 @@ func newCatalog() *catalog {
 // with -crds and again among the manifests, say) is the same CRD: it is
 // left out. A CRD whose name or kind an earlier, different CRD already
 // defines is marked as a duplicate, and rejected.
+//
+// Under -crds, a CustomResourceDefinition document without group and kind
+// is a kustomize patch (kubebuilder's config/crd/patches: a conversion
+// webhook or a CA injection), not a definition: it is left out, as
+// kustomize merges it into the definition it patches.
 func (c *catalog) add(entries ...*crdEntry) {
 	for _, e := range entries {
+		if e.def != nil && e.fromCRDs && e.def.Spec.Group == "" && e.def.Spec.Names.Kind == "" {
+			continue
+		}
 		if e.def != nil {
 			if first := c.byName[e.name]; first != nil && first.def != nil && reflect.DeepEqual(first.def, e.def) {
 				continue

@@ -684,3 +684,14 @@ func TestJUnitWarnings(t *testing.T) {
 		t.Errorf("junit output without warnings:\n%s", out)
 	}
 }
+
+// TestKubebuilderLayout: -crds on kubebuilder's config/crd reads the CRDs
+// of bases/ and leaves out the kustomize patches of patches/ (CRD
+// documents without group or kind), which are no second definition.
+func TestKubebuilderLayout(t *testing.T) {
+	code, v := jsonRun(t, "-crds", "../../fakeclient/testdata/kubebuilder/config/crd", good)
+	list := v["crds"].([]any)
+	if code != exitOK || len(list) != 1 || list[0].(map[string]any)["status"] != "accepted" {
+		t.Errorf("exit status %d, CRDs %v", code, list)
+	}
+}
