@@ -272,3 +272,20 @@ func FuzzCreate(f *testing.F) {
 		}
 	})
 }
+
+// TestRequiredFrom137: a missing required field is refused at 1.37 only
+// (the API server of 1.33 accepts a StatefulSet whose container has no
+// name, and defaults a binding's roleRef.apiGroup).
+func TestRequiredFrom137(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		refused bool
+	}{{"1.33", false}, {"1.36", false}, {"1.37", true}} {
+		obj := object(t, deployment)
+		delete(container(obj), "name")
+		r, err := mustNew(t, WithKubernetesVersion(tc.version)).Create(obj)
+		if err != nil || r.Refused() != tc.refused {
+			t.Errorf("%s: refused %v, want %v (%v)", tc.version, r.Refused(), tc.refused, err)
+		}
+	}
+}
