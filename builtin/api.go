@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/crdschema/crdschema"
@@ -173,11 +172,4 @@ func (a *API) Served(group string) bool {
 		}
 	}
 	return false
-}
-
-func splitAPIVersion(apiVersion string) (group, version string) {
-	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		return apiVersion[:i], apiVersion[i+1:]
-	}
-	return "", apiVersion
 }

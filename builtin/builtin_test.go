@@ -282,3 +282,20 @@ func mustVersion(t testing.TB, s string) crdschema.KubernetesVersion {
 	}
 	return v
 }
+
+// TestRequiredFrom137: a missing required field is refused at 1.37 only
+// (the API server of 1.33 accepts a StatefulSet whose container has no
+// name, and defaults a binding's roleRef.apiGroup).
+func TestRequiredFrom137(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		refused bool
+	}{{"1.33", false}, {"1.36", false}, {"1.37", true}} {
+		obj := object(t, deployment)
+		delete(container(obj), "name")
+		r, err := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version))).Create(obj)
+		if err != nil || r.Refused() != tc.refused {
+			t.Errorf("%s: refused %v, want %v (%v)", tc.version, r.Refused(), tc.refused, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
+	"github.com/crdschema/crdschema/internal/release"
 )
 
 // Layer names what found a problem (see the package documentation).
@@ -168,7 +169,7 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 	r.Errors = append(r.Errors, a.checkMetadata(k, obj, old)...)
 
 	// Schema: required fields and list-map keys, outside status.
-	var s schemaWalk
+	s := schemaWalk{required: a.release >= requiredFrom}
 	for _, name := range sortedKeys(obj) {
 		if name == "status" || name == "metadata" {
 			continue
@@ -178,7 +179,7 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 		}
 	}
 	for _, name := range root.required {
-		if name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
+		if s.required && name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
 			s.errs = append(s.errs, crdschema.Required(crdschema.NewPath(name), ""))
 		}
 	}
@@ -289,9 +290,18 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 // schemaWalk checks the required fields of the published schema and the
 // keys of list-map lists.
 type schemaWalk struct {
+	required bool // check required fields (see requiredFrom)
 	errs     crdschema.ErrorList
 	warnings []string
 }
+
+// requiredFrom is the first release whose required fields are checked.
+// The comparison with the API server's code (builtin/oracle) shows no
+// false refusal at 1.37; at 1.33 the API server defaults a binding's
+// roleRef.apiGroup and does not validate a StatefulSet's pod template, so
+// a missing field the published schema requires is no sure refusal there,
+// and 1.34 to 1.36 have not been compared.
+const requiredFrom release.Minor = 37
 
 func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
 	if v == nil || n == nil || n.special != plain {
@@ -308,7 +318,7 @@ func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
 			return
 		}
 		for _, name := range n.required {
-			if x[name] == nil && scalar(n.props[name]) {
+			if s.required && x[name] == nil && scalar(n.props[name]) {
 				s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
 			}
 		}

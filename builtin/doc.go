@@ -17,8 +17,9 @@
 //     quantities, int-or-strings, times and base64 bytes, each refusing
 //     with the decoder's text; unknown fields are warnings, or errors with
 //     WithStrictFieldValidation (kubectl apply --validate=strict).
-//   - LayerSchema: the required fields of the published schema (outside
-//     status, which the API server resets on create); duplicate keys of
+//   - LayerSchema: the required strings, numbers and booleans of the
+//     published schema (outside status, which the API server resets on
+//     create; from 1.37 only, see below); duplicate keys of
 //     list-map lists, a warning only (the API server accepts them on create
 //     and update; server-side apply does not).
 //   - LayerMetadata: ObjectMeta (labels, annotations, owner references,
@@ -32,7 +33,10 @@
 // defaulting, and admission. A check here refuses only what the API server
 // refuses too: where a rule cannot be told apart from the API server's
 // defaults or hand-written exceptions, it is left out (the module's
-// builtin/oracle test measures this against the API server's own code).
+// builtin/oracle test measures this against the API server's own code, at
+// 1.37 and 1.33: at 1.33 the API server defaults a binding's
+// roleRef.apiGroup and leaves a StatefulSet's pod template unvalidated,
+// so required fields are checked from 1.37 on only).
 //
 // The kinds and schemas come from the k8s.io/kubernetes module of each
 // release (api/openapi-spec/v3), turned into kinds.json.gz by

@@ -41,9 +41,6 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 )
 
-// Release is the Kubernetes release whose code the oracle runs.
-const Release = "1.37"
-
 // FieldError is one validation error as the API server reports it.
 type FieldError struct {
 	Type, Field, Detail string

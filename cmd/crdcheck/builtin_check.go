@@ -40,7 +40,7 @@ func builtinAPI() (*builtin.API, error) {
 var builtinChecked atomic.Int64
 
 // builtinNote is what the report says of the checks of built-in kinds.
-const builtinNote = "built-in kinds are checked as the API server decodes them (JSON types, number ranges, quantities, times, unknown fields), for the required fields of the release's published schema, and for metadata and names; " + builtin.NotReproduced
+const builtinNote = "built-in kinds are checked as the API server decodes them (JSON types, number ranges, quantities, times, unknown fields), for the required fields of the release's published schema (from 1.37), and for metadata and names; " + builtin.NotReproduced
 
 // checkBuiltin checks an object of a kind the release serves itself, and
 // reports false for any other kind.
