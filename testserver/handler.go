@@ -136,7 +136,7 @@ func parseRelease(v string) (int, error) {
 	minor, ok := strings.CutPrefix(v, "1.")
 	n, err := strconv.Atoi(minor)
 	if !ok || err != nil || n < 33 || n > 37 {
-		return 0, fmt.Errorf("Kubernetes version %q: the server answers as 1.33 to 1.37", v)
+		return 0, fmt.Errorf("unsupported Kubernetes version %q: the server answers as 1.33 to 1.37", v)
 	}
 	return n, nil
 }
