@@ -3,7 +3,9 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 )
 
 // TestConcurrentWritersAndWatchers: writers create, patch and delete objects
@@ -106,6 +109,34 @@ func TestConcurrentWritersAndWatchers(t *testing.T) {
 		}
 		if fmt.Sprint(results[w]) != fmt.Sprint(results[0]) {
 			t.Errorf("watcher %d saw another sequence than watcher 0", w)
+		}
+	}
+}
+
+// TestSlowWatcher: a watch whose client reads nothing does not hold up
+// writers (its events queue on the server).
+func TestSlowWatcher(t *testing.T) {
+	srv, dc := startCronTab(t)
+	hc, err := rest.HTTPClientFor(srv.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL()+"/apis/stable.example.com/v1/namespaces/default/crontabs?watch=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close() // never read
+	c := dc.Resource(crontabs).Namespace("default")
+	big := strings.Repeat("x", 64<<10)
+	for i := range 200 {
+		if _, err := c.Create(context.Background(), cronTab(fmt.Sprintf("o%d", i), map[string]any{"image": big}), metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create %d with a watcher that reads nothing: %v", i, err)
 		}
 	}
 }
