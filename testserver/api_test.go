@@ -477,3 +477,36 @@ func TestDiscoveryTableOpenAPI(t *testing.T) {
 		t.Errorf("OpenAPI v2 has no CronTab definition")
 	}
 }
+
+func TestScaleSubresource(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	if _, err := c.Create(ctx, cronTab("a", map[string]any{"replicas": int64(2)}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := c.Get(ctx, "a", metav1.GetOptions{}, "scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(sc.Object, "spec", "replicas"); r != 2 || sc.GetKind() != "Scale" {
+		t.Fatalf("scale: %v", sc.Object)
+	}
+	_ = unstructured.SetNestedField(sc.Object, int64(5), "spec", "replicas")
+	if _, err := c.Update(ctx, sc, metav1.UpdateOptions{}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 5 || got.GetGeneration() != 2 {
+		t.Errorf("after the scale update: replicas %d, generation %d", r, got.GetGeneration())
+	}
+	sc.SetResourceVersion(got.GetResourceVersion())
+	_ = unstructured.SetNestedField(sc.Object, int64(50), "spec", "replicas")
+	_, err = c.Update(ctx, sc, metav1.UpdateOptions{}, "scale")
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10") {
+		t.Errorf("invalid scale: %v", err)
+	}
+}

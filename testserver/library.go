@@ -6,6 +6,7 @@ package testserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -251,4 +252,23 @@ func newRequestDecoder(def *crdschema.CustomResourceDefinition) (*prune.Decoder,
 		Schemas:               schemas,
 		PreserveUnknownFields: def.Spec.PreserveUnknownFields,
 	}), nil
+}
+
+// getScale reads the autoscaling/v1 Scale of a stored object.
+func getScale(res *crd.Resource, obj map[string]any) (*crd.Scale, error) {
+	return res.GetScale(obj)
+}
+
+// decodeScale decodes a Scale request body.
+func decodeScale(data []byte) (*crd.Scale, error) {
+	var sc crd.Scale
+	if err := json.Unmarshal(data, &sc); err != nil {
+		return nil, err
+	}
+	return &sc, nil
+}
+
+// updateScale runs an update of the scale subresource over stored.
+func updateScale(ctx context.Context, res *crd.Resource, sc *crd.Scale, stored map[string]any) func() (*crd.Result, error) {
+	return func() (*crd.Result, error) { return res.UpdateScale(ctx, sc, stored) }
 }
