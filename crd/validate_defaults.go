@@ -180,16 +180,20 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		}
 		return nil
 	}
+	// The API server coerces the default in place and validates the
+	// result; here a copy is coerced, the schema stays as it is.
+	coerced := jsonvalue.Copy(def)
 	if v.requirePruned {
 		pruned := jsonvalue.Copy(def)
 		prune.Prune(pruned, s, s.XEmbeddedResource)
 		if !reflect.DeepEqual(pruned, def) {
-			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
+			// The API server's error holds the default itself, which the
+			// coercion below then rewrites (the ObjectMeta round trip
+			// drops unknown metadata fields): the message prints the
+			// default as coerced.
+			v.errs = append(v.errs, crdschema.Invalid(path, coerced, "must not have unknown fields"))
 		}
 	}
-	// The API server coerces the default in place and validates the
-	// result; here a copy is coerced, the schema stays as it is.
-	coerced := jsonvalue.Copy(def)
 	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
