@@ -77,7 +77,7 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 		return optionError(err)
 	}
 	in := toInternal(prepareCreate(def))
-	return nilIfEmpty(legacyDetails(validateCreate(in, createOptions(), c), c.release))
+	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }
 
 // ValidateUpdate reports every reason why the API server would refuse to
@@ -106,7 +106,7 @@ func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefin
 		// More selectable fields than allowed may stay from 1.35 on.
 		vo.allowTooManySelectableFields = nil
 	}
-	return nilIfEmpty(legacyDetails(validateUpdate(in, oldIn, vo, c), c.release))
+	return nilIfEmpty(legacyErrors(validateUpdate(in, oldIn, vo, c), c.release))
 }
 
 func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {

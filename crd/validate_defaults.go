@@ -169,9 +169,14 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		if err != nil {
 			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
 		}
+		// The detail quotes the metadata errors as the release words
+		// them (legacyErrors: owner references before 1.37, values in Go
+		// syntax at any depth in 1.33, ...).
 		if e, _ := objectmeta.Coerce(nil, obj, root, true, objectmeta.CoerceOptions{}); e != nil {
+			e = legacyErrors(crdschema.ErrorList{e}, v.release)[0]
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
 		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
+			errs = legacyErrors(errs, v.release)
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.ToAggregate().Error()))
 		} else if errs := validator.Validate(path, def); len(errs) > 0 {
 			v.errs = append(v.errs, errs...)
