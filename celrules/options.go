@@ -82,8 +82,9 @@ func withCompatibilityVersion(minor int) EnvOption {
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
 // server of the Kubernetes release v ("1.34"; "" is the default, 1.37):
 // new expressions compile in the environment of its compatibility version
-// (v minus one), and cost estimates and error
-// texts are that release's. A release outside 1.33 to 1.37 makes Compile
+// (v minus one), and cost estimates, error texts and the semantics of
+// values (such as the raw-element set and map lists before 1.37) are that
+// release's. A release outside 1.33 to 1.37 makes Compile
 // and Check fail with an error naming that range.
 func WithKubernetesVersion(v string) EnvOption {
 	return func(c *config) {
