@@ -48,6 +48,8 @@ var fuzzRules = []string{
 	"self.ls.sort() == self.ls && self.ls.indexOf('a') == 0",
 	"self.emb == oldSelf.emb",
 	"self.ml[0] == oldSelf.ml[0]",
+	"self.set == oldSelf.set && self.ml + oldSelf.ml == self.ml",
+	"size(self.set + self.set) == size(self.set) && (self.ls + self.ls).size() >= 0",
 }
 
 func FuzzCompile(f *testing.F) {
@@ -122,6 +124,15 @@ func FuzzValidate(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// Before 1.37 lists work on their raw elements (legacylists.go).
+	v136, err := crdschema.ParseKubernetesVersion("1.36")
+	if err != nil {
+		f.Fatal(err)
+	}
+	c136, err := Compile(fuzzSchema(rules...), true, WithKubernetesVersion(v136))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, cur, old []byte) {
 		o, err := jsonscan.Decode(cur)
 		if err != nil {
@@ -143,6 +154,10 @@ func FuzzValidate(f *testing.F) {
 		// and bounds not below the cost spent.
 		checkBounded(t, "bounded", c, o, prev, RuntimeBudget)
 		checkBounded(t, "bounded, small budget", c, o, prev, 50)
+		if left := c136.Validate(context.Background(), crdschema.NewPath("x"), o, prev).Remaining; left > RuntimeBudget {
+			t.Fatalf("budget grew at 1.36: %d", left)
+		}
+		checkBounded(t, "bounded at 1.36", c136, o, prev, RuntimeBudget)
 	})
 }
 

@@ -61,7 +61,9 @@ func withCompatibilityVersion(minor int) Option {
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
 // server of the Kubernetes release v (the default is 1.37): new
 // expressions compile in the environment of its compatibility version (v
-// minus one), and cost estimates and error texts are that release's.
+// minus one), and cost estimates, error texts and the semantics of values
+// (such as the raw-element set and map lists before 1.37) are that
+// release's.
 func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(c *config) {
 		r := release.Of(v)

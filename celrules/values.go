@@ -33,16 +33,20 @@ type valueSchema struct {
 	// property unequal to any object, itself included, as before
 	// Kubernetes 1.34.
 	nullsUnequal bool
+	// rawLists gives lists the semantics of releases before 1.37, which
+	// key set and map lists by their raw JSON elements and append raw
+	// values (see legacylists.go).
+	rawLists bool
 }
 
 // newValueSchema prepares s for value conversion as the API server of
 // release rel converts values. resourceRoot adds the resource properties
 // at the top.
 func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor) *valueSchema {
-	return buildValueSchema(s, resourceRoot, rel < 34, 0)
+	return buildValueSchema(s, resourceRoot, rel, 0)
 }
 
-func buildValueSchema(s *structural.Schema, resourceRoot, nullsUnequal bool, depth int) *valueSchema {
+func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, depth int) *valueSchema {
 	if s == nil || depth > maxSchemaDepth {
 		return nil
 	}
@@ -52,18 +56,18 @@ func buildValueSchema(s *structural.Schema, resourceRoot, nullsUnequal bool, dep
 	if resourceRoot && !s.XIntOrString {
 		s = withTypeAndObjectMeta(s, true)
 	}
-	v := &valueSchema{s: s, nullsUnequal: nullsUnequal}
+	v := &valueSchema{s: s, nullsUnequal: rel < 34, rawLists: rel < 37}
 	if s.Properties != nil {
 		v.props = make(map[string]*valueSchema, len(s.Properties))
 		for k, p := range s.Properties {
-			v.props[k] = buildValueSchema(p, false, nullsUnequal, depth+1)
+			v.props[k] = buildValueSchema(p, false, rel, depth+1)
 		}
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, nullsUnequal, depth+1)
+		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, rel, depth+1)
 	}
 	if s.Items != nil {
-		v.items = buildValueSchema(s.Items, false, nullsUnequal, depth+1)
+		v.items = buildValueSchema(s.Items, false, rel, depth+1)
 	}
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
@@ -125,6 +129,9 @@ func toVal(u any, v *valueSchema) ref.Val {
 		}
 		if v.items == nil {
 			return types.NewErr("invalid array type, expected Items with a non-empty Schema")
+		}
+		if v.rawLists {
+			return rawListOf(l, v)
 		}
 		lv := listVal{elems: l, items: v.items}
 		if s.XListType != nil {

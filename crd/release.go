@@ -91,13 +91,18 @@ const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"
 // ownerIndex matches the index ending the path of an owner reference.
 var ownerIndex = regexp.MustCompile(`(ownerReferences)\[[0-9]+\]$`)
 
-// releaseErrors rewrites errs as r's release words them: before 1.37 an
+// releaseErrors rewrites errs as r's release words them (see
+// legacyErrors). errs is modified in place.
+func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
+	return legacyErrors(errs, r.release)
+}
+
+// legacyErrors rewrites errs as the release rel words them: before 1.37 an
 // Event owner is reported at the ownerReferences list, not at the entry,
 // and owner references and managedFields operations have their own
-// wordings.
-// errs is modified in place.
-func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
-	if r.release >= 37 {
+// wordings; see legacyDetails for the rest. errs is modified in place.
+func legacyErrors(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorList {
+	if rel >= 37 {
 		return errs
 	}
 	for _, e := range errs {
@@ -105,7 +110,7 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 			e.Field = ownerIndex.ReplaceAllString(e.Field, "$1")
 		}
 		if m := ownerField.FindStringSubmatch(e.Field); m != nil {
-			legacyOwnerError(e, m[1], m[3], r.release)
+			legacyOwnerError(e, m[1], m[3], rel)
 		}
 		if legacyOperationError(e) {
 			if e.Type == crdschema.ErrorTypeRequired {
@@ -114,7 +119,7 @@ func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 			e.Type, e.Detail = crdschema.ErrorTypeInvalid, "must be `Apply` or `Update`"
 		}
 	}
-	return legacyDetails(errs, r.release)
+	return legacyDetails(errs, rel)
 }
 
 // managedOperation matches the path of the operation of a managedFields
@@ -223,7 +228,7 @@ func legacyValue133(v any) any {
 	case fmt.Stringer:
 		return jsonvalue.Verbatim(t.String())
 	}
-	return jsonvalue.Verbatim(fmt.Sprintf("%#v", v))
+	return jsonvalue.Verbatim(jsonvalue.GoSyntax(v))
 }
 
 // ruleFieldDetails are the details of the fieldPath and message of a
@@ -252,9 +257,6 @@ func legacyDetail133(e *crdschema.Error) string {
 	}
 	last := f[strings.LastIndex(f, ".")+1:]
 	switch {
-	case strings.HasPrefix(d, "must result in valid metadata: metadata: Invalid value: {"):
-		// 1.33 prints the value in Go syntax.
-		return strings.Replace(d, "Invalid value: {", "Invalid value: map[string]interface {}{", 1)
 	case (last == "fieldPath" || last == "message") && ruleFieldDetails[d]:
 		return last + " " + d
 	case e.Type == crdschema.ErrorTypeTooLong && strings.HasSuffix(d, " than 1 byte"):

@@ -64,7 +64,7 @@ const generatedSuffix = "xxxxx"
 func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
 	c := newConfig(ctx, opts)
 	in := toInternal(prepareCreate(def))
-	return nilIfEmpty(legacyDetails(validateCreate(in, createOptions(), c), c.release))
+	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }
 
 // ValidateUpdate reports every reason why the API server would refuse to
@@ -90,7 +90,7 @@ func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefin
 		// More selectable fields than allowed may stay from 1.35 on.
 		vo.allowTooManySelectableFields = nil
 	}
-	return nilIfEmpty(legacyDetails(validateUpdate(in, oldIn, vo, c), c.release))
+	return nilIfEmpty(legacyErrors(validateUpdate(in, oldIn, vo, c), c.release))
 }
 
 func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {

@@ -166,9 +166,14 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		if err != nil {
 			return fmt.Errorf("failed to validate default value inside metadata: %v", err)
 		}
+		// The detail quotes the metadata errors as the release words
+		// them (legacyErrors: owner references before 1.37, values in Go
+		// syntax at any depth in 1.33, ...).
 		if e, _ := objectmeta.Coerce(nil, obj, root, true, objectmeta.CoerceOptions{}); e != nil {
+			e = legacyErrors(crdschema.ErrorList{e}, v.release)[0]
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
 		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
+			errs = legacyErrors(errs, v.release)
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.ToAggregate().Error()))
 		} else if errs := validator.Validate(path, def); len(errs) > 0 {
 			v.errs = append(v.errs, errs...)
@@ -177,16 +182,20 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		}
 		return nil
 	}
+	// The API server coerces the default in place and validates the
+	// result; here a copy is coerced, the schema stays as it is.
+	coerced := jsonvalue.Copy(def)
 	if v.requirePruned {
 		pruned := jsonvalue.Copy(def)
 		prune.Prune(pruned, s, s.XEmbeddedResource)
 		if !reflect.DeepEqual(pruned, def) {
-			v.errs = append(v.errs, crdschema.Invalid(path, def, "must not have unknown fields"))
+			// The API server's error holds the default itself, which the
+			// coercion below then rewrites (the ObjectMeta round trip
+			// drops unknown metadata fields): the message prints the
+			// default as coerced.
+			v.errs = append(v.errs, crdschema.Invalid(path, coerced, "must not have unknown fields"))
 		}
 	}
-	// The API server coerces the default in place and validates the
-	// result; here a copy is coerced, the schema stays as it is.
-	coerced := jsonvalue.Copy(def)
 	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
