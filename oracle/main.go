@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +46,7 @@ func main() {
 	count := flag.Int("count", 5, "with -bench: repeat each measurement `n` times")
 	object := flag.String("object", "", "with -bench and one case: measure -n creates of the object in this YAML `file` instead")
 	creates := flag.Int("n", 2000, "with -object: the number of creates")
+	runs := flag.Int("runs", 20, "run a case in which a response has several errors `n` times, to tell whether upstream's error order is stable")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: oracle [-check] PATH...\n       oracle -bench [-benchtime 1s] [-count 5] PATH...\n       oracle -bench [-count 5] -object OBJECT.yaml [-n 2000] CASE.yaml\n       oracle -version\n")
 		flag.PrintDefaults()
@@ -52,6 +54,10 @@ func main() {
 	flag.Parse()
 	if *check && *bench {
 		fmt.Fprintln(os.Stderr, "oracle: -check and -bench exclude each other")
+		os.Exit(2)
+	}
+	if *runs < 2 {
+		fmt.Fprintln(os.Stderr, "oracle: -runs must be at least 2")
 		os.Exit(2)
 	}
 	if *object != "" && !*bench {
@@ -83,7 +89,7 @@ func main() {
 
 	var bad, differ []string
 	for _, f := range files {
-		out, err := runCaseFile(f)
+		out, err := runCaseFile(f, *runs)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "oracle:", err)
 			bad = append(bad, f)
@@ -158,12 +164,24 @@ func collectCases(args []string) ([]string, error) {
 	return files, nil
 }
 
-// runCaseFile runs one case and returns the golden file content. The case is
-// run twice: upstream iterates Go maps in places, and a result that is not
-// reproducible would make a useless golden.
-func runCaseFile(path string) ([]byte, error) {
-	var first []byte
-	for i := 0; i < 2; i++ {
+// runCaseFile runs one case and returns the golden file content.
+//
+// The case is run at least twice: upstream iterates Go maps in places, and a
+// result that is not reproducible would make a useless golden. When a
+// response has two errors or more, the case is run `runs` times in all and
+// each error list is compared: a list in the same order in every run is
+// written in upstream's order and marked errorsOrdered; any other list is
+// sorted (upstream.SortFieldErrors). Apart from that order, every run must
+// give the same result.
+func runCaseFile(path string, runs int) ([]byte, error) {
+	var (
+		first  []byte
+		golden *upstream.Golden
+		orders [][]upstream.FieldError // the first run's error lists, in upstream's order
+		stable []bool
+	)
+	n := 2
+	for i := 0; i < n; i++ {
 		c, err := upstream.ReadCase(path)
 		if err != nil {
 			return nil, err
@@ -181,17 +199,47 @@ func runCaseFile(path string) ([]byte, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
+		lists, _ := upstream.ErrorLists(g)
+		for k, l := range lists {
+			if i == 0 {
+				orders = append(orders, slices.Clone(*l))
+				stable = append(stable, true)
+				if len(*l) >= 2 {
+					n = max(n, runs)
+				}
+			} else if k >= len(orders) || !slices.Equal(orders[k], *l) {
+				if k < len(stable) {
+					stable[k] = false
+				}
+			}
+			upstream.SortFieldErrors(*l)
+		}
 		out, err := upstream.MarshalGolden(g)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if i == 0 {
-			first = out
+			first, golden = out, g
 		} else if !bytes.Equal(first, out) {
 			return nil, fmt.Errorf("%s: the result differs between two runs; upstream order or content is not deterministic here", path)
 		}
 	}
-	return first, nil
+	lists, ordered := upstream.ErrorLists(golden)
+	changed := false
+	for k, l := range lists {
+		if stable[k] && len(orders[k]) >= 2 {
+			*l, *ordered[k] = orders[k], true
+			changed = true
+		}
+	}
+	if !changed {
+		return first, nil
+	}
+	out, err := upstream.MarshalGolden(golden)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }
 
 func printVersion() {

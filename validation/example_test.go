@@ -42,7 +42,7 @@ func Example() {
 		fmt.Println(e)
 	}
 	// Output:
-	// spec.image: Required value
 	// spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10
+	// spec.image: Required value
 	// spec.ports[1]: Duplicate value: 80
 }

@@ -44,7 +44,12 @@ type failure struct {
 }
 
 // toFieldErrors converts failures to field errors below fldPath, as the API
-// server does, dropping failures whose message repeats an earlier one.
+// server does, dropping failures whose message repeats an earlier one. The
+// order is the API server's: the order in which its validator finds them
+// (each schema's checks in turn: type, junctors, string, format, number,
+// array, enum, object; a junctor's branches before its own failure), with
+// the keys of an object in key order where the API server's follows Go's
+// map order.
 func toFieldErrors(fldPath *crdschema.Path, fs []failure) crdschema.ErrorList {
 	if len(fs) == 0 {
 		return nil
@@ -64,7 +69,6 @@ func toFieldErrors(fldPath *crdschema.Path, fs []failure) crdschema.ErrorList {
 		}
 		errs = append(errs, f.fieldError(fldPath))
 	}
-	sortErrors(errs)
 	return errs
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"unicode/utf8"
 
@@ -341,29 +342,42 @@ func (n *node) validateObject(m map[string]any, st *state) int {
 		st.add(failure{code: codeTooManyProps, path: path, value: size, limit: *n.maxProperties,
 			msg: fmt.Sprintf("%s in body should have at most %d properties", path, *n.maxProperties)})
 	}
+	// The API server visits the keys of an object in Go's map order, so
+	// the order of the failures of two keys is not stable there; here the
+	// failures of the keys of each loop are put in key order (byKey).
+	var segs []keySegment
 	if n.noAdditional || n.additional != nil {
 		for k, x := range m {
 			if _, ok := n.properties[k]; ok {
 				continue
 			}
+			from := len(st.fails)
 			if n.noAdditional {
 				path := st.path()
 				st.add(failure{code: codeUnallowedProp, path: path, value: k,
 					msg: path + "." + k + " in body is a forbidden property"})
-				continue
+			} else {
+				mc += st.child(n.additional, pathElem{name: k, kind: pathKey}, x)
 			}
-			mc += st.child(n.additional, pathElem{name: k, kind: pathKey}, x)
+			if len(st.fails) > from {
+				segs = append(segs, keySegment{key: k, from: from, to: len(st.fails)})
+			}
 		}
+		segs = st.byKey(segs)
 	}
 	if len(n.properties) > 0 {
 		if len(m) < len(n.propertyNames) {
-			// Fewer keys than properties: look the keys up. Errors are
-			// sorted at the end, so the map order does not show.
+			// Fewer keys than properties: look the keys up.
 			for k, x := range m {
 				if pn, ok := n.properties[k]; ok {
+					from := len(st.fails)
 					mc += st.child(pn, pathElem{name: k, kind: pathProperty}, x)
+					if len(st.fails) > from {
+						segs = append(segs, keySegment{key: k, from: from, to: len(st.fails)})
+					}
 				}
 			}
+			st.byKey(segs)
 		} else {
 			for _, k := range n.propertyNames {
 				if x, ok := m[k]; ok {
@@ -379,4 +393,32 @@ func (n *node) validateObject(m map[string]any, st *state) int {
 		}
 	}
 	return mc
+}
+
+// keySegment is the failures st.fails[from:to] of one key of an object.
+type keySegment struct {
+	key      string
+	from, to int
+}
+
+// byKey reorders the failures of segs, which are adjacent and together end
+// st.fails, in the order of their keys, so that the failures of an object's
+// keys come in the same order whatever the map order they were found in.
+// It returns segs emptied for reuse.
+func (st *state) byKey(segs []keySegment) []keySegment {
+	if len(segs) < 2 {
+		return segs[:0]
+	}
+	sort.Slice(segs, func(i, j int) bool { return segs[i].key < segs[j].key })
+	start := segs[0].from
+	for _, s := range segs {
+		start = min(start, s.from)
+	}
+	old := append([]failure(nil), st.fails[start:]...)
+	out := st.fails[:start]
+	for _, s := range segs {
+		out = append(out, old[s.from-start:s.to-start]...)
+	}
+	st.fails = out
+	return segs[:0]
 }

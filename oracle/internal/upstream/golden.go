@@ -26,6 +26,7 @@ type Golden struct {
 type CRDResult struct {
 	CELCosts      []CELCost    `json:"celCosts"`
 	Errors        []FieldError `json:"errors"`
+	ErrorsOrdered bool         `json:"errorsOrdered,omitempty"`
 	UnknownFields []string     `json:"unknownFields,omitempty"`
 }
 
@@ -46,6 +47,7 @@ type RequestResult struct {
 	// validation (the body cannot be decoded, wrong namespace, ...). Then
 	// nothing else is recorded.
 	Errors        []FieldError           `json:"errors"`
+	ErrorsOrdered bool                   `json:"errorsOrdered,omitempty"`
 	Object        map[string]interface{} `json:"object,omitempty"`
 	RequestError  string                 `json:"requestError,omitempty"`
 	Table         *Table                 `json:"table,omitempty"`
@@ -88,11 +90,7 @@ func stabilize(s string) string {
 	return pointerRE.ReplaceAllString(selfTypeRE.ReplaceAllString(s, "selfType<N>"), ")(0x<ptr>)")
 }
 
-// toFieldErrors converts upstream's field errors. Upstream produces some of
-// them by iterating Go maps (schema properties, object keys, labels), so their
-// order changes from run to run. They are therefore sorted by field, type,
-// detail and message: the golden lists them in a canonical order and they are
-// compared as a multiset (see ../conformance/README.md).
+// toFieldErrors converts upstream's field errors, in upstream's order.
 func toFieldErrors(errs field.ErrorList) []FieldError {
 	out := make([]FieldError, 0, len(errs))
 	for _, e := range errs {
@@ -103,8 +101,18 @@ func toFieldErrors(errs field.ErrorList) []FieldError {
 			Message: stabilize(e.Error()),
 		})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	return out
+}
+
+// SortFieldErrors puts errors in the goldens' canonical order: by field,
+// type, detail and message. Upstream produces some errors by iterating Go
+// maps (schema properties, object keys, labels), so their order can change
+// from run to run; a list whose order is not the same in every run is
+// written in this order and compared as a multiset (see
+// conformance/testdata/README.md).
+func SortFieldErrors(errs []FieldError) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i], errs[j]
 		if a.Field != b.Field {
 			return a.Field < b.Field
 		}
@@ -116,7 +124,18 @@ func toFieldErrors(errs field.ErrorList) []FieldError {
 		}
 		return a.Message < b.Message
 	})
-	return out
+}
+
+// ErrorLists returns the error lists of a golden, the CRD's first, then
+// each request's, each with its ErrorsOrdered flag.
+func ErrorLists(g *Golden) (lists []*[]FieldError, ordered []*bool) {
+	lists = append(lists, &g.CRD.Errors)
+	ordered = append(ordered, &g.CRD.ErrorsOrdered)
+	for _, r := range g.Requests {
+		lists = append(lists, &r.Errors)
+		ordered = append(ordered, &r.ErrorsOrdered)
+	}
+	return lists, ordered
 }
 
 // MarshalGolden renders v as the golden file content: two-space indented

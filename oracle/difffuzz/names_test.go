@@ -1,0 +1,104 @@
+package difffuzz
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	genericvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/k8snames"
+	"github.com/crdschema/crdschema/internal/metavalidation"
+)
+
+// FuzzNames compares the name checks of internal/k8snames with
+// apimachinery's on arbitrary strings: the same problems, in the same words
+// and order.
+func FuzzNames(f *testing.F) {
+	for _, s := range []string{"", "a", "a-b", "-a", "a-", "A", "a.b", "a..b", "1a", "a_b", "example.com/name",
+		"example.com/", "/name", "a/b/c", "x" + string(make([]byte, 70)), "..", ".", "a%b", "a/b", "ü"} {
+		f.Add(s)
+	}
+	checks := []struct {
+		name     string
+		ours     func(string) []string
+		upstream func(string) []string
+	}{
+		{"IsDNS1123Label", k8snames.IsDNS1123Label, validation.IsDNS1123Label},
+		{"IsDNS1123Subdomain", k8snames.IsDNS1123Subdomain, validation.IsDNS1123Subdomain},
+		{"IsDNS1035Label", k8snames.IsDNS1035Label, validation.IsDNS1035Label},
+		{"IsQualifiedName", k8snames.IsQualifiedName, validation.IsQualifiedName},
+		{"IsValidLabelValue", k8snames.IsValidLabelValue, validation.IsValidLabelValue},
+		{"IsPathSegmentName", k8snames.IsPathSegmentName, content.IsPathSegmentName},
+		{"IsPathSegmentPrefix", k8snames.IsPathSegmentPrefix, content.IsPathSegmentPrefix},
+		{"NameIsDNSSubdomain(prefix)", func(s string) []string { return metavalidation.NameIsDNSSubdomain(s, true) },
+			func(s string) []string { return genericvalidation.NameIsDNSSubdomain(s, true) }},
+		{"NameIsDNSLabel(prefix)", func(s string) []string { return metavalidation.NameIsDNSLabel(s, true) },
+			func(s string) []string { return genericvalidation.NameIsDNSLabel(s, true) }},
+		{"NameIsDNS1035Label(prefix)", func(s string) []string { return metavalidation.NameIsDNS1035Label(s, true) },
+			func(s string) []string { return genericvalidation.NameIsDNS1035Label(s, true) }},
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range checks {
+			if got, want := c.ours(s), c.upstream(s); !slices.Equal(got, want) {
+				t.Errorf("%s(%q):\n got %q\nwant %q", c.name, s, got, want)
+			}
+		}
+	})
+}
+
+// FuzzObjectMeta compares internal/metavalidation's ObjectMeta checks
+// (create, then update against a fixed old object) with apimachinery's on
+// arbitrary metadata that both decode.
+func FuzzObjectMeta(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"a","namespace":"ns"}`,
+		`{"generateName":"a-","labels":{"a":"b","-x":"y","k":"` + "v" + `"},"annotations":{"a/b/c":"x"}}`,
+		`{"name":"A","finalizers":["orphan","foregroundDeletion","a/b/c","kubernetes"],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"n","uid":"u","controller":true},{"apiVersion":"a/b/c","kind":"","name":"","uid":"","controller":true}]}`,
+		`{"name":"a","resourceVersion":"x","generation":-1,"deletionGracePeriodSeconds":3,"managedFields":[{"manager":"m","operation":"Bogus","apiVersion":"x"}]}`,
+		`{"name":"a.b","labels":{"example.com/k":"` + string(make([]byte, 64)) + `"}}`,
+	} {
+		f.Add(s, true)
+	}
+	old := metav1.ObjectMeta{Name: "a", Namespace: "ns", UID: "u", ResourceVersion: "1", Generation: 1}
+	f.Fuzz(func(t *testing.T, data string, namespaced bool) {
+		var raw any
+		if json.Unmarshal([]byte(data), &raw) != nil {
+			return
+		}
+		var upstream metav1.ObjectMeta
+		if json.Unmarshal([]byte(data), &upstream) != nil {
+			return
+		}
+		ours, err := metavalidation.DecodeObjectMeta(raw)
+		if err != nil {
+			t.Fatalf("%s: apimachinery decodes it, DecodeObjectMeta: %v", data, err)
+		}
+		p := field.NewPath("metadata")
+		want := errorTexts(genericvalidation.ValidateObjectMeta(&upstream, namespaced, genericvalidation.NameIsDNSSubdomain, p))
+		got := errorTexts(metavalidation.ValidateObjectMeta(ours, namespaced, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata")))
+		if !slices.Equal(got, want) {
+			t.Errorf("ValidateObjectMeta(%s, namespaced=%v):\n got %q\nwant %q", data, namespaced, got, want)
+		}
+		oldOurs, _ := metavalidation.DecodeObjectMeta(map[string]any{"name": "a", "namespace": "ns", "uid": "u", "resourceVersion": "1", "generation": int64(1)})
+		want = errorTexts(genericvalidation.ValidateObjectMetaUpdate(&upstream, &old, p))
+		got = errorTexts(metavalidation.ValidateObjectMetaUpdate(ours, oldOurs, crdschema.NewPath("metadata")))
+		if !slices.Equal(got, want) {
+			t.Errorf("ValidateObjectMetaUpdate(%s):\n got %q\nwant %q", data, got, want)
+		}
+	})
+}
+
+// errorTexts renders field errors as users see them.
+func errorTexts[E error](errs []E) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e.Error()
+	}
+	return out
+}
