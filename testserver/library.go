@@ -114,20 +114,65 @@ func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidat
 	return out, nil
 }
 
-// createObject runs the create pipeline of res on obj.
+// createObject runs the create pipeline of res on obj. The store gives
+// the object its resourceVersion, so the one the pipeline gives (what a
+// library user chains into an update) is taken off.
 func createObject(ctx context.Context, res *crd.Resource, obj map[string]any) func() (*crd.Result, error) {
-	return func() (*crd.Result, error) { return res.Create(ctx, obj) }
+	return func() (*crd.Result, error) {
+		r, err := res.Create(ctx, obj)
+		setResourceVersion(r, "")
+		return r, err
+	}
 }
 
 // updateObject runs the update pipeline of res on obj over old; status
-// selects the status subresource's.
+// selects the status subresource's. The object keeps the request's
+// resourceVersion, the store's precondition, rather than the next one
+// the pipeline gives it.
 func updateObject(ctx context.Context, res *crd.Resource, obj, old map[string]any, status bool) func() (*crd.Result, error) {
 	return func() (*crd.Result, error) {
+		var r *crd.Result
+		var err error
 		if status {
-			return res.UpdateStatus(ctx, obj, old)
+			r, err = res.UpdateStatus(ctx, obj, old)
+		} else {
+			r, err = res.Update(ctx, obj, old)
 		}
-		return res.Update(ctx, obj, old)
+		rv, _ := nestedString(obj, "metadata", "resourceVersion")
+		setResourceVersion(r, rv)
+		return r, err
 	}
+}
+
+// setResourceVersion sets the resourceVersion of r's object, or removes
+// it when rv is "".
+func setResourceVersion(r *crd.Result, rv string) {
+	if r == nil || r.Object == nil {
+		return
+	}
+	md, ok := r.Object["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	if rv == "" {
+		delete(md, "resourceVersion")
+	} else {
+		md["resourceVersion"] = rv
+	}
+}
+
+// nestedString returns the string at the path of keys in obj.
+func nestedString(obj map[string]any, keys ...string) (string, bool) {
+	var v any = obj
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		v = m[k]
+	}
+	s, ok := v.(string)
+	return s, ok
 }
 
 func nameOf(objs ...map[string]any) string {
@@ -270,5 +315,10 @@ func decodeScale(data []byte) (*crd.Scale, error) {
 
 // updateScale runs an update of the scale subresource over stored.
 func updateScale(ctx context.Context, res *crd.Resource, sc *crd.Scale, stored map[string]any) func() (*crd.Result, error) {
-	return func() (*crd.Result, error) { return res.UpdateScale(ctx, sc, stored) }
+	return func() (*crd.Result, error) {
+		r, err := res.UpdateScale(ctx, sc, stored)
+		rv, _ := nestedString(stored, "metadata", "resourceVersion")
+		setResourceVersion(r, rv) // the store's precondition, as for updates
+		return r, err
+	}
 }
