@@ -35,13 +35,17 @@ func TestConcurrentWritersAndWatchers(t *testing.T) {
 		rv   string
 	}
 	results := make([][]seen, watchers)
+	// the watches end early when a writer fails: their events would
+	// never all come
+	watchCtx, stopWatches := context.WithCancel(ctx)
+	defer stopWatches()
 	var ready, done sync.WaitGroup
 	for w := range watchers {
 		ready.Add(1)
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			wi, err := c.Watch(ctx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+			wi, err := c.Watch(watchCtx, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
 			ready.Done()
 			if err != nil {
 				t.Error(err)
@@ -87,6 +91,9 @@ func TestConcurrentWritersAndWatchers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if t.Failed() {
+		stopWatches()
+	}
 	done.Wait()
 	if t.Failed() {
 		return
