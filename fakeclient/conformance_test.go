@@ -6,7 +6,6 @@ package fakeclient_test
 // exactly the golden's errors as the causes of its Invalid error.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,7 +22,6 @@ import (
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/fakeclient"
 	"github.com/crdschema/crdschema/manifest"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/crdschema/crdschema/internal/casefile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -53,18 +51,18 @@ func TestConformanceThroughClient(t *testing.T) {
 		if _, err := os.Stat(golden); err != nil {
 			continue
 		}
-		c, err := readCase(f, golden)
+		c, err := casefile.Read(f, golden)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		greqs, _ := c.golden["requests"].([]any)
-		if len(c.requests) == 0 || len(greqs) != len(c.requests) {
+		greqs, _ := c.Golden["requests"].([]any)
+		if len(c.Requests) == 0 || len(greqs) != len(c.Requests) {
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(f, casesDir+"/"), ".yaml")
 		t.Run(name, func(t *testing.T) {
-			for i, r := range c.requests {
+			for i, r := range c.Requests {
 				want, _ := greqs[i].(map[string]any)
 				reason := runThroughClient(t, c, r, want, i)
 				if reason != "" {
@@ -95,12 +93,12 @@ func resourceOptions() []crd.ResourceOption {
 
 // runThroughClient runs one request; it returns why it cannot be compared,
 // or "".
-func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]any, i int) string {
-	def, _, err := manifest.UnmarshalCRD(c.crd)
+func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) string {
+	def, _, err := manifest.UnmarshalCRD(c.CRD)
 	if err != nil {
 		return "the CRD does not decode"
 	}
-	body, err := manifest.UnmarshalObject(r.object)
+	body, err := manifest.UnmarshalObject(r.Object)
 	if err != nil {
 		return "the body is not a JSON object"
 	}
@@ -125,14 +123,14 @@ func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]
 		}
 		return "a kind the CRD does not serve: the client refuses it before sending"
 	}
-	if c.version != "" && obj.GroupVersionKind().Version != c.version {
+	if c.Version != "" && obj.GroupVersionKind().Version != c.Version {
 		return "the body names another version than the case's: the client serves every version"
 	}
 	b := fakeclient.NewClientBuilder().WithScheme(runtime.NewScheme()).
 		WithCRDDefinitions(def).WithResourceOptions(resourceOptions()...).
 		WithWarningHandler(rest.NoWarnings{})
-	if r.operation != "create" {
-		oldBody, err := manifest.UnmarshalObject(r.oldObject)
+	if r.Operation != "create" {
+		oldBody, err := manifest.UnmarshalObject(r.OldObject)
 		if err != nil {
 			return "the old object is not a JSON object"
 		}
@@ -156,7 +154,7 @@ func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]
 	cl, err := b.Build()
 	if err != nil {
 		var ce *fakeclient.CRDError
-		if c.oldCRD != nil {
+		if c.OldCRD != nil {
 			return "the CRD is accepted only as an update of oldCRD"
 		}
 		if asCRDError(err, &ce) {
@@ -167,9 +165,9 @@ func runThroughClient(t *testing.T, c *testCase, r testRequest, want map[string]
 	}
 	ctx := context.Background()
 	switch {
-	case r.operation == "create":
+	case r.Operation == "create":
 		err = cl.Create(ctx, obj)
-	case r.subresource == "status":
+	case r.Subresource == "status":
 		err = cl.Status().Update(ctx, obj)
 	default:
 		err = cl.Update(ctx, obj)
@@ -252,95 +250,3 @@ var selfType = regexp.MustCompile(`selfType[0-9]+`)
 func normalizeType(s string) string {
 	return selfType.ReplaceAllString(s, "selfType<N>")
 }
-
-type testCase struct {
-	crd, oldCRD []byte
-	version     string
-	requests    []testRequest
-	golden      map[string]any
-}
-
-type testRequest struct {
-	operation, subresource string
-	object, oldObject      []byte
-}
-
-func readCase(path, goldenPath string) (*testCase, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, fmt.Errorf("expected one YAML document")
-	}
-	fields := mapping(doc.Content[0])
-	c := &testCase{}
-	if c.crd, err = toJSON(fields["crd"]); err != nil {
-		return nil, fmt.Errorf("crd: %w", err)
-	}
-	if n := fields["oldCRD"]; n != nil {
-		if c.oldCRD, err = toJSON(n); err != nil {
-			return nil, err
-		}
-	}
-	if n := fields["version"]; n != nil {
-		c.version = n.Value
-	}
-	if n := alias(fields["requests"]); n != nil {
-		for _, rn := range n.Content {
-			rf := mapping(rn)
-			var r testRequest
-			if op := rf["operation"]; op != nil {
-				r.operation = op.Value
-			}
-			if sr := rf["subresource"]; sr != nil {
-				r.subresource = sr.Value
-			}
-			if r.object, err = toJSON(rf["object"]); err != nil {
-				return nil, err
-			}
-			if on := rf["oldObject"]; on != nil {
-				if r.oldObject, err = toJSON(on); err != nil {
-					return nil, err
-				}
-			}
-			c.requests = append(c.requests, r)
-		}
-	}
-	g, err := os.ReadFile(goldenPath)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(g))
-	dec.UseNumber()
-	if err := dec.Decode(&c.golden); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-func alias(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-func mapping(n *yaml.Node) map[string]*yaml.Node {
-	n = alias(n)
-	out := map[string]*yaml.Node{}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return out
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		out[alias(n.Content[i]).Value] = alias(n.Content[i+1])
-	}
-	return out
-}
-
-// toJSON converts a YAML node to JSON the way the oracle sends it.
-func toJSON(n *yaml.Node) ([]byte, error) { return casefile.ToJSON(n) }

@@ -9,7 +9,6 @@ package testserver
 // both would share it from internal/casefile.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,7 +23,6 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/casefile"
-	yaml "go.yaml.in/yaml/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -55,18 +53,18 @@ func TestConformanceOverHTTP(t *testing.T) {
 		if _, err := os.Stat(golden); err != nil {
 			continue
 		}
-		c, err := readCase(f, golden)
+		c, err := casefile.Read(f, golden)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		greqs, _ := c.golden["requests"].([]any)
-		if len(c.requests) == 0 || len(greqs) != len(c.requests) {
+		greqs, _ := c.Golden["requests"].([]any)
+		if len(c.Requests) == 0 || len(greqs) != len(c.Requests) {
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(f, casesDir+"/"), ".yaml")
 		t.Run(name, func(t *testing.T) {
-			for i, r := range c.requests {
+			for i, r := range c.Requests {
 				want, _ := greqs[i].(map[string]any)
 				reason := runOverHTTP(t, c, r, want, i)
 				if reason != "" {
@@ -88,12 +86,12 @@ func TestConformanceOverHTTP(t *testing.T) {
 }
 
 // runOverHTTP runs one request; it returns why it cannot be compared, or "".
-func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, i int) string {
-	def, _, err := manifest.UnmarshalCRD(c.crd)
+func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) string {
+	def, _, err := manifest.UnmarshalCRD(c.CRD)
 	if err != nil {
 		return "the CRD does not decode"
 	}
-	body, err := manifest.UnmarshalObject(r.object)
+	body, err := manifest.UnmarshalObject(r.Object)
 	if err != nil {
 		return "the body is not a JSON object"
 	}
@@ -109,14 +107,14 @@ func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, 
 	if obj.GetKind() != def.Spec.Names.Kind || obj.GroupVersionKind().Group != def.Spec.Group {
 		return "a kind the CRD does not serve: no URL to send it to"
 	}
-	if c.version != "" && obj.GroupVersionKind().Version != c.version {
+	if c.Version != "" && obj.GroupVersionKind().Version != c.Version {
 		return "the body names another version than the case's"
 	}
 	namespaced := def.Spec.Scope == "Namespaced"
 	opts := []Option{WithCRDs(def)}
 	var old *unstructured.Unstructured
-	if r.operation != "create" {
-		oldBody, err := manifest.UnmarshalObject(r.oldObject)
+	if r.Operation != "create" {
+		oldBody, err := manifest.UnmarshalObject(r.OldObject)
 		if err != nil {
 			return "the old object is not a JSON object"
 		}
@@ -150,7 +148,7 @@ func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, 
 	}
 	srv, err := Start(opts...)
 	if err != nil {
-		if c.oldCRD != nil {
+		if c.OldCRD != nil {
 			return "the CRD is accepted only as an update of oldCRD"
 		}
 		if strings.Contains(err.Error(), "is invalid") {
@@ -173,7 +171,7 @@ func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, 
 	}
 	ctx := context.Background()
 	switch {
-	case r.operation == "create":
+	case r.Operation == "create":
 		_, err = rc.Create(ctx, obj, metav1.CreateOptions{})
 	default:
 		stored, gerr := rc.Get(ctx, old.GetName(), metav1.GetOptions{})
@@ -192,7 +190,7 @@ func runOverHTTP(t *testing.T, c *testCase, r testRequest, want map[string]any, 
 		if obj.GetName() == "" {
 			return "the body has no name: no URL to send it to"
 		}
-		if r.subresource == "status" {
+		if r.Subresource == "status" {
 			_, err = rc.UpdateStatus(ctx, obj, metav1.UpdateOptions{})
 		} else {
 			_, err = rc.Update(ctx, obj, metav1.UpdateOptions{})
@@ -268,95 +266,3 @@ var selfType = regexp.MustCompile(`selfType[0-9]+`)
 func normalizeType(s string) string {
 	return selfType.ReplaceAllString(s, "selfType<N>")
 }
-
-type testCase struct {
-	crd, oldCRD []byte
-	version     string
-	requests    []testRequest
-	golden      map[string]any
-}
-
-type testRequest struct {
-	operation, subresource string
-	object, oldObject      []byte
-}
-
-func readCase(path, goldenPath string) (*testCase, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, fmt.Errorf("expected one YAML document")
-	}
-	fields := mapping(doc.Content[0])
-	c := &testCase{}
-	if c.crd, err = toJSON(fields["crd"]); err != nil {
-		return nil, fmt.Errorf("crd: %w", err)
-	}
-	if n := fields["oldCRD"]; n != nil {
-		if c.oldCRD, err = toJSON(n); err != nil {
-			return nil, err
-		}
-	}
-	if n := fields["version"]; n != nil {
-		c.version = n.Value
-	}
-	if n := alias(fields["requests"]); n != nil {
-		for _, rn := range n.Content {
-			rf := mapping(rn)
-			var r testRequest
-			if op := rf["operation"]; op != nil {
-				r.operation = op.Value
-			}
-			if sr := rf["subresource"]; sr != nil {
-				r.subresource = sr.Value
-			}
-			if r.object, err = toJSON(rf["object"]); err != nil {
-				return nil, err
-			}
-			if on := rf["oldObject"]; on != nil {
-				if r.oldObject, err = toJSON(on); err != nil {
-					return nil, err
-				}
-			}
-			c.requests = append(c.requests, r)
-		}
-	}
-	g, err := os.ReadFile(goldenPath)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(g))
-	dec.UseNumber()
-	if err := dec.Decode(&c.golden); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-func alias(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-func mapping(n *yaml.Node) map[string]*yaml.Node {
-	n = alias(n)
-	out := map[string]*yaml.Node{}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return out
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		out[alias(n.Content[i]).Value] = alias(n.Content[i+1])
-	}
-	return out
-}
-
-// toJSON converts a YAML node to JSON the way the oracle sends it.
-func toJSON(n *yaml.Node) ([]byte, error) { return casefile.ToJSON(n) }
