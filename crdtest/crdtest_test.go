@@ -186,8 +186,16 @@ func FuzzRunFiles(f *testing.F) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if _, err := RunFiles(context.Background(), &out, []string{p}); err != nil {
-			t.Fatal(err)
+		_, err := RunFiles(context.Background(), &out, []string{p})
+		// A file that is not a suite is an input error: it names the file,
+		// is printed, and is counted in the summary; nothing else is.
+		if err != nil {
+			if !strings.Contains(err.Error(), p) {
+				t.Fatalf("input error does not name the file: %v", err)
+			}
+			if !strings.Contains(out.String(), "ERROR "+p) || !strings.Contains(out.String(), " 1 unreadable\n") {
+				t.Fatalf("input error %v not reported:\n%s", err, out.String())
+			}
 		}
 		if !strings.Contains(out.String(), " passed, ") {
 			t.Fatalf("no summary line:\n%s", out.String())
