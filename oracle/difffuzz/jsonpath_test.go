@@ -17,7 +17,9 @@ import (
 // object: parse errors, evaluation errors (same texts) and results. Results
 // are compared group by group as multisets of printed values, because
 // client-go visits map elements in Go's random order and crdschema in
-// sorted key order (the documented difference).
+// sorted key order (the documented difference). For the same reason an
+// evaluation error may name another element than client-go's did in one
+// run; it must be an error client-go gives in some run (clientGoCanSay).
 func FuzzJSONPath(f *testing.F) {
 	for _, s := range []string{
 		"{.metadata.name}", "{.a.b[2].c}", `{.l[?(@.type=="Ready")].status}`, "{range .l[*]}{.type}{end}",
@@ -56,7 +58,7 @@ func FuzzJSONPath(f *testing.F) {
 			t.Fatalf("FindResults(%q): crdschema error %v, client-go error %v", text, err, uerr)
 		}
 		if err != nil {
-			if err.Error() != uerr.Error() {
+			if err.Error() != uerr.Error() && !clientGoCanSay(up, data, err.Error()) {
 				t.Fatalf("FindResults(%q): crdschema error %q, client-go error %q", text, err, uerr)
 			}
 			return
@@ -87,6 +89,21 @@ func FuzzJSONPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// clientGoCanSay reports whether client-go's template gives the error
+// text msg in one of 200 more runs. Which element of a map a wildcard meets
+// first is Go's random map order in client-go, and the first bad element
+// is the one its error names; crdschema meets them in sorted key order.
+// A small map's range starts at a random one of its eight slots, so 200
+// runs miss a possible order about once in 4·10¹¹.
+func clientGoCanSay(up *jsonpath.JSONPath, data any, msg string) bool {
+	for range 200 {
+		if _, err := up.FindResults(data); err != nil && err.Error() == msg {
+			return true
+		}
+	}
+	return false
 }
 
 // preserveInts turns the json.Numbers of a decoded value into int64 or
