@@ -12,33 +12,20 @@ import (
 	"github.com/crdschema/crdschema/internal/release"
 )
 
-// Layer names what found a problem (see the package documentation).
-type Layer string
-
-// The layers of checks, in the order the API server runs them.
+// The layers of checks, in the order the API server runs them (see the
+// package documentation); Problem.Layer is one of them.
 const (
-	LayerDecode   Layer = "decode"
-	LayerSchema   Layer = "schema"
-	LayerMetadata Layer = "metadata"
+	layerDecode      = "decode"
+	layerSchema      = "schema"
+	layerDeclarative = "declarative"
+	layerMetadata    = "metadata"
 )
 
-// Layers are the layers every check runs, in order.
-var Layers = []Layer{LayerDecode, LayerSchema, LayerMetadata}
-
-// NotReproduced says what the API server checks that this package does
-// not, for reports.
-const NotReproduced = "hand-written validation (k8s.io/kubernetes/pkg/apis/<group>/validation), defaulting and admission are not reproduced"
-
-// Problem is one validation error and the layer that found it.
+// Problem is one validation error and the layer of checks that found it:
+// "schema", "declarative" or "metadata" (see the package documentation).
 type Problem struct {
 	*crdschema.Error
-	Layer Layer
-}
-
-// Warning is one warning and the layer that found it.
-type Warning struct {
-	Layer   Layer
-	Message string // as the API server words it: unknown field "spec.foo"
+	Layer string
 }
 
 // Result is the outcome of checking one object.
@@ -47,19 +34,21 @@ type Result struct {
 	// DecodeError is the refusal of the body before validation (the API
 	// server's 400 BadRequest), with the API server's text: a JSON type
 	// or value the kind's Go types cannot hold, or, with
-	// WithStrictFieldValidation, unknown fields. Nil if the body decodes.
+	// WithStrictFieldValidation, unknown and duplicate fields. Nil if the
+	// body decodes; validation then does not run.
 	DecodeError error
 	// Errors are the validation errors found (the API server's 422
-	// Invalid); none when DecodeError is set, as validation then does not
-	// run.
+	// Invalid), in the order of the layers.
 	Errors []Problem
 	// UnknownFields are the paths of the fields the kind's Go types do
-	// not have, sorted: warnings by default, refusals with
-	// WithStrictFieldValidation.
-	UnknownFields []string
-	// Warnings are what the API server would warn about (unknown fields)
-	// and what server-side apply would refuse (duplicate list-map keys).
-	Warnings []Warning
+	// not have, sorted; DuplicateFields those a body (CreateJSON,
+	// UpdateJSON) gives twice, in the body's order. Warnings by default,
+	// refusals with WithStrictFieldValidation.
+	UnknownFields, DuplicateFields []string
+	// Warnings are the warnings the API server would send (unknown field
+	// "spec.foo", duplicate field "spec.replicas"), and what server-side
+	// apply would refuse (duplicate list-map keys), with their texts.
+	Warnings []string
 
 	name string
 }
@@ -88,17 +77,17 @@ func (r *Result) Err() error {
 	if r.Kind.Group != "" {
 		gk += "." + r.Kind.Group
 	}
-	return &InvalidError{GroupKind: gk, Name: r.name, Errors: list}
+	return &invalidError{GroupKind: gk, Name: r.name, Errors: list}
 }
 
-// InvalidError is a refusal by validation, with the API server's text.
-type InvalidError struct {
+// invalidError is a refusal by validation, with the API server's text.
+type invalidError struct {
 	GroupKind string // Deployment.apps
 	Name      string
 	Errors    crdschema.ErrorList
 }
 
-func (e *InvalidError) Error() string {
+func (e *invalidError) Error() string {
 	msg := fmt.Sprintf("%s %q is invalid: ", e.GroupKind, e.Name)
 	if len(e.Errors) == 1 {
 		return msg + e.Errors[0].Error()
@@ -110,9 +99,9 @@ func (e *InvalidError) Error() string {
 	return msg + "[" + strings.Join(parts, ", ") + "]"
 }
 
-// ErrNotServed is returned for an object whose apiVersion and kind the
-// release does not serve.
-var ErrNotServed = errors.New("kind not served by this release")
+// errNotServed is returned for an object whose apiVersion and kind the
+// release does not serve (Lookup says which are).
+var errNotServed = errors.New("kind not served by this release")
 
 // Create checks an object as the API server reads and validates a create
 // request (see the package documentation for what it covers). The object
@@ -135,11 +124,11 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 	kindName, _ := obj["kind"].(string)
 	k, ok := a.Lookup(apiVersion, kindName)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s %q, Kubernetes %s", ErrNotServed, "apiVersion "+apiVersion+" kind", kindName, a.release)
+		return nil, fmt.Errorf("%w: %s %q, Kubernetes %s", errNotServed, "apiVersion "+apiVersion+" kind", kindName, a.release)
 	}
 	root := a.definition(k.Definition)
 	if root == nil {
-		return nil, fmt.Errorf("%w: no schema for %s", ErrNotServed, k.Definition)
+		return nil, fmt.Errorf("%w: no schema for %s", errNotServed, k.Definition)
 	}
 	r := &Result{Kind: k}
 	r.name = nameOf(obj)
@@ -162,7 +151,7 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 		return r, nil
 	}
 	for _, u := range d.unknown {
-		r.Warnings = append(r.Warnings, Warning{LayerDecode, fmt.Sprintf("unknown field %q", u)})
+		r.Warnings = append(r.Warnings, fmt.Sprintf("unknown field %q", u))
 	}
 
 	// Metadata.
@@ -184,31 +173,31 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 		}
 	}
 	for _, e := range s.errs {
-		r.Errors = append(r.Errors, Problem{Error: e, Layer: LayerSchema})
+		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerSchema})
 	}
 	for _, w := range s.warnings {
-		r.Warnings = append(r.Warnings, Warning{LayerSchema, w})
+		r.Warnings = append(r.Warnings, w)
 	}
 	return r, nil
 }
 
 func (a *API) decodeError(k Kind, err error) error {
-	return &DecodeError{Kind: k.Kind, Version: k.Version, Err: err}
+	return &decodeError{Kind: k.Kind, Version: k.Version, Err: err}
 }
 
-// DecodeError is a refusal of the body before validation, with the API
+// decodeError is a refusal of the body before validation, with the API
 // server's text: `Deployment in version "v1" cannot be handled as a
 // Deployment: json: cannot unmarshal ...`.
-type DecodeError struct {
+type decodeError struct {
 	Kind, Version string
 	Err           error // the decoder's own error
 }
 
-func (e *DecodeError) Error() string {
+func (e *decodeError) Error() string {
 	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", e.Kind, e.Version, e.Kind, e.Err)
 }
 
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *decodeError) Unwrap() error { return e.Err }
 
 func nameOf(obj map[string]any) string {
 	m, _ := obj["metadata"].(map[string]any)
@@ -282,7 +271,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 	}
 	out := make([]Problem, len(errs))
 	for i, e := range errs {
-		out[i] = Problem{Error: e, Layer: LayerMetadata}
+		out[i] = Problem{Error: e, Layer: layerMetadata}
 	}
 	return out
 }

@@ -9,20 +9,22 @@
 // crdschema.JSONSchemaProps with every reference inlined, for jsonschema
 // export, editors and crd's pipeline.
 //
-// Create and Update check an object and say which layer found each
-// problem:
+// Create and Update check an object and say which layer of checks found
+// each problem (Problem.Layer):
 //
-//   - LayerDecode: decoding into the kind's Go types, as the API server's
+//   - "decode": decoding into the kind's Go types, as the API server's
 //     JSON decoder does: JSON types, integer ranges (int32, int64),
 //     quantities, int-or-strings, times and base64 bytes, each refusing
 //     with the decoder's text; unknown fields are warnings, or errors with
-//     WithStrictFieldValidation (kubectl apply --validate=strict).
-//   - LayerSchema: the required strings, numbers and booleans of the
+//     WithStrictFieldValidation (kubectl apply --validate=strict). A
+//     decoding refusal is Result.DecodeError; the other layers give
+//     Result.Errors.
+//   - "schema": the required strings, numbers and booleans of the
 //     published schema (outside status, which the API server resets on
 //     create; from 1.37 only, see below); duplicate keys of
 //     list-map lists, a warning only (the API server accepts them on create
 //     and update; server-side apply does not).
-//   - LayerMetadata: ObjectMeta (labels, annotations, owner references,
+//   - "metadata": ObjectMeta (labels, annotations, owner references,
 //     finalizers, ...) and the kind's name rule (DNS subdomain, DNS label,
 //     RFC 1035 label or path segment), as the API server checks them, and
 //     on updates the immutable metadata.

@@ -109,7 +109,7 @@ func mustJSON(v any) []byte {
 // verdict is what crdschema's builtin package says of one request.
 type verdict struct {
 	refused bool
-	layer   builtin.Layer
+	layer   string
 	text    string
 }
 
@@ -126,7 +126,7 @@ func check(api *builtin.API, obj, old map[string]any) verdict {
 	}
 	switch {
 	case r.DecodeError != nil:
-		return verdict{true, builtin.LayerDecode, r.DecodeError.Error()}
+		return verdict{true, "decode", r.DecodeError.Error()}
 	case len(r.Errors) > 0:
 		return verdict{true, r.Errors[0].Layer, r.Err().Error()}
 	}
@@ -150,7 +150,7 @@ func oracleText(r Result) string {
 // tally counts the comparison of one kind of request.
 type tally struct {
 	requests, apiRefused, found int
-	byLayer                     map[builtin.Layer]int
+	byLayer                     map[string]int
 	exact                       int // refusals whose decoding error text is the API server's
 	falseRefusals               []string
 	categories                  map[string]int // false refusals by kind, mutation and layer
@@ -159,14 +159,14 @@ type tally struct {
 func (tl *tally) add(name, category string, api Result, got verdict) {
 	tl.requests++
 	if tl.byLayer == nil {
-		tl.byLayer = map[builtin.Layer]int{}
+		tl.byLayer = map[string]int{}
 	}
 	if api.Refused() {
 		tl.apiRefused++
 		if got.refused {
 			tl.found++
 			tl.byLayer[got.layer]++
-			if got.layer == builtin.LayerDecode && got.text == api.DecodeError {
+			if got.layer == "decode" && got.text == api.DecodeError {
 				tl.exact++
 			}
 		}
@@ -177,7 +177,7 @@ func (tl *tally) add(name, category string, api Result, got verdict) {
 		if tl.categories == nil {
 			tl.categories = map[string]int{}
 		}
-		tl.categories[category+" ("+string(got.layer)+")"]++
+		tl.categories[category+" ("+got.layer+")"]++
 	}
 }
 
@@ -186,12 +186,12 @@ func (tl *tally) report(t *testing.T, what string) {
 	if tl.apiRefused > 0 {
 		share = 100 * float64(tl.found) / float64(tl.apiRefused)
 	}
-	var layers []string
-	for _, l := range builtin.Layers {
-		layers = append(layers, fmt.Sprintf("%s %d", l, tl.byLayer[l]))
+	var found []string
+	for _, l := range layers {
+		found = append(found, fmt.Sprintf("%s %d", l, tl.byLayer[l]))
 	}
 	fmt.Printf("builtin vs API server %s, %s: %d requests, API server refuses %d, crdschema finds %d (%.1f%%; %s; decoding texts identical %d), false refusals %d\n",
-		Release, what, tl.requests, tl.apiRefused, tl.found, share, strings.Join(layers, ", "), tl.exact, len(tl.falseRefusals))
+		Release, what, tl.requests, tl.apiRefused, tl.found, share, strings.Join(found, ", "), tl.exact, len(tl.falseRefusals))
 	var cats []string
 	for c, n := range tl.categories {
 		cats = append(cats, fmt.Sprintf("%5d %s", n, c))
@@ -313,7 +313,7 @@ func TestDecodeTexts(t *testing.T) {
 		for _, m := range mutations(s.obj) {
 			r := Create(mustJSON(m.obj))
 			got := check(api, normalize(m.obj), nil)
-			if r.DecodeError != "" && got.layer == builtin.LayerDecode && got.text != r.DecodeError && !seen[m.kind] {
+			if r.DecodeError != "" && got.layer == "decode" && got.text != r.DecodeError && !seen[m.kind] {
 				seen[m.kind] = true
 				t.Logf("%s\n\tAPI server: %s\n\tcrdschema:  %s", m.what, r.DecodeError, got.text)
 			}
@@ -329,3 +329,6 @@ var releaseVersion = func() crdschema.KubernetesVersion {
 	}
 	return v
 }()
+
+// layers are the layers of package builtin's checks, in its order.
+var layers = []string{"decode", "schema", "metadata"}
