@@ -20,10 +20,11 @@ var kindsGz []byte
 type data struct {
 	Definitions []json.RawMessage `json:"definitions"`
 	Releases    []struct {
-		Release     string         `json:"release"`
-		Source      string         `json:"source"`
-		Definitions map[string]int `json:"definitions"`
-		Kinds       []Kind         `json:"kinds"`
+		Release     string                       `json:"release"`
+		Source      string                       `json:"source"`
+		Definitions map[string]int               `json:"definitions"`
+		Kinds       []Kind                       `json:"kinds"`
+		Declarative map[string]map[string][]rule `json:"declarative"`
 	} `json:"releases"`
 }
 
@@ -108,6 +109,7 @@ type API struct {
 	kinds   []Kind
 	byKey   map[kindKey]int
 	defs    map[string]int
+	rules   map[string]map[string][]rule // declarative validation, by definition and property
 	raw     []json.RawMessage
 
 	mu    sync.Mutex
@@ -132,7 +134,7 @@ func New(opts ...Option) (*API, error) {
 			continue
 		}
 		a := &API{release: rel, strict: o.strict, kinds: r.Kinds,
-			byKey: map[kindKey]int{}, defs: r.Definitions, raw: d.Definitions, nodes: map[string]*node{}}
+			byKey: map[kindKey]int{}, defs: r.Definitions, rules: r.Declarative, raw: d.Definitions, nodes: map[string]*node{}}
 		for i, k := range r.Kinds {
 			a.byKey[kindKey{k.APIVersion(), k.Kind}] = i
 		}

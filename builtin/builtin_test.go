@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/crdschema/crdschema/manifest"
 	"strings"
 	"testing"
@@ -296,6 +297,51 @@ func TestRequiredFrom137(t *testing.T) {
 		r, err := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version))).Create(obj)
 		if err != nil || r.Refused() != tc.refused {
 			t.Errorf("%s: refused %v, want %v (%v)", tc.version, r.Refused(), tc.refused, err)
+		}
+	}
+}
+
+// TestDeclarative: the declarative validation tags a release makes
+// authoritative, with the API server's texts; tags of a later release or
+// alpha ones are not checked.
+func TestDeclarative(t *testing.T) {
+	const rc = "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc}\nspec:\n  replicas: -1\n  minReadySeconds: 0\n  selector: {app: a}\n  template: {metadata: {labels: {app: a}}, spec: {containers: [{name: c, image: i}]}}\n"
+	const runtimeClass = "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: rc}\nhandler: %s\n"
+	for _, tc := range []struct {
+		version, obj, old string
+		want              string
+	}{
+		{"1.33", rc, "", `ReplicationController "rc" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+		{"1.37", rc, "", `ReplicationController "rc" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+		{"1.37", fmt.Sprintf(runtimeClass, "Bad_Name"), "", `RuntimeClass.node.k8s.io "rc" is invalid: handler: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{"1.36", fmt.Sprintf(runtimeClass, "Bad_Name"), "", ""}, // alpha in 1.36
+		{"1.37", fmt.Sprintf(runtimeClass, "b"), fmt.Sprintf(runtimeClass, "a"), `RuntimeClass.node.k8s.io "rc" is invalid: handler: Invalid value: null: field is immutable`},
+		{"1.37", fmt.Sprintf(runtimeClass, "a"), fmt.Sprintf(runtimeClass, "a"), ""},
+		// Unchanged on update: declarative validation ratchets.
+		{"1.37", rc, rc, ""},
+	} {
+		a := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version)))
+		var r *Result
+		var err error
+		if tc.old == "" {
+			r, err = a.Create(object(t, tc.obj))
+		} else {
+			r, err = a.Update(object(t, tc.obj), object(t, tc.old))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if e := r.Err(); e != nil {
+			got = e.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s %q (old %q):\n got %s\nwant %s", tc.version, tc.obj, tc.old, got, tc.want)
+		}
+		for _, p := range r.Errors {
+			if p.Layer != "declarative" {
+				t.Errorf("%s: layer %s", p.Error, p.Layer)
+			}
 		}
 	}
 }

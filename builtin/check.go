@@ -157,27 +157,18 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 	// Metadata.
 	r.Errors = append(r.Errors, a.checkMetadata(k, obj, old)...)
 
-	// Schema: required fields and list-map keys, outside status.
-	s := schemaWalk{required: a.release >= requiredFrom}
-	for _, name := range sortedKeys(obj) {
-		if name == "status" || name == "metadata" {
-			continue
-		}
-		if p := root.props[name]; p != nil {
-			s.walk(obj[name], p, crdschema.NewPath(name))
-		}
-	}
-	for _, name := range root.required {
-		if s.required && name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
-			s.errs = append(s.errs, crdschema.Required(crdschema.NewPath(name), ""))
-		}
-	}
+	// Schema (required fields and list-map keys) and declarative
+	// validation, outside status (which the API server resets on create
+	// and keeps on update) and metadata (checked above).
+	s := schemaWalk{required: a.release >= requiredFrom, rules: a.rules, update: old != nil}
+	s.walkObject(obj, old, root, nil, old != nil, true)
 	for _, e := range s.errs {
 		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerSchema})
 	}
-	for _, w := range s.warnings {
-		r.Warnings = append(r.Warnings, w)
+	for _, e := range s.declErrs {
+		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerDeclarative})
 	}
+	r.Warnings = append(r.Warnings, s.warnings...)
 	return r, nil
 }
 
@@ -276,11 +267,14 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 	return out
 }
 
-// schemaWalk checks the required fields of the published schema and the
-// keys of list-map lists.
+// schemaWalk checks the required fields of the published schema, the
+// keys of list-map lists and the declarative validation rules.
 type schemaWalk struct {
-	required bool // check required fields (see requiredFrom)
+	required bool                         // check required fields (see requiredFrom)
+	update   bool                         // an update: old values are given
+	rules    map[string]map[string][]rule // declarative validation, by definition and property
 	errs     crdschema.ErrorList
+	declErrs crdschema.ErrorList
 	warnings []string
 }
 
@@ -292,36 +286,59 @@ type schemaWalk struct {
 // and 1.34 to 1.36 have not been compared.
 const requiredFrom release.Minor = 37
 
-func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
+func (s *schemaWalk) walk(v, old any, hasOld bool, n *node, path *crdschema.Path) {
 	if v == nil || n == nil || n.special != plain {
 		return
 	}
 	switch x := v.(type) {
 	case map[string]any:
+		om, _ := old.(map[string]any)
 		if n.props == nil {
 			if n.additional != nil {
 				for _, k := range sortedKeys(x) {
-					s.walk(x[k], n.additional, path.Key(k))
+					ov, ok := om[k]
+					s.walk(x[k], ov, ok, n.additional, path.Key(k))
 				}
 			}
 			return
 		}
-		for _, name := range n.required {
-			if s.required && x[name] == nil && scalar(n.props[name]) {
-				s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
-			}
-		}
-		for _, k := range sortedKeys(x) {
-			if p := n.props[k]; p != nil {
-				s.walk(x[k], p, path.Child(k))
-			}
-		}
+		s.walkObject(x, om, n, path, hasOld && om != nil, false)
 	case []any:
 		if n.listType == "map" && len(n.listMapKeys) > 0 {
 			s.listMapKeys(x, n, path)
 		}
+		ol, _ := old.([]any)
 		for i, e := range x {
-			s.walk(e, n.items, path.Index(i))
+			var oe any
+			if i < len(ol) {
+				oe = ol[i]
+			}
+			s.walk(e, oe, hasOld && i < len(ol), n.items, path.Index(i))
+		}
+	}
+}
+
+// walkObject checks the properties of an object; at the root, status
+// and metadata are left out.
+func (s *schemaWalk) walkObject(x, old map[string]any, n *node, path *crdschema.Path, hasOld, root bool) {
+	skip := func(name string) bool { return root && (name == "status" || name == "metadata") }
+	for _, name := range n.required {
+		if s.required && !skip(name) && x[name] == nil && scalar(n.props[name]) {
+			s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
+		}
+	}
+	rules := s.rules[n.ref]
+	for _, k := range sortedKeys(x) {
+		if skip(k) {
+			continue
+		}
+		ov, ok := old[k]
+		ok = ok && hasOld
+		if rs := rules[k]; len(rs) > 0 {
+			s.declarative(rs, x[k], ov, ok, path.Child(k))
+		}
+		if p := n.props[k]; p != nil {
+			s.walk(x[k], ov, ok, p, path.Child(k))
 		}
 	}
 }

@@ -331,4 +331,4 @@ var releaseVersion = func() crdschema.KubernetesVersion {
 }()
 
 // layers are the layers of package builtin's checks, in its order.
-var layers = []string{"decode", "schema", "metadata"}
+var layers = []string{"decode", "schema", "declarative", "metadata"}

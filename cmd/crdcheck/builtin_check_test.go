@@ -64,7 +64,7 @@ func TestBuiltinKinds(t *testing.T) {
 			t.Errorf("%v: %s, want %s", tc.args, s, tc.statuses)
 		}
 		d := rep.Objects[0]
-		if strings.Join(d.CheckedBy, ",") != "decode,schema,metadata" || strings.Join(d.UnknownFields, ",") != "spec.template.spec.containers[0].extra" {
+		if strings.Join(d.CheckedBy, ",") != "decode,schema,declarative,metadata" || strings.Join(d.UnknownFields, ",") != "spec.template.spec.containers[0].extra" {
 			t.Errorf("%v: Deployment %+v", tc.args, d)
 		}
 		if len(tc.args) > 0 && tc.args[0] == "-strict" && !strings.Contains(d.Error, `strict decoding error: unknown field "spec.template.spec.containers[0].extra"`) {
