@@ -107,7 +107,7 @@ var errNotServed = errors.New("kind not served by this release")
 // request (see the package documentation for what it covers). The object
 // is not modified.
 func (a *API) Create(obj map[string]any) (*Result, error) {
-	return a.check(obj, nil)
+	return a.check(obj, nil, nil)
 }
 
 // Update checks obj as an update of the stored object old: as Create,
@@ -116,10 +116,13 @@ func (a *API) Update(obj, old map[string]any) (*Result, error) {
 	if old == nil {
 		old = map[string]any{}
 	}
-	return a.check(obj, old)
+	return a.check(obj, old, nil)
 }
 
-func (a *API) check(obj, old map[string]any) (*Result, error) {
+// check checks obj, the decoded object, and body, the body as written
+// (nil for a decoded object: the decoder then reads obj's keys sorted, as
+// kubectl sends them).
+func (a *API) check(obj, old map[string]any, body *bodyObject) (*Result, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kindName, _ := obj["kind"].(string)
 	k, ok := a.Lookup(apiVersion, kindName)
@@ -135,24 +138,22 @@ func (a *API) check(obj, old map[string]any) (*Result, error) {
 
 	// Decoding.
 	var d decoder
-	d.walk(obj, root, nil, structName(root), "")
+	var in any = obj
+	if body != nil {
+		in = body
+	}
+	d.walk(in, root, nil, structName(root), "", "")
 	if d.err != nil {
 		r.DecodeError = a.decodeError(k, d.err)
 		return r, nil
 	}
 	sort.Strings(d.unknown)
-	r.UnknownFields = d.unknown
-	if len(d.unknown) > 0 && a.strict {
-		parts := make([]string, len(d.unknown))
-		for i, u := range d.unknown {
-			parts[i] = fmt.Sprintf("unknown field %q", u)
-		}
-		r.DecodeError = a.decodeError(k, errors.New("strict decoding error: "+strings.Join(parts, ", ")))
+	r.UnknownFields, r.DuplicateFields = d.unknown, d.duplicates
+	if len(d.strict) > 0 && a.strict {
+		r.DecodeError = a.decodeError(k, errors.New("strict decoding error: "+strings.Join(d.strict, ", ")))
 		return r, nil
 	}
-	for _, u := range d.unknown {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("unknown field %q", u))
-	}
+	r.Warnings = append(r.Warnings, d.strict...)
 
 	// Metadata.
 	r.Errors = append(r.Errors, a.checkMetadata(k, obj, old)...)

@@ -133,6 +133,61 @@ func check(api *builtin.API, obj, old map[string]any) verdict {
 	return verdict{}
 }
 
+// checkBody is check for a request body as written (CreateJSON,
+// UpdateJSON).
+func checkBody(api *builtin.API, body []byte, old map[string]any) verdict {
+	var r *builtin.Result
+	var err error
+	if old == nil {
+		r, err = api.CreateJSON(body)
+	} else {
+		r, err = api.UpdateJSON(body, old)
+	}
+	if err != nil {
+		return verdict{}
+	}
+	switch {
+	case r.DecodeError != nil:
+		return verdict{true, "decode", r.DecodeError.Error()}
+	case len(r.Errors) > 0:
+		return verdict{true, r.Errors[0].Layer, r.Err().Error()}
+	}
+	return verdict{}
+}
+
+// duplicated returns bodies with a key given twice: each top-level field
+// (but apiVersion and kind) written again before the body's own, with
+// the same value and with the value of another JSON type, and
+// metadata.name given twice.
+func duplicated(obj map[string]any) [][]byte {
+	var out [][]byte
+	body := mustJSON(obj)
+	for _, k := range sortedKeys(obj) {
+		if k == "apiVersion" || k == "kind" {
+			continue
+		}
+		for _, v := range []any{obj[k], "x", int64(1)} {
+			pre := append(append([]byte("{"), mustJSON(k)...), ':')
+			pre = append(append(pre, mustJSON(v)...), ',')
+			out = append(out, append(pre, body[1:]...))
+		}
+	}
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		c := deepCopy(obj).(map[string]any)
+		delete(c, "metadata")
+		rest := mustJSON(c)
+		meta := mustJSON(m)
+		for _, name := range []string{"Bad_Name", "dup"} {
+			dm := append([]byte(`{"name":`+string(mustJSON(name))+`,`), meta[1:]...)
+			if len(meta) == 2 {
+				dm = []byte(`{"name":` + string(mustJSON(name)) + `}`)
+			}
+			out = append(out, append(append([]byte(`{"metadata":`), dm...), append([]byte(","), rest[1:]...)...))
+		}
+	}
+	return out
+}
+
 func oracleText(r Result) string {
 	switch {
 	case r.DecodeError != "":
@@ -237,7 +292,7 @@ func TestCompare(t *testing.T) {
 	}
 	fmt.Printf("builtin vs API server %s: %d objects of %d kinds\n", Release, len(samples), len(kinds))
 
-	var create, strict, mutCreate, mutStrict, mutUpdate tally
+	var create, strict, mutCreate, mutStrict, mutUpdate, dupCreate, dupStrict tally
 	for _, s := range samples {
 		body := mustJSON(s.obj)
 		r := Create(body)
@@ -246,6 +301,12 @@ func TestCompare(t *testing.T) {
 		strict.add(s.name, kind, strictResult(r), check(strictAPI, s.obj, nil))
 		if r.Refused() {
 			continue // mutations of objects the API server refuses say little
+		}
+		for i, db := range duplicated(s.obj) {
+			name := fmt.Sprintf("%s duplicate %d", s.name, i)
+			dr := Create(db)
+			dupCreate.add(name, kind+" duplicate", dr, checkBody(api, db, nil))
+			dupStrict.add(name, kind+" duplicate", strictResult(dr), checkBody(strictAPI, db, nil))
 		}
 		for _, m := range mutations(s.obj) {
 			name := s.name + " " + m.what
@@ -266,6 +327,8 @@ func TestCompare(t *testing.T) {
 	mutCreate.report(t, "create, mutations")
 	mutStrict.report(t, "create strict, mutations")
 	mutUpdate.report(t, "update, mutations")
+	dupCreate.report(t, "create, bodies with duplicate fields")
+	dupStrict.report(t, "create strict, bodies with duplicate fields")
 }
 
 // strictResult is the API server's answer under fieldValidation=Strict.
