@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,44 @@ func FuzzBuiltinStream(f *testing.F) {
 			t.Fatalf("exit status %d", code)
 		}
 	})
+}
+
+// TestTypedLists: a typed list (RoleList, ConfigMapList) is flattened into
+// its items as kubectl does, items without apiVersion and kind taking the
+// list's; a list with null items holds none.
+func TestTypedLists(t *testing.T) {
+	const stream = `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleList
+items:
+- metadata: {name: r1, namespace: ns}
+  rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+- metadata: {name: "bad/name", namespace: ns}
+---
+apiVersion: v1
+kind: ConfigMapList
+items: null
+---
+apiVersion: v1
+kind: ConfigMapList
+items:
+- {apiVersion: v1, kind: Secret, metadata: {name: s}}
+`
+	var out, errOut bytes.Buffer
+	run([]string{"-o", "json", "-"}, strings.NewReader(stream), &out, &errOut)
+	var rep struct {
+		Objects []struct {
+			Kind, Status, Name string
+			Item               int
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	var got []string
+	for _, o := range rep.Objects {
+		got = append(got, fmt.Sprintf("%s %s %d %s", o.Kind, o.Name, o.Item, o.Status))
+	}
+	if s, want := strings.Join(got, ", "), "Role r1 1 accepted, Role bad/name 2 rejected, Secret s 1 accepted"; s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
 }
