@@ -30,10 +30,9 @@
 // YAML streams of several documents (split as kubectl splits them, on
 // lines starting with "---", and read as kubectl reads them, YAML 1.1:
 // yes and on are booleans, 1.0 is the integer 1), JSON, and lists (a v1
-// List, a typed list such as RoleList: any document with items, as for
-// kubectl),
-// whose items are checked one by one. Files are read in blocks and split as they are read
-// (a file is never held whole), documents are decoded on -j goroutines,
+// List, or a typed list such as RoleList: any document with items, as
+// kubectl reads it), whose items are checked one by one. Files are read
+// in blocks and split as they are read (a file is never held whole), documents are decoded on -j goroutines,
 // and each object is checked as soon as the CRD serving its apiVersion
 // (group and version) and kind is known, and then dropped.
 //
