@@ -284,19 +284,28 @@ func mustVersion(t testing.TB, s string) crdschema.KubernetesVersion {
 	return v
 }
 
-// TestRequiredFrom137: a missing required field is refused at 1.37 only
-// (the API server of 1.33 accepts a StatefulSet whose container has no
-// name, and defaults a binding's roleRef.apiGroup).
-func TestRequiredFrom137(t *testing.T) {
+// TestRequiredPerRelease: a missing required field is refused at every
+// release, but where the API server of a release defaults it or does not
+// validate it (requiredSince): a StatefulSet's pod template in 1.33, a
+// binding's roleRef.apiGroup (defaulted).
+func TestRequiredPerRelease(t *testing.T) {
+	const sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:\n  selector: {matchLabels: {app: a}}\n  template: {metadata: {labels: {app: a}}, spec: {containers: [{image: i}]}}\n"
+	const crb = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\n"
 	for _, tc := range []struct {
-		version string
-		refused bool
-	}{{"1.33", false}, {"1.36", false}, {"1.37", true}} {
-		obj := object(t, deployment)
-		delete(container(obj), "name")
+		version, obj string
+		refused      bool
+	}{
+		{"1.33", deployment, true}, {"1.36", deployment, true}, {"1.37", deployment, true},
+		{"1.33", sts, false}, {"1.34", sts, true}, {"1.37", sts, true},
+		{"1.33", crb, false}, {"1.36", crb, false}, {"1.37", crb, false},
+	} {
+		obj := object(t, tc.obj)
+		if tc.obj == deployment {
+			delete(container(obj), "name")
+		}
 		r, err := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version))).Create(obj)
 		if err != nil || r.Refused() != tc.refused {
-			t.Errorf("%s: refused %v, want %v (%v)", tc.version, r.Refused(), tc.refused, err)
+			t.Errorf("%s %s: refused %v, want %v (%v %v)", tc.version, obj["kind"], r.Refused(), tc.refused, err, r.Err())
 		}
 	}
 }

@@ -161,7 +161,7 @@ func (a *API) check(obj, old map[string]any, body *bodyObject) (*Result, error) 
 	// Schema (required fields and list-map keys) and declarative
 	// validation, outside status (which the API server resets on create
 	// and keeps on update) and metadata (checked above).
-	s := schemaWalk{required: a.release >= requiredFrom, rules: a.rules, update: old != nil}
+	s := schemaWalk{release: a.release, required: true, rules: a.rules, update: old != nil}
 	s.walkObject(obj, old, root, nil, old != nil, true)
 	for _, e := range s.errs {
 		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerSchema})
@@ -271,7 +271,8 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 // schemaWalk checks the required fields of the published schema, the
 // keys of list-map lists and the declarative validation rules.
 type schemaWalk struct {
-	required bool                         // check required fields (see requiredFrom)
+	release  release.Minor
+	required bool                         // check required fields (see requiredSince)
 	update   bool                         // an update: old values are given
 	rules    map[string]map[string][]rule // declarative validation, by definition and property
 	errs     crdschema.ErrorList
@@ -279,13 +280,19 @@ type schemaWalk struct {
 	warnings []string
 }
 
-// requiredFrom is the first release whose required fields are checked.
-// The comparison with the API server's code (builtin/oracle) shows no
-// false refusal at 1.37; at 1.33 the API server defaults a binding's
-// roleRef.apiGroup and does not validate a StatefulSet's pod template, so
-// a missing field the published schema requires is no sure refusal there,
-// and 1.34 to 1.36 have not been compared.
-const requiredFrom release.Minor = 37
+// requiredSince are the properties (by definition and name) where a
+// required field of the published schema is no sure refusal before a
+// release, as the comparison with the API server's code shows
+// (builtin/oracle): the property itself, or any field in its value, is
+// not checked for presence before that release.
+var requiredSince = map[[2]string]release.Minor{
+	// Defaulted to rbac.authorization.k8s.io (1.33 to 1.36; the schema
+	// of 1.37 does not require it).
+	{"io.k8s.api.rbac.v1.RoleRef", "apiGroup"}: 38,
+	// The pod template of a StatefulSet was validated only in part
+	// (labels, restart policy) in 1.33.
+	{"io.k8s.api.apps.v1.StatefulSetSpec", "template"}: 34,
+}
 
 func (s *schemaWalk) walk(v, old any, hasOld bool, n *node, path *crdschema.Path) {
 	if v == nil || n == nil || n.special != plain {
@@ -323,8 +330,12 @@ func (s *schemaWalk) walk(v, old any, hasOld bool, n *node, path *crdschema.Path
 // and metadata are left out.
 func (s *schemaWalk) walkObject(x, old map[string]any, n *node, path *crdschema.Path, hasOld, root bool) {
 	skip := func(name string) bool { return root && (name == "status" || name == "metadata") }
+	exempt := func(name string) bool {
+		since, ok := requiredSince[[2]string{n.ref, name}]
+		return ok && s.release < since
+	}
 	for _, name := range n.required {
-		if s.required && !skip(name) && x[name] == nil && scalar(n.props[name]) {
+		if s.required && !skip(name) && !exempt(name) && x[name] == nil && scalar(n.props[name]) {
 			s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
 		}
 	}
@@ -339,7 +350,10 @@ func (s *schemaWalk) walkObject(x, old map[string]any, n *node, path *crdschema.
 			s.declarative(rs, x[k], ov, ok, path.Child(k))
 		}
 		if p := n.props[k]; p != nil {
+			required := s.required
+			s.required = required && !exempt(k)
 			s.walk(x[k], ov, ok, p, path.Child(k))
+			s.required = required
 		}
 	}
 }

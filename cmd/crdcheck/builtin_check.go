@@ -39,7 +39,7 @@ func builtinAPI() (*builtin.API, error) {
 var builtinChecked atomic.Int64
 
 // builtinNote is what the report says of the checks of built-in kinds.
-const builtinNote = "built-in kinds are checked as the API server decodes them (JSON types, number ranges, quantities, times, unknown fields), for the required fields of the release's published schema (from 1.37), for the declarative validation the release makes authoritative (bounds, enumerations, formats, immutable fields), and for metadata and names; hand-written validation (k8s.io/kubernetes/pkg/apis/<group>/validation), defaulting and admission are not reproduced"
+const builtinNote = "built-in kinds are checked as the API server decodes them (JSON types, number ranges, quantities, times, unknown fields), for the required fields of the release's published schema, for the declarative validation the release makes authoritative (bounds, enumerations, formats, immutable fields), and for metadata and names; hand-written validation (k8s.io/kubernetes/pkg/apis/<group>/validation), defaulting and admission are not reproduced"
 
 // checkBuiltin checks an object of a kind the release serves itself, and
 // reports false for any other kind.
