@@ -21,10 +21,27 @@ import (
 )
 
 // objectFiles are the YAML files of built-in objects the comparison runs
-// on: the rendered installs of testdata/objects, and the manifests of
-// Kubernetes' own tests and add-ons in the k8s.io/kubernetes module.
+// on: the rendered installs of testdata/objects, the project's corpus,
+// and the manifests of Kubernetes' own tests and add-ons in the
+// k8s.io/kubernetes module.
 func objectFiles(t *testing.T) []string {
 	files, _ := filepath.Glob("testdata/objects/*/*.yaml")
+	// The project's corpus (CRDSCHEMA_CORPUS, as the bench reads it):
+	// its built-in objects, when it is there.
+	corpus := os.Getenv("CRDSCHEMA_CORPUS")
+	if corpus == "" {
+		corpus = "/work/shared/corpus"
+	}
+	if _, err := os.Stat(corpus); err == nil {
+		filepath.Walk(corpus, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".json")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	} else {
+		t.Logf("corpus left out: %v", err)
+	}
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
 	if err != nil {
 		t.Logf("k8s.io/kubernetes manifests left out: %v", err)

@@ -245,8 +245,13 @@ func readRelease(dir string, f *file, index map[string]int) (release, error) {
 		}
 		return a.Kind < b.Kind
 	})
-	for n, s := range defs {
-		data, err := json.Marshal(compact(s))
+	defNames := make([]string, 0, len(defs))
+	for n := range defs {
+		defNames = append(defNames, n)
+	}
+	sort.Strings(defNames) // the same output each run
+	for _, n := range defNames {
+		data, err := json.Marshal(compact(defs[n]))
 		if err != nil {
 			return release{}, err
 		}

@@ -230,9 +230,13 @@ func readStruct(st *ast.StructType, ti *typeInfo) {
 				lines = append(lines, strings.TrimSpace(strings.TrimPrefix(c.Text, "//")))
 			}
 		}
-		own := parseTags(lines)
-		for i := range own {
-			own[i].Pointer = ft.pointer
+		var own []rule
+		for _, r := range parseTags(lines) {
+			if r.Enum != nil {
+				continue // an enumeration is a type's (its constants)
+			}
+			r.Pointer = ft.pointer
+			own = append(own, r)
 		}
 		ti.pending = append(ti.pending, pendingField{jsonName, ft, own})
 	}
