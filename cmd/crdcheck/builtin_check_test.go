@@ -115,7 +115,7 @@ func TestSchemaBuiltin(t *testing.T) {
 	}
 	// the Events of the core group and of events.k8s.io have files of
 	// their own
-	for _, f := range []string{"event--v1.json", "event-events.k8s.io-v1.json"} {
+	for _, f := range []string{"event-v1-v1.json", "event-events.k8s.io-v1.json"} {
 		if !strings.Contains(out.String(), "/"+f+"\n") {
 			t.Errorf("no %s written", f)
 		}
