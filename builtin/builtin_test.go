@@ -199,9 +199,7 @@ func TestCreate(t *testing.T) {
 			for _, p := range r.Errors {
 				errs = append(errs, p.Layer+": "+p.Error.Error())
 			}
-			for _, w := range r.Warnings {
-				warns = append(warns, w)
-			}
+			warns = append(warns, r.Warnings...)
 			if strings.Join(errs, "\n") != strings.Join(tc.errs, "\n") {
 				t.Errorf("errors\n got %q\nwant %q", errs, tc.errs)
 			}

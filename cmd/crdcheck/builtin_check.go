@@ -82,9 +82,7 @@ func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
 	for _, e := range r.Errors {
 		o.errs = append(o.errs, e.Error)
 	}
-	for _, w := range r.Warnings {
-		o.warnings = append(o.warnings, w)
-	}
+	o.warnings = append(o.warnings, r.Warnings...)
 	if c.opts.strict && len(o.unknownFields) > 0 {
 		o.problem, o.errs, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil
 		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
