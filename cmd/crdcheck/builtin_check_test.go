@@ -127,6 +127,7 @@ func TestSchemaBuiltin(t *testing.T) {
 func FuzzBuiltinStream(f *testing.F) {
 	f.Add(builtinStream)
 	f.Add("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {a: '!!'}\n---\napiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Service, spec: {ports: [{port: 1.5}]}}]")
+	f.Add("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleList\nitems: [{metadata: {name: r}}, 5, null]\n---\nkind: ConfigMapList\nitems: null\n---\napiVersion: v1\nkind: Foo\nitems: x")
 	f.Fuzz(func(t *testing.T, in string) {
 		var out bytes.Buffer
 		code := run([]string{"-o", "json", "-j", "1", "-"}, strings.NewReader(in), &out, &bytes.Buffer{})
