@@ -20,10 +20,11 @@ var kindsGz []byte
 type data struct {
 	Definitions []json.RawMessage `json:"definitions"`
 	Releases    []struct {
-		Release     string         `json:"release"`
-		Source      string         `json:"source"`
-		Definitions map[string]int `json:"definitions"`
-		Kinds       []Kind         `json:"kinds"`
+		Release     string                       `json:"release"`
+		Source      string                       `json:"source"`
+		Definitions map[string]int               `json:"definitions"`
+		Kinds       []Kind                       `json:"kinds"`
+		Declarative map[string]map[string][]rule `json:"declarative"`
 	} `json:"releases"`
 }
 
@@ -104,11 +105,11 @@ func WithStrictFieldValidation() Option { return func(o *options) { o.strict = t
 // immutable and safe for concurrent use.
 type API struct {
 	release release.Minor
-	source  string
 	strict  bool
 	kinds   []Kind
 	byKey   map[kindKey]int
 	defs    map[string]int
+	rules   map[string]map[string][]rule // declarative validation, by definition and property
 	raw     []json.RawMessage
 
 	mu    sync.Mutex
@@ -132,8 +133,8 @@ func New(opts ...Option) (*API, error) {
 		if r.Release != rel.String() {
 			continue
 		}
-		a := &API{release: rel, source: r.Source, strict: o.strict, kinds: r.Kinds,
-			byKey: map[kindKey]int{}, defs: r.Definitions, raw: d.Definitions, nodes: map[string]*node{}}
+		a := &API{release: rel, strict: o.strict, kinds: r.Kinds,
+			byKey: map[kindKey]int{}, defs: r.Definitions, rules: r.Declarative, raw: d.Definitions, nodes: map[string]*node{}}
 		for i, k := range r.Kinds {
 			a.byKey[kindKey{k.APIVersion(), k.Kind}] = i
 		}
@@ -144,10 +145,6 @@ func New(opts ...Option) (*API, error) {
 
 // KubernetesVersion returns the release, as "1.37".
 func (a *API) KubernetesVersion() string { return a.release.String() }
-
-// Source names the module version whose OpenAPI documents the kinds come
-// from ("k8s.io/kubernetes@v1.37.2").
-func (a *API) Source() string { return a.source }
 
 // Kinds returns the kinds the release serves (those that can be created),
 // sorted by group, version and kind. The slice is a copy.
@@ -161,15 +158,4 @@ func (a *API) Lookup(apiVersion, kind string) (Kind, bool) {
 		return Kind{}, false
 	}
 	return a.kinds[i], true
-}
-
-// Served reports whether the release serves any version of the group
-// (the groups of the API server itself, whose names no CRD can take).
-func (a *API) Served(group string) bool {
-	for _, k := range a.kinds {
-		if k.Group == group {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/crdschema/crdschema/manifest"
 	"strings"
 	"testing"
@@ -30,8 +31,8 @@ func object(t testing.TB, y string) map[string]any {
 func TestReleases(t *testing.T) {
 	for _, v := range []string{"1.33", "1.34", "1.35", "1.36", "1.37"} {
 		a := mustNew(t, WithKubernetesVersion(mustVersion(t, v)))
-		if a.KubernetesVersion() != v || !strings.HasPrefix(a.Source(), "k8s.io/kubernetes@v"+v+".") {
-			t.Errorf("%s: version %s source %s", v, a.KubernetesVersion(), a.Source())
+		if a.KubernetesVersion() != v {
+			t.Errorf("%s: version %s", v, a.KubernetesVersion())
 		}
 		kinds := a.Kinds()
 		if len(kinds) < 80 {
@@ -125,7 +126,7 @@ func TestCreate(t *testing.T) {
 	}{
 		{name: "valid", obj: deployment},
 		{name: "unknown field", obj: deployment, edit: func(m map[string]any) { spec(m)["replica"] = int64(1) },
-			warns: []string{`decode: unknown field "spec.replica"`}},
+			warns: []string{`unknown field "spec.replica"`}},
 		{name: "unknown field strict", api: strict, obj: deployment, edit: func(m map[string]any) { spec(m)["replica"] = int64(1); spec(m)["Paused"] = true },
 			decode: `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.Paused", unknown field "spec.replica"`},
 		{name: "string for int32", obj: deployment, edit: func(m map[string]any) { spec(m)["replicas"] = "3" },
@@ -165,7 +166,7 @@ func TestCreate(t *testing.T) {
 			decode: `Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3`},
 		{name: "list-map duplicates warn", obj: deployment, edit: func(m map[string]any) {
 			container(m)["env"] = []any{map[string]any{"name": "A"}, map[string]any{"name": "A", "value": "x"}}
-		}, warns: []string{`schema: spec.template.spec.containers[0].env[1]: duplicate entries for key [name="A"]: server-side apply would refuse this object`}},
+		}, warns: []string{`spec.template.spec.containers[0].env[1]: duplicate entries for key [name="A"]: server-side apply would refuse this object`}},
 		{name: "status not required", obj: deployment, edit: func(m map[string]any) {
 			m["status"] = map[string]any{"conditions": []any{map[string]any{}}}
 		}},
@@ -196,11 +197,9 @@ func TestCreate(t *testing.T) {
 			}
 			var errs, warns []string
 			for _, p := range r.Errors {
-				errs = append(errs, string(p.Layer)+": "+p.Error.Error())
+				errs = append(errs, p.Layer+": "+p.Error.Error())
 			}
-			for _, w := range r.Warnings {
-				warns = append(warns, string(w.Layer)+": "+w.Message)
-			}
+			warns = append(warns, r.Warnings...)
 			if strings.Join(errs, "\n") != strings.Join(tc.errs, "\n") {
 				t.Errorf("errors\n got %q\nwant %q", errs, tc.errs)
 			}
@@ -283,19 +282,73 @@ func mustVersion(t testing.TB, s string) crdschema.KubernetesVersion {
 	return v
 }
 
-// TestRequiredFrom137: a missing required field is refused at 1.37 only
-// (the API server of 1.33 accepts a StatefulSet whose container has no
-// name, and defaults a binding's roleRef.apiGroup).
-func TestRequiredFrom137(t *testing.T) {
+// TestRequiredPerRelease: a missing required field is refused at every
+// release, but where the API server of a release defaults it or does not
+// validate it (requiredSince): a StatefulSet's pod template in 1.33, a
+// binding's roleRef.apiGroup (defaulted).
+func TestRequiredPerRelease(t *testing.T) {
+	const sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:\n  selector: {matchLabels: {app: a}}\n  template: {metadata: {labels: {app: a}}, spec: {containers: [{image: i}]}}\n"
+	const crb = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: r}\n"
 	for _, tc := range []struct {
-		version string
-		refused bool
-	}{{"1.33", false}, {"1.36", false}, {"1.37", true}} {
-		obj := object(t, deployment)
-		delete(container(obj), "name")
+		version, obj string
+		refused      bool
+	}{
+		{"1.33", deployment, true}, {"1.36", deployment, true}, {"1.37", deployment, true},
+		{"1.33", sts, false}, {"1.34", sts, true}, {"1.37", sts, true},
+		{"1.33", crb, false}, {"1.36", crb, false}, {"1.37", crb, false},
+	} {
+		obj := object(t, tc.obj)
+		if tc.obj == deployment {
+			delete(container(obj), "name")
+		}
 		r, err := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version))).Create(obj)
 		if err != nil || r.Refused() != tc.refused {
-			t.Errorf("%s: refused %v, want %v (%v)", tc.version, r.Refused(), tc.refused, err)
+			t.Errorf("%s %s: refused %v, want %v (%v %v)", tc.version, obj["kind"], r.Refused(), tc.refused, err, r.Err())
+		}
+	}
+}
+
+// TestDeclarative: the declarative validation tags a release makes
+// authoritative, with the API server's texts; tags of a later release or
+// alpha ones are not checked.
+func TestDeclarative(t *testing.T) {
+	const rc = "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc}\nspec:\n  replicas: -1\n  minReadySeconds: 0\n  selector: {app: a}\n  template: {metadata: {labels: {app: a}}, spec: {containers: [{name: c, image: i}]}}\n"
+	const runtimeClass = "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: rc}\nhandler: %s\n"
+	for _, tc := range []struct {
+		version, obj, old string
+		want              string
+	}{
+		{"1.33", rc, "", `ReplicationController "rc" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+		{"1.37", rc, "", `ReplicationController "rc" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+		{"1.37", fmt.Sprintf(runtimeClass, "Bad_Name"), "", `RuntimeClass.node.k8s.io "rc" is invalid: handler: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{"1.36", fmt.Sprintf(runtimeClass, "Bad_Name"), "", ""}, // alpha in 1.36
+		{"1.37", fmt.Sprintf(runtimeClass, "b"), fmt.Sprintf(runtimeClass, "a"), `RuntimeClass.node.k8s.io "rc" is invalid: handler: Invalid value: null: field is immutable`},
+		{"1.37", fmt.Sprintf(runtimeClass, "a"), fmt.Sprintf(runtimeClass, "a"), ""},
+		// Unchanged on update: declarative validation ratchets.
+		{"1.37", rc, rc, ""},
+	} {
+		a := mustNew(t, WithKubernetesVersion(mustVersion(t, tc.version)))
+		var r *Result
+		var err error
+		if tc.old == "" {
+			r, err = a.Create(object(t, tc.obj))
+		} else {
+			r, err = a.Update(object(t, tc.obj), object(t, tc.old))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if e := r.Err(); e != nil {
+			got = e.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s %q (old %q):\n got %s\nwant %s", tc.version, tc.obj, tc.old, got, tc.want)
+		}
+		for _, p := range r.Errors {
+			if p.Layer != "declarative" {
+				t.Errorf("%s: layer %s", p.Error, p.Layer)
+			}
 		}
 	}
 }

@@ -12,33 +12,20 @@ import (
 	"github.com/crdschema/crdschema/internal/release"
 )
 
-// Layer names what found a problem (see the package documentation).
-type Layer string
-
-// The layers of checks, in the order the API server runs them.
+// The layers of checks, in the order the API server runs them (see the
+// package documentation); Problem.Layer is one of them.
 const (
-	LayerDecode   Layer = "decode"
-	LayerSchema   Layer = "schema"
-	LayerMetadata Layer = "metadata"
+	layerDecode      = "decode"
+	layerSchema      = "schema"
+	layerDeclarative = "declarative"
+	layerMetadata    = "metadata"
 )
 
-// Layers are the layers every check runs, in order.
-var Layers = []Layer{LayerDecode, LayerSchema, LayerMetadata}
-
-// NotReproduced says what the API server checks that this package does
-// not, for reports.
-const NotReproduced = "hand-written validation (k8s.io/kubernetes/pkg/apis/<group>/validation), defaulting and admission are not reproduced"
-
-// Problem is one validation error and the layer that found it.
+// Problem is one validation error and the layer of checks that found it:
+// "schema", "declarative" or "metadata" (see the package documentation).
 type Problem struct {
 	*crdschema.Error
-	Layer Layer
-}
-
-// Warning is one warning and the layer that found it.
-type Warning struct {
-	Layer   Layer
-	Message string // as the API server words it: unknown field "spec.foo"
+	Layer string
 }
 
 // Result is the outcome of checking one object.
@@ -47,19 +34,21 @@ type Result struct {
 	// DecodeError is the refusal of the body before validation (the API
 	// server's 400 BadRequest), with the API server's text: a JSON type
 	// or value the kind's Go types cannot hold, or, with
-	// WithStrictFieldValidation, unknown fields. Nil if the body decodes.
+	// WithStrictFieldValidation, unknown and duplicate fields. Nil if the
+	// body decodes; validation then does not run.
 	DecodeError error
 	// Errors are the validation errors found (the API server's 422
-	// Invalid); none when DecodeError is set, as validation then does not
-	// run.
+	// Invalid), in the order of the layers.
 	Errors []Problem
 	// UnknownFields are the paths of the fields the kind's Go types do
-	// not have, sorted: warnings by default, refusals with
-	// WithStrictFieldValidation.
-	UnknownFields []string
-	// Warnings are what the API server would warn about (unknown fields)
-	// and what server-side apply would refuse (duplicate list-map keys).
-	Warnings []Warning
+	// not have, sorted; DuplicateFields those a body (CreateJSON,
+	// UpdateJSON) gives twice, in the body's order. Warnings by default,
+	// refusals with WithStrictFieldValidation.
+	UnknownFields, DuplicateFields []string
+	// Warnings are the warnings the API server would send (unknown field
+	// "spec.foo", duplicate field "spec.replicas"), and what server-side
+	// apply would refuse (duplicate list-map keys), with their texts.
+	Warnings []string
 
 	name string
 }
@@ -88,17 +77,17 @@ func (r *Result) Err() error {
 	if r.Kind.Group != "" {
 		gk += "." + r.Kind.Group
 	}
-	return &InvalidError{GroupKind: gk, Name: r.name, Errors: list}
+	return &invalidError{GroupKind: gk, Name: r.name, Errors: list}
 }
 
-// InvalidError is a refusal by validation, with the API server's text.
-type InvalidError struct {
+// invalidError is a refusal by validation, with the API server's text.
+type invalidError struct {
 	GroupKind string // Deployment.apps
 	Name      string
 	Errors    crdschema.ErrorList
 }
 
-func (e *InvalidError) Error() string {
+func (e *invalidError) Error() string {
 	msg := fmt.Sprintf("%s %q is invalid: ", e.GroupKind, e.Name)
 	if len(e.Errors) == 1 {
 		return msg + e.Errors[0].Error()
@@ -110,15 +99,15 @@ func (e *InvalidError) Error() string {
 	return msg + "[" + strings.Join(parts, ", ") + "]"
 }
 
-// ErrNotServed is returned for an object whose apiVersion and kind the
-// release does not serve.
-var ErrNotServed = errors.New("kind not served by this release")
+// errNotServed is returned for an object whose apiVersion and kind the
+// release does not serve (Lookup says which are).
+var errNotServed = errors.New("kind not served by this release")
 
 // Create checks an object as the API server reads and validates a create
 // request (see the package documentation for what it covers). The object
 // is not modified.
 func (a *API) Create(obj map[string]any) (*Result, error) {
-	return a.check(obj, nil)
+	return a.check(obj, nil, nil)
 }
 
 // Update checks obj as an update of the stored object old: as Create,
@@ -127,88 +116,80 @@ func (a *API) Update(obj, old map[string]any) (*Result, error) {
 	if old == nil {
 		old = map[string]any{}
 	}
-	return a.check(obj, old)
+	return a.check(obj, old, nil)
 }
 
-func (a *API) check(obj, old map[string]any) (*Result, error) {
+// check checks obj, the decoded object, and body, the body as written
+// (nil for a decoded object: the decoder then reads obj's keys sorted, as
+// kubectl sends them).
+func (a *API) check(obj, old map[string]any, body *bodyObject) (*Result, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kindName, _ := obj["kind"].(string)
 	k, ok := a.Lookup(apiVersion, kindName)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s %q, Kubernetes %s", ErrNotServed, "apiVersion "+apiVersion+" kind", kindName, a.release)
+		return nil, fmt.Errorf("%w: %s %q, Kubernetes %s", errNotServed, "apiVersion "+apiVersion+" kind", kindName, a.release)
 	}
 	root := a.definition(k.Definition)
 	if root == nil {
-		return nil, fmt.Errorf("%w: no schema for %s", ErrNotServed, k.Definition)
+		return nil, fmt.Errorf("%w: no schema for %s", errNotServed, k.Definition)
 	}
 	r := &Result{Kind: k}
 	r.name = nameOf(obj)
 
 	// Decoding.
 	var d decoder
-	d.walk(obj, root, nil, structName(root), "")
+	var in any = obj
+	if body != nil {
+		in = body
+	}
+	d.walk(in, root, nil, structName(root), "", "")
 	if d.err != nil {
 		r.DecodeError = a.decodeError(k, d.err)
 		return r, nil
 	}
 	sort.Strings(d.unknown)
-	r.UnknownFields = d.unknown
-	if len(d.unknown) > 0 && a.strict {
-		parts := make([]string, len(d.unknown))
-		for i, u := range d.unknown {
-			parts[i] = fmt.Sprintf("unknown field %q", u)
-		}
-		r.DecodeError = a.decodeError(k, errors.New("strict decoding error: "+strings.Join(parts, ", ")))
+	r.UnknownFields, r.DuplicateFields = d.unknown, d.duplicates
+	if len(d.strict) > 0 && a.strict {
+		r.DecodeError = a.decodeError(k, errors.New("strict decoding error: "+strings.Join(d.strict, ", ")))
 		return r, nil
 	}
-	for _, u := range d.unknown {
-		r.Warnings = append(r.Warnings, Warning{LayerDecode, fmt.Sprintf("unknown field %q", u)})
-	}
+	r.Warnings = append(r.Warnings, d.strict...)
 
 	// Metadata.
 	r.Errors = append(r.Errors, a.checkMetadata(k, obj, old)...)
 
-	// Schema: required fields and list-map keys, outside status.
-	s := schemaWalk{required: a.release >= requiredFrom}
-	for _, name := range sortedKeys(obj) {
-		if name == "status" || name == "metadata" {
-			continue
-		}
-		if p := root.props[name]; p != nil {
-			s.walk(obj[name], p, crdschema.NewPath(name))
-		}
-	}
-	for _, name := range root.required {
-		if s.required && name != "status" && name != "metadata" && obj[name] == nil && scalar(root.props[name]) {
-			s.errs = append(s.errs, crdschema.Required(crdschema.NewPath(name), ""))
-		}
-	}
+	// Schema (required fields and list-map keys) and declarative
+	// validation, outside status (which the API server resets on create
+	// and keeps on update) and metadata (checked above).
+	s := schemaWalk{release: a.release, required: true, rules: a.rules, update: old != nil}
+	s.walkObject(obj, old, root, nil, old != nil, true)
 	for _, e := range s.errs {
-		r.Errors = append(r.Errors, Problem{Error: e, Layer: LayerSchema})
+		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerSchema})
 	}
-	for _, w := range s.warnings {
-		r.Warnings = append(r.Warnings, Warning{LayerSchema, w})
+	for _, e := range s.declErrs {
+		r.Errors = append(r.Errors, Problem{Error: e, Layer: layerDeclarative})
 	}
+	r.Warnings = append(r.Warnings, s.warnings...)
 	return r, nil
 }
 
 func (a *API) decodeError(k Kind, err error) error {
-	return &DecodeError{Kind: k.Kind, Version: k.Version, Err: err}
+	return &decodeError{Kind: k.Kind, Version: k.Version, Err: err}
 }
 
-// DecodeError is a refusal of the body before validation, with the API
+// decodeError is a refusal of the body before validation, with the API
 // server's text: `Deployment in version "v1" cannot be handled as a
 // Deployment: json: cannot unmarshal ...`.
-type DecodeError struct {
+type decodeError struct {
 	Kind, Version string
 	Err           error // the decoder's own error
 }
 
-func (e *DecodeError) Error() string {
+func (e *decodeError) Error() string {
 	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", e.Kind, e.Version, e.Kind, e.Err)
 }
 
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *decodeError) Unwrap() error { return e.Err }
 
 func nameOf(obj map[string]any) string {
 	m, _ := obj["metadata"].(map[string]any)
@@ -282,57 +263,97 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 	}
 	out := make([]Problem, len(errs))
 	for i, e := range errs {
-		out[i] = Problem{Error: e, Layer: LayerMetadata}
+		out[i] = Problem{Error: e, Layer: layerMetadata}
 	}
 	return out
 }
 
-// schemaWalk checks the required fields of the published schema and the
-// keys of list-map lists.
+// schemaWalk checks the required fields of the published schema, the
+// keys of list-map lists and the declarative validation rules.
 type schemaWalk struct {
-	required bool // check required fields (see requiredFrom)
+	release  release.Minor
+	required bool                         // check required fields (see requiredSince)
+	update   bool                         // an update: old values are given
+	rules    map[string]map[string][]rule // declarative validation, by definition and property
 	errs     crdschema.ErrorList
+	declErrs crdschema.ErrorList
 	warnings []string
 }
 
-// requiredFrom is the first release whose required fields are checked.
-// The comparison with the API server's code (builtin/oracle) shows no
-// false refusal at 1.37; at 1.33 the API server defaults a binding's
-// roleRef.apiGroup and does not validate a StatefulSet's pod template, so
-// a missing field the published schema requires is no sure refusal there,
-// and 1.34 to 1.36 have not been compared.
-const requiredFrom release.Minor = 37
+// requiredSince are the properties (by definition and name) where a
+// required field of the published schema is no sure refusal before a
+// release, as the comparison with the API server's code shows
+// (builtin/oracle): the property itself, or any field in its value, is
+// not checked for presence before that release.
+var requiredSince = map[[2]string]release.Minor{
+	// Defaulted to rbac.authorization.k8s.io (1.33 to 1.36; the schema
+	// of 1.37 does not require it).
+	{"io.k8s.api.rbac.v1.RoleRef", "apiGroup"}: 38,
+	// The pod template of a StatefulSet was validated only in part
+	// (labels, restart policy) in 1.33.
+	{"io.k8s.api.apps.v1.StatefulSetSpec", "template"}: 34,
+}
 
-func (s *schemaWalk) walk(v any, n *node, path *crdschema.Path) {
+func (s *schemaWalk) walk(v, old any, hasOld bool, n *node, path *crdschema.Path) {
 	if v == nil || n == nil || n.special != plain {
 		return
 	}
 	switch x := v.(type) {
 	case map[string]any:
+		om, _ := old.(map[string]any)
 		if n.props == nil {
 			if n.additional != nil {
 				for _, k := range sortedKeys(x) {
-					s.walk(x[k], n.additional, path.Key(k))
+					ov, ok := om[k]
+					s.walk(x[k], ov, ok, n.additional, path.Key(k))
 				}
 			}
 			return
 		}
-		for _, name := range n.required {
-			if s.required && x[name] == nil && scalar(n.props[name]) {
-				s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
-			}
-		}
-		for _, k := range sortedKeys(x) {
-			if p := n.props[k]; p != nil {
-				s.walk(x[k], p, path.Child(k))
-			}
-		}
+		s.walkObject(x, om, n, path, hasOld && om != nil, false)
 	case []any:
 		if n.listType == "map" && len(n.listMapKeys) > 0 {
 			s.listMapKeys(x, n, path)
 		}
+		ol, _ := old.([]any)
 		for i, e := range x {
-			s.walk(e, n.items, path.Index(i))
+			var oe any
+			if i < len(ol) {
+				oe = ol[i]
+			}
+			s.walk(e, oe, hasOld && i < len(ol), n.items, path.Index(i))
+		}
+	}
+}
+
+// walkObject checks the properties of an object; at the root, status
+// and metadata are left out.
+func (s *schemaWalk) walkObject(x, old map[string]any, n *node, path *crdschema.Path, hasOld, root bool) {
+	skip := func(name string) bool { return root && (name == "status" || name == "metadata") }
+	exempt := func(name string) bool {
+		since, ok := requiredSince[[2]string{n.ref, name}]
+		return ok && s.release < since
+	}
+	for _, name := range n.required {
+		if s.required && !skip(name) && !exempt(name) && x[name] == nil && scalar(n.props[name]) {
+			s.errs = append(s.errs, crdschema.Required(path.Child(name), ""))
+		}
+	}
+	rules := s.rules[n.ref]
+	for _, k := range sortedKeys(x) {
+		if skip(k) {
+			continue
+		}
+		ov, ok := old[k]
+		ok = ok && hasOld
+		if rs := rules[k]; len(rs) > 0 {
+			s.declarative(rs, x[k], ov, ok, path.Child(k))
+		}
+		if p := n.props[k]; p != nil {
+			required := s.required
+			s.required = required && !exempt(k)
+			s.walk(x[k], ov, ok, p, path.Child(k))
+			s.required = required
 		}
 	}
 }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -19,8 +20,10 @@ import (
 // order; where a body has several decoding errors, the API server reports
 // the first in the body's order, which a decoded object no longer has.
 type decoder struct {
-	err     error
-	unknown []string
+	err        error
+	unknown    []string
+	duplicates []string // keys given twice in a body, in its order
+	strict     []string // the strict decoding errors, in the body's order
 }
 
 // typeError is the text of Go's json.UnmarshalTypeError as the API
@@ -39,11 +42,11 @@ func jsonKind(v any) string {
 		return "string"
 	case bool:
 		return "bool"
-	case map[string]any:
+	case map[string]any, *bodyObject:
 		return "object"
 	case []any:
 		return "array"
-	case int64, float64:
+	case int64, float64, number:
 		_ = v
 		return "number"
 	}
@@ -119,7 +122,9 @@ func structName(n *node) string {
 
 // walk decodes v into n. structName and field are the decoder's error
 // context: the innermost struct and the dotted field names from the root.
-func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string) {
+// sp is the path as the strict decoding errors write it (map keys after
+// a dot).
+func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp string) {
 	if v == nil || n == nil {
 		return // null decodes to the zero value anywhere
 	}
@@ -138,6 +143,8 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 			s = v
 		case int64, float64:
 			s = numberLiteral(v)
+		case number:
+			s = string(v)
 		default:
 			fail(cellib.CheckQuantity("{")) // not a quantity's form
 			return
@@ -158,6 +165,10 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 		case float64:
 			if !integral(v, true) {
 				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
+			}
+		case number:
+			if _, err := strconv.ParseInt(string(v), 10, 32); err != nil {
+				fail(typeError("number "+string(v), sname, field, "int32"))
 			}
 		default:
 			fail(typeError(jsonKind(v), sname, field, "int32"))
@@ -181,24 +192,33 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 	mismatch := func() { fail(typeError(jsonKind(v), sname, field, goTypeOf(n))) }
 	switch n.typ {
 	case "object":
-		obj, ok := v.(map[string]any)
+		keys, vals, ok := entries(v)
 		if !ok {
 			mismatch()
 			return
 		}
-		if n.props == nil && n.additional != nil {
-			keys := sortedKeys(obj)
-			for _, k := range keys {
-				d.walk(obj[k], n.additional, path.Key(k), sname, field)
+		dups := map[string]bool{}
+		seen := make(map[string]bool, len(keys))
+		for i, k := range keys {
+			ksp := k
+			if sp != "" {
+				ksp = sp + "." + k
 			}
-			return
-		}
-		inner := structName(n)
-		for _, k := range sortedKeys(obj) {
+			if seen[k] && !dups[k] {
+				dups[k] = true
+				d.duplicates = append(d.duplicates, ksp)
+				d.strict = append(d.strict, fmt.Sprintf("duplicate field %q", ksp))
+			}
+			seen[k] = true
+			if n.props == nil && n.additional != nil {
+				d.walk(vals[i], n.additional, path.Key(k), sname, field, ksp)
+				continue
+			}
 			p, ok := n.props[k]
 			if !ok {
-				if !n.preserve {
+				if !n.preserve && !dups[k] {
 					d.unknown = append(d.unknown, path.Child(k).String())
+					d.strict = append(d.strict, fmt.Sprintf("unknown field %q", ksp))
 				}
 				continue
 			}
@@ -206,7 +226,7 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 			if field != "" {
 				f = field + "." + k
 			}
-			d.walk(obj[k], p, path.Child(k), inner, f)
+			d.walk(vals[i], p, path.Child(k), structName(n), f, ksp)
 		}
 	case "array":
 		l, ok := v.([]any)
@@ -215,7 +235,7 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 			return
 		}
 		for i, e := range l {
-			d.walk(e, n.items, path.Index(i), sname, field)
+			d.walk(e, n.items, path.Index(i), sname, field, sp+"["+strconv.Itoa(i)+"]")
 		}
 	case "string":
 		s, ok := v.(string)
@@ -242,16 +262,46 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field string
 			if !integral(x, n.format == "int32") {
 				fail(typeError("number "+numberLiteral(x), sname, field, goTypeOf(n)))
 			}
+		case number:
+			bits := 64
+			if n.format == "int32" {
+				bits = 32
+			}
+			if _, err := strconv.ParseInt(string(x), 10, bits); err != nil {
+				fail(typeError("number "+string(x), sname, field, goTypeOf(n)))
+			}
 		default:
 			mismatch()
 		}
 	case "number":
-		switch v.(type) {
+		switch x := v.(type) {
+		case number:
+			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+				fail(typeError("number "+string(x), sname, field, goTypeOf(n)))
+			}
 		case int64, float64:
 		default:
 			mismatch()
 		}
 	}
+}
+
+// entries are the keys and values of an object: of a body's object in
+// its order (duplicates included), of a decoded one sorted (the order
+// kubectl sends, encoding a decoded file).
+func entries(v any) ([]string, []any, bool) {
+	switch x := v.(type) {
+	case *bodyObject:
+		return x.keys, x.vals, true
+	case map[string]any:
+		keys := sortedKeys(x)
+		vals := make([]any, len(keys))
+		for i, k := range keys {
+			vals[i] = x[k]
+		}
+		return keys, vals, true
+	}
+	return nil, nil, false
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -41,3 +41,21 @@ spec:
 	// Deployment in version "v1" cannot be handled as a Deployment: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32
 	// deployments true int32
 }
+
+// A request body as written: a key given twice is a warning, or with
+// WithStrictFieldValidation a refusal, as the API server's strict decoding.
+func ExampleAPI_CreateJSON() {
+	api, err := builtin.New(builtin.WithStrictFieldValidation())
+	if err != nil {
+		panic(err)
+	}
+	r, err := api.CreateJSON([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","name":"b"}}`))
+	if err != nil {
+		panic(err) // not JSON, or a kind the release does not serve
+	}
+	fmt.Println(r.DuplicateFields)
+	fmt.Println(r.Err())
+	// Output:
+	// [metadata.name]
+	// ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name"
+}

@@ -21,10 +21,27 @@ import (
 )
 
 // objectFiles are the YAML files of built-in objects the comparison runs
-// on: the rendered installs of testdata/objects, and the manifests of
-// Kubernetes' own tests and add-ons in the k8s.io/kubernetes module.
+// on: the rendered installs of testdata/objects, the project's corpus,
+// and the manifests of Kubernetes' own tests and add-ons in the
+// k8s.io/kubernetes module.
 func objectFiles(t *testing.T) []string {
 	files, _ := filepath.Glob("testdata/objects/*/*.yaml")
+	// The project's corpus (CRDSCHEMA_CORPUS, as the bench reads it):
+	// its built-in objects, when it is there.
+	corpus := os.Getenv("CRDSCHEMA_CORPUS")
+	if corpus == "" {
+		corpus = "/work/shared/corpus"
+	}
+	if _, err := os.Stat(corpus); err == nil {
+		filepath.Walk(corpus, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".json")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	} else {
+		t.Logf("corpus left out: %v", err)
+	}
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
 	if err != nil {
 		t.Logf("k8s.io/kubernetes manifests left out: %v", err)
@@ -109,7 +126,7 @@ func mustJSON(v any) []byte {
 // verdict is what crdschema's builtin package says of one request.
 type verdict struct {
 	refused bool
-	layer   builtin.Layer
+	layer   string
 	text    string
 }
 
@@ -126,11 +143,66 @@ func check(api *builtin.API, obj, old map[string]any) verdict {
 	}
 	switch {
 	case r.DecodeError != nil:
-		return verdict{true, builtin.LayerDecode, r.DecodeError.Error()}
+		return verdict{true, "decode", r.DecodeError.Error()}
 	case len(r.Errors) > 0:
 		return verdict{true, r.Errors[0].Layer, r.Err().Error()}
 	}
 	return verdict{}
+}
+
+// checkBody is check for a request body as written (CreateJSON,
+// UpdateJSON).
+func checkBody(api *builtin.API, body []byte, old map[string]any) verdict {
+	var r *builtin.Result
+	var err error
+	if old == nil {
+		r, err = api.CreateJSON(body)
+	} else {
+		r, err = api.UpdateJSON(body, old)
+	}
+	if err != nil {
+		return verdict{}
+	}
+	switch {
+	case r.DecodeError != nil:
+		return verdict{true, "decode", r.DecodeError.Error()}
+	case len(r.Errors) > 0:
+		return verdict{true, r.Errors[0].Layer, r.Err().Error()}
+	}
+	return verdict{}
+}
+
+// duplicated returns bodies with a key given twice: each top-level field
+// (but apiVersion and kind) written again before the body's own, with
+// the same value and with the value of another JSON type, and
+// metadata.name given twice.
+func duplicated(obj map[string]any) [][]byte {
+	var out [][]byte
+	body := mustJSON(obj)
+	for _, k := range sortedKeys(obj) {
+		if k == "apiVersion" || k == "kind" {
+			continue
+		}
+		for _, v := range []any{obj[k], "x", int64(1)} {
+			pre := append(append([]byte("{"), mustJSON(k)...), ':')
+			pre = append(append(pre, mustJSON(v)...), ',')
+			out = append(out, append(pre, body[1:]...))
+		}
+	}
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		c := deepCopy(obj).(map[string]any)
+		delete(c, "metadata")
+		rest := mustJSON(c)
+		meta := mustJSON(m)
+		for _, name := range []string{"Bad_Name", "dup"} {
+			dm := append([]byte(`{"name":`+string(mustJSON(name))+`,`), meta[1:]...)
+			if len(meta) == 2 {
+				dm = []byte(`{"name":` + string(mustJSON(name)) + `}`)
+			}
+			out = append(out, append(append([]byte(`{"metadata":`), dm...), append([]byte(","), rest[1:]...)...))
+		}
+	}
+	return out
 }
 
 func oracleText(r Result) string {
@@ -150,7 +222,7 @@ func oracleText(r Result) string {
 // tally counts the comparison of one kind of request.
 type tally struct {
 	requests, apiRefused, found int
-	byLayer                     map[builtin.Layer]int
+	byLayer                     map[string]int
 	exact                       int // refusals whose decoding error text is the API server's
 	falseRefusals               []string
 	categories                  map[string]int // false refusals by kind, mutation and layer
@@ -159,14 +231,14 @@ type tally struct {
 func (tl *tally) add(name, category string, api Result, got verdict) {
 	tl.requests++
 	if tl.byLayer == nil {
-		tl.byLayer = map[builtin.Layer]int{}
+		tl.byLayer = map[string]int{}
 	}
 	if api.Refused() {
 		tl.apiRefused++
 		if got.refused {
 			tl.found++
 			tl.byLayer[got.layer]++
-			if got.layer == builtin.LayerDecode && got.text == api.DecodeError {
+			if got.layer == "decode" && got.text == api.DecodeError {
 				tl.exact++
 			}
 		}
@@ -177,7 +249,7 @@ func (tl *tally) add(name, category string, api Result, got verdict) {
 		if tl.categories == nil {
 			tl.categories = map[string]int{}
 		}
-		tl.categories[category+" ("+string(got.layer)+")"]++
+		tl.categories[category+" ("+got.layer+")"]++
 	}
 }
 
@@ -186,12 +258,12 @@ func (tl *tally) report(t *testing.T, what string) {
 	if tl.apiRefused > 0 {
 		share = 100 * float64(tl.found) / float64(tl.apiRefused)
 	}
-	var layers []string
-	for _, l := range builtin.Layers {
-		layers = append(layers, fmt.Sprintf("%s %d", l, tl.byLayer[l]))
+	var found []string
+	for _, l := range layers {
+		found = append(found, fmt.Sprintf("%s %d", l, tl.byLayer[l]))
 	}
 	fmt.Printf("builtin vs API server %s, %s: %d requests, API server refuses %d, crdschema finds %d (%.1f%%; %s; decoding texts identical %d), false refusals %d\n",
-		Release, what, tl.requests, tl.apiRefused, tl.found, share, strings.Join(layers, ", "), tl.exact, len(tl.falseRefusals))
+		Release, what, tl.requests, tl.apiRefused, tl.found, share, strings.Join(found, ", "), tl.exact, len(tl.falseRefusals))
 	var cats []string
 	for c, n := range tl.categories {
 		cats = append(cats, fmt.Sprintf("%5d %s", n, c))
@@ -237,7 +309,7 @@ func TestCompare(t *testing.T) {
 	}
 	fmt.Printf("builtin vs API server %s: %d objects of %d kinds\n", Release, len(samples), len(kinds))
 
-	var create, strict, mutCreate, mutStrict, mutUpdate tally
+	var create, strict, mutCreate, mutStrict, mutUpdate, dupCreate, dupStrict tally
 	for _, s := range samples {
 		body := mustJSON(s.obj)
 		r := Create(body)
@@ -246,6 +318,12 @@ func TestCompare(t *testing.T) {
 		strict.add(s.name, kind, strictResult(r), check(strictAPI, s.obj, nil))
 		if r.Refused() {
 			continue // mutations of objects the API server refuses say little
+		}
+		for i, db := range duplicated(s.obj) {
+			name := fmt.Sprintf("%s duplicate %d", s.name, i)
+			dr := Create(db)
+			dupCreate.add(name, kind+" duplicate", dr, checkBody(api, db, nil))
+			dupStrict.add(name, kind+" duplicate", strictResult(dr), checkBody(strictAPI, db, nil))
 		}
 		for _, m := range mutations(s.obj) {
 			name := s.name + " " + m.what
@@ -266,6 +344,8 @@ func TestCompare(t *testing.T) {
 	mutCreate.report(t, "create, mutations")
 	mutStrict.report(t, "create strict, mutations")
 	mutUpdate.report(t, "update, mutations")
+	dupCreate.report(t, "create, bodies with duplicate fields")
+	dupStrict.report(t, "create strict, bodies with duplicate fields")
 }
 
 // strictResult is the API server's answer under fieldValidation=Strict.
@@ -313,7 +393,7 @@ func TestDecodeTexts(t *testing.T) {
 		for _, m := range mutations(s.obj) {
 			r := Create(mustJSON(m.obj))
 			got := check(api, normalize(m.obj), nil)
-			if r.DecodeError != "" && got.layer == builtin.LayerDecode && got.text != r.DecodeError && !seen[m.kind] {
+			if r.DecodeError != "" && got.layer == "decode" && got.text != r.DecodeError && !seen[m.kind] {
 				seen[m.kind] = true
 				t.Logf("%s\n\tAPI server: %s\n\tcrdschema:  %s", m.what, r.DecodeError, got.text)
 			}
@@ -329,3 +409,6 @@ var releaseVersion = func() crdschema.KubernetesVersion {
 	}
 	return v
 }()
+
+// layers are the layers of package builtin's checks, in its order.
+var layers = []string{"decode", "schema", "declarative", "metadata"}

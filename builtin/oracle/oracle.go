@@ -21,7 +21,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -113,14 +112,6 @@ func decode(body []byte, gvk schema.GroupVersionKind) (runtime.Object, []string,
 		}
 	}
 	return obj, strict, ""
-}
-
-func fieldErrors(errs field.ErrorList) []FieldError {
-	out := make([]FieldError, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, FieldError{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Text: e.Error()})
-	}
-	return out
 }
 
 func requestContext(s strategy, obj runtime.Object, gvk schema.GroupVersionKind, verb string) (context.Context, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -64,7 +65,7 @@ func TestBuiltinKinds(t *testing.T) {
 			t.Errorf("%v: %s, want %s", tc.args, s, tc.statuses)
 		}
 		d := rep.Objects[0]
-		if strings.Join(d.CheckedBy, ",") != "decode,schema,metadata" || strings.Join(d.UnknownFields, ",") != "spec.template.spec.containers[0].extra" {
+		if strings.Join(d.CheckedBy, ",") != "decode,schema,declarative,metadata" || strings.Join(d.UnknownFields, ",") != "spec.template.spec.containers[0].extra" {
 			t.Errorf("%v: Deployment %+v", tc.args, d)
 		}
 		if len(tc.args) > 0 && tc.args[0] == "-strict" && !strings.Contains(d.Error, `strict decoding error: unknown field "spec.template.spec.containers[0].extra"`) {
@@ -114,7 +115,7 @@ func TestSchemaBuiltin(t *testing.T) {
 	}
 	// the Events of the core group and of events.k8s.io have files of
 	// their own
-	for _, f := range []string{"event--v1.json", "event-events.k8s.io-v1.json"} {
+	for _, f := range []string{"event-v1-v1.json", "event-events.k8s.io-v1.json"} {
 		if !strings.Contains(out.String(), "/"+f+"\n") {
 			t.Errorf("no %s written", f)
 		}
@@ -126,6 +127,7 @@ func TestSchemaBuiltin(t *testing.T) {
 func FuzzBuiltinStream(f *testing.F) {
 	f.Add(builtinStream)
 	f.Add("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {a: '!!'}\n---\napiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Service, spec: {ports: [{port: 1.5}]}}]")
+	f.Add("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleList\nitems: [{metadata: {name: r}}, 5, null]\n---\nkind: ConfigMapList\nitems: null\n---\napiVersion: v1\nkind: Foo\nitems: x")
 	f.Fuzz(func(t *testing.T, in string) {
 		var out bytes.Buffer
 		code := run([]string{"-o", "json", "-j", "1", "-"}, strings.NewReader(in), &out, &bytes.Buffer{})
@@ -133,4 +135,44 @@ func FuzzBuiltinStream(f *testing.F) {
 			t.Fatalf("exit status %d", code)
 		}
 	})
+}
+
+// TestTypedLists: a typed list (RoleList, ConfigMapList) is flattened into
+// its items as kubectl does, items without apiVersion and kind taking the
+// list's; a list with null items holds none.
+func TestTypedLists(t *testing.T) {
+	const stream = `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleList
+items:
+- metadata: {name: r1, namespace: ns}
+  rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+- metadata: {name: "bad/name", namespace: ns}
+---
+apiVersion: v1
+kind: ConfigMapList
+items: null
+---
+apiVersion: v1
+kind: ConfigMapList
+items:
+- {apiVersion: v1, kind: Secret, metadata: {name: s}}
+`
+	var out, errOut bytes.Buffer
+	run([]string{"-o", "json", "-"}, strings.NewReader(stream), &out, &errOut)
+	var rep struct {
+		Objects []struct {
+			Kind, Status, Name string
+			Item               int
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	var got []string
+	for _, o := range rep.Objects {
+		got = append(got, fmt.Sprintf("%s %s %d %s", o.Kind, o.Name, o.Item, o.Status))
+	}
+	if s, want := strings.Join(got, ", "), "Role r1 1 accepted, Role bad/name 2 rejected, Secret s 1 accepted"; s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // writeBuiltinSchemas writes the JSON Schema of every built-in kind of a
-// release into dir, as KIND-GROUP-VERSION.json (the group empty for the
-// core group: configmap--v1.json), so that kinds of the same name in two
-// groups (Event in the core group and events.k8s.io) have files of their
-// own.
+// release into dir, as KIND-GROUP-VERSION.json (for the core group,
+// whose group kubeconform's template gives as the version:
+// configmap-v1-v1.json), so that kinds of the same name in two groups
+// (Event in the core group and events.k8s.io) have files of their own.
 func writeBuiltinSchemas(dir, version string, opts []jsonschema.Option, stdout, stderr io.Writer) int {
 	v, err := crdschema.ParseKubernetesVersion(version)
 	if err != nil {
@@ -30,7 +30,13 @@ func writeBuiltinSchemas(dir, version string, opts []jsonschema.Option, stdout, 
 	}
 	written := map[string]string{}
 	for _, k := range api.Kinds() {
-		name := filepath.Join(dir, schemaFileName(k.Group, k.Kind, k.Version))
+		// kubeconform's {{ .Group }} is the first part of the apiVersion:
+		// the version itself for the core group (configmap-v1-v1.json).
+		group := k.Group
+		if group == "" {
+			group = k.Version
+		}
+		name := filepath.Join(dir, schemaFileName(group, k.Kind, k.Version))
 		if prev, ok := written[name]; ok {
 			fmt.Fprintf(stderr, "crdcheck schema: %s %s: %s already holds %s\n", k.APIVersion(), k.Kind, name, prev)
 			continue

@@ -36,7 +36,7 @@ type outcome struct {
 	unknownFields                     []string
 	warnings                          []string       // the API server's warnings (kubectl prints them)
 	problem                           string         // why refused (when operation is set), unreadable or not checked
-	checkedBy                         []string       // for built-in kinds: the layers of checks that ran (builtin.Layers)
+	checkedBy                         []string       // for built-in kinds: the layers of checks that ran (builtinLayers)
 	message                           string         // what kubectl prints for a refusal, when known
 	result                            map[string]any // the resulting object, with -show-result
 

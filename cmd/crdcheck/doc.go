@@ -29,9 +29,10 @@
 // recursively for *.yaml, *.yml and *.json, or - for the standard input):
 // YAML streams of several documents (split as kubectl splits them, on
 // lines starting with "---", and read as kubectl reads them, YAML 1.1:
-// yes and on are booleans, 1.0 is the integer 1), JSON, and v1 List
-// objects, whose items are checked one by one. Files are read in blocks and split as they are read
-// (a file is never held whole), documents are decoded on -j goroutines,
+// yes and on are booleans, 1.0 is the integer 1), JSON, and lists (a v1
+// List, or a typed list such as RoleList: any document with items, as
+// kubectl reads it), whose items are checked one by one. Files are read
+// in blocks and split as they are read (a file is never held whole), documents are decoded on -j goroutines,
 // and each object is checked as soon as the CRD serving its apiVersion
 // (group and version) and kind is known, and then dropped.
 //

@@ -96,7 +96,7 @@ func decodeChunk(file string, c yamljson.Chunk, index, seq int, emit func(docume
 			}
 			if item.obj, _ = it.(map[string]any); item.obj == nil {
 				item.err = errors.New("the List item is not an object")
-			} else if isCRD(item.obj) {
+			} else if item.obj = listItem(obj, item.obj); isCRD(item.obj) {
 				item.json = mustJSON(item.obj)
 			}
 			emit(item)
@@ -131,12 +131,33 @@ func decodeFull(c yamljson.Chunk) (any, []byte, error) {
 	return v, j, nil
 }
 
-// isList reports whether obj is a List (what kubectl get -o yaml writes
-// for several objects), whose items kubectl applies one by one.
+// isList reports whether obj is a list whose items kubectl applies one by
+// one: a v1 List (what kubectl get -o yaml writes for several objects) or
+// a typed list (RoleList, ConfigMapList). kubectl's decoder takes any
+// document with an items field, even null, for a list
+// (unstructured.UnstructuredList), and its builder flattens it.
 func isList(obj map[string]any) bool {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	return av == "v1" && kind == "List"
+	_, ok := obj["items"]
+	return ok
+}
+
+// listItem gives an item of a list without apiVersion and kind those the
+// list implies, as kubectl's decoder does: the list's apiVersion, and its
+// kind without the List suffix (the items of a RoleList are Roles).
+func listItem(list, item map[string]any) map[string]any {
+	av, _ := item["apiVersion"].(string)
+	kind, _ := item["kind"].(string)
+	if av != "" || kind != "" {
+		return item
+	}
+	c := make(map[string]any, len(item)+2)
+	for k, v := range item {
+		c[k] = v
+	}
+	listAV, _ := list["apiVersion"].(string)
+	listKind, _ := list["kind"].(string)
+	c["apiVersion"], c["kind"] = listAV, strings.TrimSuffix(listKind, "List")
+	return c
 }
 
 // The apiVersion and kind of CustomResourceDefinitions.

@@ -41,6 +41,11 @@ type release struct {
 	Source      string         `json:"source"`
 	Definitions map[string]int `json:"definitions"`
 	Kinds       []kind         `json:"kinds"`
+	// Declarative are the declarative validation rules of the release's
+	// k8s.io/api source that package builtin checks (see tagRules), by
+	// definition and property.
+	Declarative map[string]map[string][]rule `json:"declarative,omitempty"`
+	APISource   string                       `json:"apiSource,omitempty"`
 }
 
 type kind struct {
@@ -78,6 +83,27 @@ func main() {
 			fail(fmt.Errorf("%s: %w", arg, err))
 		}
 		r.Release, r.Source = rel, "k8s.io/kubernetes@"+version
+		apiVersion := "v0." + strings.TrimPrefix(version, "v1.")
+		apiDir, err := moduleDir("k8s.io/api@" + apiVersion)
+		if err != nil {
+			fail(err)
+		}
+		rules, err := tagRules(apiDir)
+		if err != nil {
+			fail(fmt.Errorf("%s: k8s.io/api@%s: %w", arg, apiVersion, err))
+		}
+		r.APISource = "k8s.io/api@" + apiVersion
+		r.Declarative = map[string]map[string][]rule{}
+		nrules := 0
+		for def, fields := range rules {
+			if _, ok := r.Definitions[def]; ok {
+				r.Declarative[def] = fields
+				for _, rs := range fields {
+					nrules += len(rs)
+				}
+			}
+		}
+		fmt.Fprintf(os.Stderr, "gen: %s: %d declarative rules on %d definitions\n", rel, nrules, len(r.Declarative))
 		f.Releases = append(f.Releases, r)
 	}
 	data, err := json.Marshal(&f)
@@ -219,8 +245,13 @@ func readRelease(dir string, f *file, index map[string]int) (release, error) {
 		}
 		return a.Kind < b.Kind
 	})
-	for n, s := range defs {
-		data, err := json.Marshal(compact(s))
+	defNames := make([]string, 0, len(defs))
+	for n := range defs {
+		defNames = append(defNames, n)
+	}
+	sort.Strings(defNames) // the same output each run
+	for _, n := range defNames {
+		data, err := json.Marshal(compact(defs[n]))
 		if err != nil {
 			return release{}, err
 		}
