@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -167,8 +168,9 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("testserver: %w", err)
 	}
 	ctx := context.Background()
+	s.validateAll(ctx, defs)
 	for _, d := range defs {
-		if err := s.createCRD(ctx, d.def); err != nil {
+		if err := s.createCRD(ctx, d); err != nil {
 			if d.source != "" {
 				return nil, fmt.Errorf("testserver: %s: %w", d.source, err)
 			}
@@ -189,34 +191,81 @@ func Start(opts ...Option) (*Server, error) {
 type sourcedCRD struct {
 	def    *crdschema.CustomResourceDefinition
 	source string
+	// cached is the process's memo of a CRD read from a file (nil for
+	// one given as a value, which its caller may change between starts).
+	cached *cachedCRD
+	// checked tells that validateAll validated def, with errs.
+	checked bool
+	errs    crdschema.ErrorList
 }
 
+// inParallel runs f(0) to f(n-1) on up to GOMAXPROCS goroutines.
+func inParallel(n int, f func(i int)) {
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// validateAll validates, in parallel, the CRDs the process has not
+// validated before at the server's release.
+func (s *Server) validateAll(ctx context.Context, defs []sourcedCRD) {
+	inParallel(len(defs), func(i int) {
+		d := &defs[i]
+		if d.cached.validated(s.kubernetesVersion) {
+			return
+		}
+		d.errs = validateCRD(ctx, d.def, s.kubernetesVersion, s.cache)
+		d.checked = true
+		if len(d.errs) == 0 {
+			d.cached.markValid(s.kubernetesVersion)
+		}
+	})
+}
+
+// loadCRDs reads the CRDs of the options, the files in parallel.
 func loadCRDs(cfg config) ([]sourcedCRD, error) {
-	var out []sourcedCRD
+	var files []string
 	for _, p := range cfg.crdFiles {
-		files, err := crdFiles(p)
+		fs, err := crdFiles(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs: %w", err)
-			}
-			defs, err := readCRDs(data)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs from %s: %w", f, err)
-			}
-			for _, d := range defs {
-				out = append(out, sourcedCRD{d, f})
-			}
+		files = append(files, fs...)
+	}
+	perFile := make([][]*cachedCRD, len(files))
+	errs := make([]error, len(files))
+	inParallel(len(files), func(i int) {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			errs[i] = fmt.Errorf("reading CRDs: %w", err)
+			return
+		}
+		if perFile[i], err = readCRDsOnce(data); err != nil {
+			errs[i] = fmt.Errorf("reading CRDs from %s: %w", files[i], err)
+		}
+	})
+	var out []sourcedCRD
+	for i, f := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, d := range perFile[i] {
+			out = append(out, sourcedCRD{def: d.def, source: f, cached: d})
 		}
 	}
 	for i, d := range cfg.crds {
 		if d == nil {
 			return nil, fmt.Errorf("WithCRDs: CRD %d is nil", i)
 		}
-		out = append(out, sourcedCRD{d, ""})
+		out = append(out, sourcedCRD{def: d})
 	}
 	return out, nil
 }
