@@ -51,9 +51,9 @@ type config struct {
 }
 
 // WithObjects stores objects when the server starts, as given, as if they
-// had been read from etcd: they are not validated (a test of ratcheting can
-// start from an object the schema refuses), and reads return them pruned
-// and defaulted no more than they are. Their kinds must be served: built-in
+// were in etcd: they are not validated (a test of ratcheting can start from
+// an object the schema refuses); reads return custom resources pruned and
+// defaulted, as the API server decodes them from etcd. Their kinds must be served: built-in
 // kinds or the kinds of the CRDs given to Start. A resourceVersion they
 // carry is replaced; a namespaced object without a namespace goes to
 // "default". The objects are not modified.
