@@ -369,9 +369,16 @@ func TestCRDAtRunTime(t *testing.T) {
 	if !apierrors.IsInvalid(err) || err.Error() != want {
 		t.Errorf("invalid CRD:\n got %v\nwant %s", err, want)
 	}
+	w0, err := crds.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=widgets.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w0.Stop()
 	if err := crds.Delete(ctx, "widgets.example.com", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// The CRD finalizer removes the CRD once its (no) objects are gone.
+	waitFor(t, w0, "the CRD's deletion", func(e watch.Event) bool { return e.Type == watch.Deleted })
 	if _, err := widgets.List(ctx, metav1.ListOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("list after the CRD's deletion: %v, want NotFound", err)
 	}

@@ -42,6 +42,7 @@ type memStore struct {
 	events    []memEvent
 	compacted uint64 // events at or below it are gone
 	watchers  map[*memWatcher]struct{}
+	change    chan struct{} // closed at the next event; nil when nobody waits
 }
 
 type memEvent struct {
@@ -401,6 +402,10 @@ func (s *memStore) compact() {
 // record appends an event to the log and sends it to the watchers. s.mu is
 // held.
 func (s *memStore) record(e memEvent) {
+	if s.change != nil {
+		close(s.change)
+		s.change = nil
+	}
 	s.events = append(s.events, e)
 	if over := len(s.events) - s.history; over > 0 {
 		s.compacted = s.events[over-1].rv
@@ -596,4 +601,25 @@ func (s *memStore) has(key string) bool {
 	defer s.mu.RUnlock()
 	_, ok := s.objs[key]
 	return ok
+}
+
+// keys returns the keys of the stored objects.
+func (s *memStore) keys() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.objs))
+	for k := range s.objs {
+		out = append(out, k)
+	}
+	return out
+}
+
+// changed returns a channel closed at the next write.
+func (s *memStore) changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.change == nil {
+		s.change = make(chan struct{})
+	}
+	return s.change
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
@@ -31,6 +32,7 @@ import (
 	genericapifilters "k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/request"
 	genericfilters "k8s.io/apiserver/pkg/server/filters"
+	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -133,6 +135,10 @@ type Server struct {
 	url      string
 	caPEM    []byte
 	done     chan struct{}
+	// ctx ends when the server closes; the work of the controllers it
+	// stands in for (finalizing CRDs and namespaces) stops with it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // Start starts a server with the given CRDs and returns it, ready. A CRD the
@@ -162,6 +168,7 @@ func Start(opts ...Option) (*Server, error) {
 		crdKinds: map[string]*resourceKind{},
 		done:     make(chan struct{}),
 	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.installBuiltins()
 	defs, err := loadCRDs(cfg)
 	if err != nil {
@@ -403,6 +410,7 @@ func (s *Server) Compact() {
 // Close stops the server: it closes its listener and every connection,
 // which ends the watches.
 func (s *Server) Close() error {
+	s.cancel()
 	if s.http == nil {
 		return nil
 	}
@@ -420,9 +428,17 @@ func (s *Server) generateName(base string) string {
 	return base + utilrand.String(randomLength)
 }
 
-// checkNamespace refuses a create in a namespace that does not exist, as the
-// NamespaceLifecycle admission plugin does.
-func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
+// checkNamespace refuses a create in a namespace that does not exist or is
+// being deleted, as the NamespaceLifecycle admission plugin does, and a
+// create of a custom resource whose CRD is being deleted, as the custom
+// resource handler does.
+func (s *Server) checkNamespace(ctx context.Context, k *resourceKind, name string) error {
+	if k.def != nil {
+		crd := &unstructured.Unstructured{}
+		if err := s.crds.store.Get(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+k.def.Name, storage.GetOptions{}, crd); err == nil && crd.GetDeletionTimestamp() != nil {
+			return apierrors.NewForbidden(k.gr, name, fmt.Errorf("create not allowed while custom resource definition is terminating"))
+		}
+	}
 	if !k.namespaced {
 		return nil
 	}
@@ -430,8 +446,18 @@ func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
 	if ns == "" {
 		return nil
 	}
-	if !s.ns.store.has("//namespaces/" + ns) {
+	obj := &unstructured.Unstructured{}
+	if err := s.ns.store.Get(ctx, "//namespaces/"+ns, storage.GetOptions{}, obj); err != nil {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
+	}
+	if obj.GetDeletionTimestamp() != nil {
+		err := apierrors.NewForbidden(k.gr, name, fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
+		err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
+			Type:    "NamespaceTerminating",
+			Message: fmt.Sprintf("namespace %s is being terminated", ns),
+			Field:   "metadata.namespace",
+		})
+		return err
 	}
 	return nil
 }
