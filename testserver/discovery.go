@@ -43,6 +43,8 @@ func (s *Server) serveNonResource(w http.ResponseWriter, req *http.Request) {
 			Major: "1", Minor: minor, GitVersion: fmt.Sprintf("v1.%s.0-testserver", minor),
 			Platform: "testserver", GoVersion: "", Compiler: "gc",
 		})
+	case (path == "/api" || path == "/apis") && wantsAggregated(req):
+		s.serveAggregated(w, path == "/api")
 	case path == "/api":
 		writeJSON(w, &metav1.APIVersions{
 			TypeMeta: metav1.TypeMeta{Kind: "APIVersions"},
