@@ -145,6 +145,11 @@ type Server struct {
 // API server would refuse fails Start with the API server's error; so do two
 // CRDs of the same name or serving the same resource. Stop the server with
 // Close.
+//
+// The CRDs of WithCRDFiles are parsed and validated once per process for
+// each distinct file content and release, so that starting a server per
+// test costs milliseconds; CRDs given by WithCRDs are validated at every
+// start, since their caller may change them.
 func Start(opts ...Option) (*Server, error) {
 	cfg := config{address: "127.0.0.1:0", history: 10000, bookmark: time.Minute, now: time.Now}
 	for _, o := range opts {
