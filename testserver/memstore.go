@@ -595,14 +595,6 @@ func (w *memWatcher) Stop() {
 
 func (w *memWatcher) ResultChan() <-chan watch.Event { return w.result }
 
-// has tells whether an object is stored under key.
-func (s *memStore) has(key string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, ok := s.objs[key]
-	return ok
-}
-
 // keys returns the keys of the stored objects.
 func (s *memStore) keys() []string {
 	s.mu.RLock()
