@@ -141,12 +141,23 @@ func (s *Server) admitCRDUpdate(ctx context.Context, u, old *unstructured.Unstru
 		return nil, apierrors.NewInternalError(err)
 	}
 	if status {
-		// A status write keeps the spec and metadata but the status.
-		m := deepCopyMap(old.Object)
-		m["status"] = deepCopyValue(u.Object["status"])
+		// A status write keeps the spec. The metadata is the request's: the
+		// CRD status strategy resets it from itself, which changes nothing
+		// (ResetObjectMetaForStatus(&new, &new) in apiextensions-apiserver),
+		// so that a status update can remove finalizers, as the CRD
+		// finalizer does; the fields the registry keeps are kept.
+		m := deepCopyMap(u.Object)
+		m["spec"] = deepCopyValue(old.Object["spec"])
 		md, _ := m["metadata"].(map[string]any)
-		if nmd, ok := u.Object["metadata"].(map[string]any); ok && md != nil {
-			md["managedFields"] = deepCopyValue(nmd["managedFields"])
+		omd, _ := old.Object["metadata"].(map[string]any)
+		if md != nil && omd != nil {
+			for _, f := range []string{"uid", "creationTimestamp", "deletionTimestamp", "generation"} {
+				if v, ok := omd[f]; ok {
+					md[f] = v
+				} else {
+					delete(md, f)
+				}
+			}
 		}
 		return &unstructured.Unstructured{Object: m}, nil
 	}

@@ -189,3 +189,31 @@ func TestNamespaceDeletion(t *testing.T) {
 	}
 	waitFor(t, nw, "the namespace's deletion", named("team", watch.Deleted))
 }
+
+// TestCRDStatusUpdateMetadata checks a CRD status update as
+// apiextensions-apiserver's status strategy makes it: the spec is kept, the
+// request's metadata is taken (its reset of the metadata resets it from
+// itself), so that the CRD finalizer can remove its finalizer with a status
+// update.
+func TestCRDStatusUpdateMetadata(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	crds := dc.Resource(crdsGVR)
+	c, err := crds.Get(ctx, "crontabs.stable.example.com", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetLabels(map[string]string{"by": "status"})
+	c.SetFinalizers([]string{"example.com/hold"})
+	_ = unstructured.SetNestedField(c.Object, "Cluster", "spec", "scope")
+	out, err := crds.UpdateStatus(ctx, c, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.GetLabels()["by"] != "status" || len(out.GetFinalizers()) != 1 {
+		t.Errorf("status update: labels %v, finalizers %v; want the request's", out.GetLabels(), out.GetFinalizers())
+	}
+	if scope, _, _ := unstructured.NestedString(out.Object, "spec", "scope"); scope != "Namespaced" || out.GetGeneration() != c.GetGeneration() {
+		t.Errorf("status update changed the spec: scope %q, generation %d", scope, out.GetGeneration())
+	}
+}
