@@ -3,6 +3,7 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -255,12 +256,32 @@ func (s *Server) finalizeNamespace(name string) {
 			return
 		}
 	}
-	for _, k := range kinds {
-		if !s.waitEmpty(ctx, k, name) {
+	key := "//namespaces/" + name
+	// Until the namespace is empty: its conditions say what remains, as
+	// the namespace controller's do.
+	for {
+		ch := s.revs.changed()
+		remaining, finalizers := map[string]int{}, map[string]int{}
+		for _, k := range kinds {
+			for _, o := range objectsIn(k, name) {
+				remaining[k.gr.Resource+"."+k.gr.Group]++
+				for _, f := range o.GetFinalizers() {
+					finalizers[f]++
+				}
+			}
+		}
+		if err := s.setNamespaceConditions(ctx, key, remaining, finalizers); err != nil {
+			return
+		}
+		if len(remaining) == 0 {
+			break
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
 			return
 		}
 	}
-	key := "//namespaces/" + name
 	out := &unstructured.Unstructured{}
 	err := s.ns.store.GuaranteedUpdate(ctx, key, out, false, nil, func(in runtime.Object, _ storage.ResponseMeta) (runtime.Object, *uint64, error) {
 		u, err := asUnstructured(in)
@@ -282,6 +303,44 @@ func (s *Server) finalizeNamespace(name string) {
 		return
 	}
 	_ = s.ns.store.Delete(ctx, key, &unstructured.Unstructured{}, nil, func(context.Context, runtime.Object) error { return nil }, nil, storage.DeleteOptions{})
+}
+
+// setNamespaceConditions sets the conditions the namespace controller
+// keeps on a namespace being deleted: the content remaining and the
+// finalizers holding it, and the "ok" variants of the others.
+func (s *Server) setNamespaceConditions(ctx context.Context, key string, remaining, finalizers map[string]int) error {
+	type cond struct{ typ, status, reason, message string }
+	conds := []cond{
+		{"NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered", "All resources successfully discovered"},
+		{"NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions", "All legacy kube types successfully parsed"},
+		{"NamespaceDeletionContentFailure", "False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization"},
+		{"NamespaceContentRemaining", "False", "ContentRemoved", "All content successfully removed"},
+		{"NamespaceFinalizersRemaining", "False", "ContentHasNoFinalizers", "All content-preserving finalizers finished"},
+	}
+	counts := func(m map[string]int, format string) string {
+		var parts []string
+		for name, n := range m {
+			parts = append(parts, fmt.Sprintf(format, name, n))
+		}
+		sort.Strings(parts)
+		return strings.Join(parts, ", ")
+	}
+	if len(remaining) > 0 {
+		conds[3] = cond{"NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: " + counts(remaining, "%s has %d resource instances")}
+	}
+	if len(finalizers) > 0 {
+		conds[4] = cond{"NamespaceFinalizersRemaining", "True", "SomeFinalizersRemain", "Some content in the namespace has finalizers remaining: " + counts(finalizers, "%s in %d resource instances")}
+	}
+	return s.ns.store.GuaranteedUpdate(ctx, key, &unstructured.Unstructured{}, false, nil, func(in runtime.Object, _ storage.ResponseMeta) (runtime.Object, *uint64, error) {
+		u, err := asUnstructured(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range conds {
+			setCondition(u, c.typ, c.status, c.reason, c.message)
+		}
+		return u, nil, nil
+	}, nil)
 }
 
 // deleteAll deletes the objects of a kind in a namespace ("": all) through
@@ -326,17 +385,9 @@ func namespaceOfKey(k *resourceKind, key string) string {
 // waitEmpty waits until a kind has no object in a namespace ("": at all);
 // it returns false when the server stops first.
 func (s *Server) waitEmpty(ctx context.Context, k *resourceKind, namespace string) bool {
-	empty := func() bool {
-		for _, key := range k.store.keys() {
-			if namespace == "" || namespaceOfKey(k, key) == namespace {
-				return false
-			}
-		}
-		return true
-	}
 	for {
-		ch := k.store.changed()
-		if empty() {
+		ch := s.revs.changed()
+		if len(objectsIn(k, namespace)) == 0 {
 			return true
 		}
 		select {
@@ -345,4 +396,17 @@ func (s *Server) waitEmpty(ctx context.Context, k *resourceKind, namespace strin
 			return false
 		}
 	}
+}
+
+// objectsIn returns the objects of a kind in a namespace ("": all).
+func objectsIn(k *resourceKind, namespace string) []*unstructured.Unstructured {
+	k.store.mu.RLock()
+	defer k.store.mu.RUnlock()
+	var out []*unstructured.Unstructured
+	for key, o := range k.store.objs {
+		if namespace == "" || namespaceOfKey(k, key) == namespace {
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -117,8 +117,8 @@ func TestCRDDeletion(t *testing.T) {
 // namespace Terminating with a deletionTimestamp; creates in it are refused
 // with NamespaceLifecycle's 403 and cause; its objects are deleted (the
 // namespace controller's work, which the server does itself), one with a
-// finalizer holds the namespace, and once it is released the namespace
-// goes.
+// finalizer holds the namespace (the namespace controller's conditions say
+// so), and once it is released the namespace goes.
 func TestNamespaceDeletion(t *testing.T) {
 	_, dc := startCronTab(t)
 	ctx := context.Background()
@@ -181,6 +181,22 @@ func TestNamespaceDeletion(t *testing.T) {
 	waitFor(t, tw, "the deletionTimestamp of the CronTab with a finalizer", func(e watch.Event) bool {
 		return named("held", watch.Modified)(e) && e.Object.(*unstructured.Unstructured).GetDeletionTimestamp() != nil
 	})
+	// The namespace controller's conditions say what holds the namespace.
+	e := waitFor(t, nw, "the namespace's conditions", func(e watch.Event) bool {
+		st, _, _ := condition(e.Object.(*unstructured.Unstructured), "NamespaceFinalizersRemaining")
+		return e.Type == watch.Modified && st == "True"
+	})
+	ns = e.Object.(*unstructured.Unstructured)
+	for _, c := range []struct{ typ, status, reason, message string }{
+		{"NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered", "All resources successfully discovered"},
+		{"NamespaceDeletionContentFailure", "False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization"},
+		{"NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: crontabs.stable.example.com has 1 resource instances"},
+		{"NamespaceFinalizersRemaining", "True", "SomeFinalizersRemain", "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances"},
+	} {
+		if st, reason, msg := condition(ns, c.typ); st != c.status || reason != c.reason || msg != c.message {
+			t.Errorf("%s: %s %s %q, want %s %s %q", c.typ, st, reason, msg, c.status, c.reason, c.message)
+		}
+	}
 	if _, err := nss.Get(ctx, "team", metav1.GetOptions{}); err != nil {
 		t.Errorf("the namespace went while an object with a finalizer is in it: %v", err)
 	}

@@ -21,9 +21,32 @@ import (
 // is shared by all resources.
 type revisions struct {
 	rv atomic.Uint64
+
+	mu     sync.Mutex
+	change chan struct{} // closed at the next write; nil when nobody waits
 }
 
 func (r *revisions) next() uint64 { return r.rv.Add(1) }
+
+// changed returns a channel closed at the next write of any resource.
+func (r *revisions) changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.change == nil {
+		r.change = make(chan struct{})
+	}
+	return r.change
+}
+
+// wrote wakes those waiting for a write.
+func (r *revisions) wrote() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.change != nil {
+		close(r.change)
+		r.change = nil
+	}
+}
 
 // memStore is a storage.Interface in memory: the objects of one resource,
 // keyed as etcd keys them, with a log of recent events for watches that
@@ -42,7 +65,6 @@ type memStore struct {
 	events    []memEvent
 	compacted uint64 // events at or below it are gone
 	watchers  map[*memWatcher]struct{}
-	change    chan struct{} // closed at the next event; nil when nobody waits
 }
 
 type memEvent struct {
@@ -402,10 +424,7 @@ func (s *memStore) compact() {
 // record appends an event to the log and sends it to the watchers. s.mu is
 // held.
 func (s *memStore) record(e memEvent) {
-	if s.change != nil {
-		close(s.change)
-		s.change = nil
-	}
+	defer s.revs.wrote()
 	s.events = append(s.events, e)
 	if over := len(s.events) - s.history; over > 0 {
 		s.compacted = s.events[over-1].rv
@@ -604,14 +623,4 @@ func (s *memStore) keys() []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// changed returns a channel closed at the next write.
-func (s *memStore) changed() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.change == nil {
-		s.change = make(chan struct{})
-	}
-	return s.change
 }
