@@ -398,5 +398,5 @@ func (s *Server) createCRD(ctx context.Context, d sourcedCRD) error {
 		return err
 	}
 	u.SetUID(types.UID(uuid.NewUUID()))
-	return s.crds.store.Create(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+def.Name, u, &unstructured.Unstructured{}, 0)
+	return s.crds.store.Create(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+def.Name, u, nil, 0)
 }

@@ -98,8 +98,11 @@ func asUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
 	return u, nil
 }
 
-// copyInto sets out to a deep copy of u.
+// copyInto sets out to a deep copy of u; a nil out is left alone.
 func copyInto(u *unstructured.Unstructured, out runtime.Object) error {
+	if out == nil {
+		return nil
+	}
 	o, err := asUnstructured(out)
 	if err != nil {
 		return err

@@ -307,8 +307,19 @@ func crdFiles(p string) ([]string, error) {
 	return files, nil
 }
 
+// processCert is the certificate of every server of the process, made by
+// the first: a key and a signature cost a start about a millisecond, and the
+// servers of a test process need not tell themselves apart.
+var processCert struct {
+	once  sync.Once
+	cert  tls.Certificate
+	caPEM []byte
+	err   error
+}
+
 func (s *Server) listen(addr string) error {
-	cert, caPEM, err := selfSignedCert()
+	processCert.once.Do(func() { processCert.cert, processCert.caPEM, processCert.err = selfSignedCert() })
+	cert, caPEM, err := processCert.cert, processCert.caPEM, processCert.err
 	if err != nil {
 		return err
 	}
