@@ -209,4 +209,16 @@ func TestKubectl(t *testing.T) {
 	expect("second")
 	wantContains(t, "delete", k.run("", false, "delete", "crontab", "second"), `crontab.stable.example.com "second" deleted`)
 	expect("DELETED")
+
+	// Paged lists (kubectl pages by 500 by default) and the scale
+	// subresource (kubectl scale patches it).
+	for _, name := range []string{"third", "fourth"} {
+		k.run(strings.Replace(cronTabYAML, "my-cron", name, 1), false, "apply", "-f", "-")
+	}
+	got := k.run("", false, "get", "crontabs", "--chunk-size=1", "-o", "name")
+	if want := "crontab.stable.example.com/fourth\ncrontab.stable.example.com/my-cron\ncrontab.stable.example.com/third\n"; got != want {
+		t.Errorf("get --chunk-size=1:\n%s\nwant\n%s", got, want)
+	}
+	wantContains(t, "scale", k.run("", false, "scale", "crontab", "third", "--replicas=4"), "crontab.stable.example.com/third scaled")
+	wantContains(t, "after scale", k.run("", false, "get", "crontab", "third", "-o", "jsonpath={.spec.replicas}"), "4")
 }
