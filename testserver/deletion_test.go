@@ -113,7 +113,8 @@ func TestCRDDeletion(t *testing.T) {
 }
 
 // TestNamespaceDeletion follows a namespace's deletion: the protected
-// namespaces may not be deleted (403, NamespaceLifecycle); DELETE leaves the
+// namespaces may not be deleted (403, NamespaceLifecycle), namespaces have
+// no deletecollection (405); DELETE leaves the
 // namespace Terminating with a deletionTimestamp; creates in it are refused
 // with NamespaceLifecycle's 403 and cause; its objects are deleted (the
 // namespace controller's work, which the server does itself), one with a
@@ -126,6 +127,9 @@ func TestNamespaceDeletion(t *testing.T) {
 	err := nss.Delete(ctx, "default", metav1.DeleteOptions{})
 	if !apierrors.IsForbidden(err) || err.Error() != `namespaces "default" is forbidden: this namespace may not be deleted` {
 		t.Errorf("deleting default: %v", err)
+	}
+	if err := nss.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); !apierrors.IsMethodNotSupported(err) {
+		t.Errorf("deletecollection of namespaces: %v, want 405", err)
 	}
 	if _, err := nss.Create(ctx, &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace",
 		"metadata": map[string]any{"name": "team"}}}, metav1.CreateOptions{}); err != nil {

@@ -142,6 +142,9 @@ func (s *Server) resourceList(gv schema.GroupVersion) *metav1.APIResourceList {
 	for _, k := range kinds {
 		v := k.versions[gv.Version]
 		verbs := metav1.Verbs{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
+		if k == s.ns {
+			verbs = metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}
+		}
 		list.APIResources = append(list.APIResources, metav1.APIResource{
 			Name:               k.gr.Resource,
 			SingularName:       k.singular,
