@@ -627,3 +627,15 @@ func (s *memStore) keys() []string {
 	}
 	return out
 }
+
+// deleting tells whether the object under key exists and has a
+// deletionTimestamp, without copying it.
+func (s *memStore) deleting(key string) (exists, deleting bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	o, ok := s.objs[key]
+	if !ok {
+		return false, false
+	}
+	return true, o.GetDeletionTimestamp() != nil
+}

@@ -32,7 +32,6 @@ import (
 	genericapifilters "k8s.io/apiserver/pkg/endpoints/filters"
 	"k8s.io/apiserver/pkg/endpoints/request"
 	genericfilters "k8s.io/apiserver/pkg/server/filters"
-	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -450,8 +449,7 @@ func (s *Server) generateName(base string) string {
 // resource handler does.
 func (s *Server) checkNamespace(ctx context.Context, k *resourceKind, name string) error {
 	if k.def != nil {
-		crd := &unstructured.Unstructured{}
-		if err := s.crds.store.Get(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+k.def.Name, storage.GetOptions{}, crd); err == nil && crd.GetDeletionTimestamp() != nil {
+		if _, deleting := s.crds.store.deleting("/" + crdGR.Group + "/" + crdGR.Resource + "/" + k.def.Name); deleting {
 			return apierrors.NewForbidden(k.gr, name, fmt.Errorf("create not allowed while custom resource definition is terminating"))
 		}
 	}
@@ -462,11 +460,11 @@ func (s *Server) checkNamespace(ctx context.Context, k *resourceKind, name strin
 	if ns == "" {
 		return nil
 	}
-	obj := &unstructured.Unstructured{}
-	if err := s.ns.store.Get(ctx, "//namespaces/"+ns, storage.GetOptions{}, obj); err != nil {
+	exists, deleting := s.ns.store.deleting("//namespaces/" + ns)
+	if !exists {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
 	}
-	if obj.GetDeletionTimestamp() != nil {
+	if deleting {
 		err := apierrors.NewForbidden(k.gr, name, fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
 		err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
 			Type:    "NamespaceTerminating",
