@@ -584,6 +584,12 @@ func TestBadInput(t *testing.T) {
 	if err := c.Patch(ctx, widget("a", nil), nil); err == nil {
 		t.Error("nil patch accepted")
 	}
+	// A body over the API server's 3 MiB limit: its 413.
+	big := widget("big", map[string]any{"unknown": strings.Repeat("x", 4<<20)})
+	err := c.Create(ctx, big)
+	if st, ok := err.(apierrors.APIStatus); !ok || st.Status().Code != 413 || !apierrors.IsRequestEntityTooLargeError(err) {
+		t.Errorf("4 MiB body: %v, want 413 RequestEntityTooLarge", err)
+	}
 }
 
 func TestRESTMapper(t *testing.T) {

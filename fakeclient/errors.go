@@ -64,6 +64,8 @@ func requestError(err error, gr schema.GroupResource, gk schema.GroupKind, name 
 		code = http.StatusConflict
 	case metav1.StatusReasonNotFound:
 		code = http.StatusNotFound
+	case metav1.StatusReasonRequestEntityTooLarge:
+		code = http.StatusRequestEntityTooLarge
 	}
 	st := metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},

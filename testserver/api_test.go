@@ -369,9 +369,16 @@ func TestCRDAtRunTime(t *testing.T) {
 	if !apierrors.IsInvalid(err) || err.Error() != want {
 		t.Errorf("invalid CRD:\n got %v\nwant %s", err, want)
 	}
+	w0, err := crds.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=widgets.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w0.Stop()
 	if err := crds.Delete(ctx, "widgets.example.com", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// The CRD finalizer removes the CRD once its (no) objects are gone.
+	waitFor(t, w0, "the CRD's deletion", func(e watch.Event) bool { return e.Type == watch.Deleted })
 	if _, err := widgets.List(ctx, metav1.ListOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("list after the CRD's deletion: %v, want NotFound", err)
 	}
@@ -508,5 +515,54 @@ func TestScaleSubresource(t *testing.T) {
 	_, err = c.Update(ctx, sc, metav1.UpdateOptions{}, "scale")
 	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10") {
 		t.Errorf("invalid scale: %v", err)
+	}
+}
+
+// TestScalePatch patches the scale subresource as `kubectl scale` and
+// autoscalers do: a merge patch and a JSON patch apply to the current
+// Scale and go through the pipeline (the schema's maximum gives the API
+// server's 422), a JSON patch that does not apply gets the patch handler's
+// 422, and a patch type the subresource does not accept is 415.
+func TestScalePatch(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	if _, err := c.Create(ctx, cronTab("a", map[string]any{"replicas": int64(2)}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(sc.Object, "spec", "replicas"); r != 3 || sc.GetKind() != "Scale" {
+		t.Errorf("merge patch: %v", sc.Object)
+	}
+	if _, err := c.Patch(ctx, "a", types.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/replicas","value":4}]`), metav1.PatchOptions{}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 4 || got.GetGeneration() != 3 {
+		t.Errorf("after the patches: replicas %d, generation %d, want 4 and 3", r, got.GetGeneration())
+	}
+	_, err = c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":50}}`), metav1.PatchOptions{}, "scale")
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10") {
+		t.Errorf("invalid scale patch: %v", err)
+	}
+	_, err = c.Patch(ctx, "a", types.JSONPatchType, []byte(`[{"op":"test","path":"/spec/replicas","value":9}]`), metav1.PatchOptions{}, "scale")
+	// The patch handler's 422 for a patch that does not apply: a generic
+	// message (NewGenericServerResponse keeps no cause).
+	if st, ok := err.(apierrors.APIStatus); !ok || st.Status().Code != http.StatusUnprocessableEntity ||
+		st.Status().Message != "the server rejected our request due to an error in our request" {
+		t.Errorf("failing JSON patch test op: %v", err)
+	}
+	_, err = c.Patch(ctx, "a", types.StrategicMergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale")
+	if !apierrors.IsUnsupportedMediaType(err) {
+		t.Errorf("strategic merge patch of the scale: %v, want 415", err)
+	}
+	if _, err := c.Patch(ctx, "missing", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale"); !apierrors.IsNotFound(err) {
+		t.Errorf("patch of a missing object's scale: %v, want 404", err)
 	}
 }

@@ -91,18 +91,29 @@ func (s *Server) admitCRD(ctx context.Context, u *unstructured.Unstructured) (*u
 	if err != nil {
 		return nil, err
 	}
-	return s.admitCRDDefinition(ctx, def)
+	return s.admitCRDDefinition(ctx, def, nil, false)
 }
 
 // admitCRDDefinition is admitCRD of a decoded CRD. A CRD given to Start is
 // validated as given: a round trip through an unstructured object would
-// turn a default of 13.0 into 13, which validation tells apart.
-func (s *Server) admitCRDDefinition(ctx context.Context, def *crdschema.CustomResourceDefinition) (*unstructured.Unstructured, error) {
-	if errs := validateCRD(ctx, def, s.kubernetesVersion, s.cache); len(errs) > 0 {
-		return nil, invalidError(crdGK, def.Name, errs)
+// turn a default of 13.0 into 13, which validation tells apart. A CRD read
+// from a file (cached non-nil) is validated once per process and release;
+// validated tells that the caller has validated def.
+func (s *Server) admitCRDDefinition(ctx context.Context, def *crdschema.CustomResourceDefinition, cached *cachedCRD, validated bool) (*unstructured.Unstructured, error) {
+	if !validated && !cached.validated(s.kubernetesVersion) {
+		if errs := validateCRD(ctx, def, s.kubernetesVersion, s.cache); len(errs) > 0 {
+			return nil, invalidError(crdGK, def.Name, errs)
+		}
+		cached.markValid(s.kubernetesVersion)
 	}
 	stored := crd.Defaulted(def)
-	m, err := fromCRD(stored)
+	var m map[string]any
+	var err error
+	if cached != nil {
+		m, err = cached.storedObject()
+	} else {
+		m, err = fromCRD(stored)
+	}
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
@@ -130,12 +141,23 @@ func (s *Server) admitCRDUpdate(ctx context.Context, u, old *unstructured.Unstru
 		return nil, apierrors.NewInternalError(err)
 	}
 	if status {
-		// A status write keeps the spec and metadata but the status.
-		m := deepCopyMap(old.Object)
-		m["status"] = deepCopyValue(u.Object["status"])
+		// A status write keeps the spec. The metadata is the request's: the
+		// CRD status strategy resets it from itself, which changes nothing
+		// (ResetObjectMetaForStatus(&new, &new) in apiextensions-apiserver),
+		// so that a status update can remove finalizers, as the CRD
+		// finalizer does; the fields the registry keeps are kept.
+		m := deepCopyMap(u.Object)
+		m["spec"] = deepCopyValue(old.Object["spec"])
 		md, _ := m["metadata"].(map[string]any)
-		if nmd, ok := u.Object["metadata"].(map[string]any); ok && md != nil {
-			md["managedFields"] = deepCopyValue(nmd["managedFields"])
+		omd, _ := old.Object["metadata"].(map[string]any)
+		if md != nil && omd != nil {
+			for _, f := range []string{"uid", "creationTimestamp", "deletionTimestamp", "generation"} {
+				if v, ok := omd[f]; ok {
+					md[f] = v
+				} else {
+					delete(md, f)
+				}
+			}
 		}
 		return &unstructured.Unstructured{Object: m}, nil
 	}
@@ -357,8 +379,12 @@ func (s *Server) serveCRD(def *crdschema.CustomResourceDefinition) error {
 }
 
 // createCRD creates a CRD given at start, as a POST would.
-func (s *Server) createCRD(ctx context.Context, def *crdschema.CustomResourceDefinition) error {
-	u, err := s.admitCRDDefinition(ctx, def)
+func (s *Server) createCRD(ctx context.Context, d sourcedCRD) error {
+	def := d.def
+	if len(d.errs) > 0 {
+		return invalidError(crdGK, def.Name, d.errs)
+	}
+	u, err := s.admitCRDDefinition(ctx, def, d.cached, d.checked)
 	if err != nil {
 		return err
 	}
@@ -372,5 +398,5 @@ func (s *Server) createCRD(ctx context.Context, def *crdschema.CustomResourceDef
 		return err
 	}
 	u.SetUID(types.UID(uuid.NewUUID()))
-	return s.crds.store.Create(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+def.Name, u, &unstructured.Unstructured{}, 0)
+	return s.crds.store.Create(ctx, "/"+crdGR.Group+"/"+crdGR.Resource+"/"+def.Name, u, nil, 0)
 }

@@ -43,6 +43,8 @@ func (s *Server) serveNonResource(w http.ResponseWriter, req *http.Request) {
 			Major: "1", Minor: minor, GitVersion: fmt.Sprintf("v1.%s.0-testserver", minor),
 			Platform: "testserver", GoVersion: "", Compiler: "gc",
 		})
+	case (path == "/api" || path == "/apis") && wantsAggregated(req):
+		s.serveAggregated(w, path == "/api")
 	case path == "/api":
 		writeJSON(w, &metav1.APIVersions{
 			TypeMeta: metav1.TypeMeta{Kind: "APIVersions"},
@@ -140,6 +142,9 @@ func (s *Server) resourceList(gv schema.GroupVersion) *metav1.APIResourceList {
 	for _, k := range kinds {
 		v := k.versions[gv.Version]
 		verbs := metav1.Verbs{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
+		if k == s.ns {
+			verbs = metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}
+		}
 		list.APIResources = append(list.APIResources, metav1.APIResource{
 			Name:               k.gr.Resource,
 			SingularName:       k.singular,

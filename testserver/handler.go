@@ -116,7 +116,9 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		h = handlers.PatchResource(sv.rest, sv.scope, nil, types)
 	case info.Verb == "delete" && info.Subresource == "":
 		h = handlers.DeleteResource(sv.rest, true, sv.scope, nil)
-	case info.Verb == "deletecollection" && info.Subresource == "":
+	case info.Verb == "deletecollection" && info.Subresource == "" && k != s.ns:
+		// Namespaces do not serve deletecollection (the namespace REST
+		// has no DeleteCollection).
 		h = handlers.DeleteCollection(sv.rest, true, sv.scope, nil)
 	default:
 		responsewriters.ErrorNegotiated(apierrors.NewMethodNotSupported(k.gr, info.Verb), metaCodecs, gv, w, req)

@@ -3,26 +3,117 @@ package testserver
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// kubectl runs the kubectl binary of the machine against srv.
+// kubectl runs a kubectl binary against srv: the machine's, or one built
+// from k8s.io/kubectl when none is installed or TESTSERVER_KUBECTL=build.
 type kubectl struct {
 	t          *testing.T
 	bin        string
 	kubeconfig string
 }
 
+// kubectlModule is the k8s.io/kubectl release a missing kubectl is built
+// from: the client-go release of this module's go.mod.
+const kubectlModule = "k8s.io/kubectl@v0.37.2"
+
+// kubectlMain is the main package of the kubectl command, as
+// kubernetes/cmd/kubectl has it.
+const kubectlMain = `package main
+
+import (
+	"k8s.io/component-base/cli"
+	"k8s.io/kubectl/pkg/cmd"
+	"k8s.io/kubectl/pkg/cmd/util"
+)
+
+func main() {
+	command := cmd.NewDefaultKubectlCommand()
+	if err := cli.RunNoErrOutput(command); err != nil {
+		util.CheckErr(err)
+	}
+}
+`
+
+var builtKubectl struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// buildKubectl builds kubectl from k8s.io/kubectl in a temporary module,
+// once per test process, with the go command running the tests and its
+// module proxy. The binary goes to the user's cache directory, replacing
+// the one an earlier run built, so that runs leave one binary behind.
+func buildKubectl(t *testing.T) string {
+	builtKubectl.once.Do(func() { builtKubectl.bin, builtKubectl.err = buildKubectlOnce() })
+	if builtKubectl.err != nil {
+		t.Fatalf("building kubectl from %s: %v", kubectlModule, builtKubectl.err)
+	}
+	return builtKubectl.bin
+}
+
+func buildKubectlOnce() (string, error) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", fmt.Errorf("no go command to build kubectl with: %w", err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	cache = filepath.Join(cache, "crdschema-testserver")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(cache, "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	files := map[string]string{"go.mod": "module kubectlbuild\n\ngo 1.25\n", "main.go": kubectlMain}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			return "", err
+		}
+	}
+	start := time.Now()
+	for _, args := range [][]string{{"get", kubectlModule}, {"mod", "tidy"}, {"build", "-o", "kubectl", "."}} {
+		c := exec.Command(goBin, args...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		if out, err := c.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	bin := filepath.Join(cache, "kubectl-"+strings.TrimPrefix(kubectlModule, "k8s.io/kubectl@"))
+	if err := os.Rename(filepath.Join(dir, "kubectl"), bin); err != nil {
+		return "", err
+	}
+	fmt.Printf("built kubectl from %s in %s: %s\n", kubectlModule, time.Since(start).Round(time.Second), bin)
+	return bin, nil
+}
+
 func newKubectl(t *testing.T, srv *Server) *kubectl {
 	t.Helper()
 	bin, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skipf("kubectl is not installed (%v): the kubectl checks need a kubectl binary on PATH", err)
+	switch {
+	case os.Getenv("TESTSERVER_KUBECTL") == "build":
+		t.Logf("TESTSERVER_KUBECTL=build: building kubectl from %s", kubectlModule)
+		bin = buildKubectl(t)
+	case err != nil:
+		t.Logf("kubectl is not installed (%v): building it from %s", err, kubectlModule)
+		bin = buildKubectl(t)
+	default:
+		t.Logf("kubectl: %s", bin)
 	}
 	kc := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := srv.WriteKubeconfig(kc); err != nil {
@@ -118,4 +209,16 @@ func TestKubectl(t *testing.T) {
 	expect("second")
 	wantContains(t, "delete", k.run("", false, "delete", "crontab", "second"), `crontab.stable.example.com "second" deleted`)
 	expect("DELETED")
+
+	// Paged lists (kubectl pages by 500 by default) and the scale
+	// subresource (kubectl scale patches it).
+	for _, name := range []string{"third", "fourth"} {
+		k.run(strings.Replace(cronTabYAML, "my-cron", name, 1), false, "apply", "-f", "-")
+	}
+	got := k.run("", false, "get", "crontabs", "--chunk-size=1", "-o", "name")
+	if want := "crontab.stable.example.com/fourth\ncrontab.stable.example.com/my-cron\ncrontab.stable.example.com/third\n"; got != want {
+		t.Errorf("get --chunk-size=1:\n%s\nwant\n%s", got, want)
+	}
+	wantContains(t, "scale", k.run("", false, "scale", "crontab", "third", "--replicas=4"), "crontab.stable.example.com/third scaled")
+	wantContains(t, "after scale", k.run("", false, "get", "crontab", "third", "-o", "jsonpath={.spec.replicas}"), "4")
 }

@@ -21,9 +21,32 @@ import (
 // is shared by all resources.
 type revisions struct {
 	rv atomic.Uint64
+
+	mu     sync.Mutex
+	change chan struct{} // closed at the next write; nil when nobody waits
 }
 
 func (r *revisions) next() uint64 { return r.rv.Add(1) }
+
+// changed returns a channel closed at the next write of any resource.
+func (r *revisions) changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.change == nil {
+		r.change = make(chan struct{})
+	}
+	return r.change
+}
+
+// wrote wakes those waiting for a write.
+func (r *revisions) wrote() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.change != nil {
+		close(r.change)
+		r.change = nil
+	}
+}
 
 // memStore is a storage.Interface in memory: the objects of one resource,
 // keyed as etcd keys them, with a log of recent events for watches that
@@ -75,8 +98,11 @@ func asUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
 	return u, nil
 }
 
-// copyInto sets out to a deep copy of u.
+// copyInto sets out to a deep copy of u; a nil out is left alone.
 func copyInto(u *unstructured.Unstructured, out runtime.Object) error {
+	if out == nil {
+		return nil
+	}
 	o, err := asUnstructured(out)
 	if err != nil {
 		return err
@@ -167,28 +193,89 @@ func inScope(key, prefix string, recursive bool) bool {
 	return strings.HasPrefix(key, prefix)
 }
 
+// Texts of etcd3's store for lists at a compacted resourceVersion.
+const (
+	listExpired          = "The resourceVersion for the provided list is too old."
+	inconsistentContinue = "The provided continue parameter is too old to display a consistent list result. " +
+		"You can start a new list without the continue parameter, or use the continue token in this response to " +
+		"retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - " +
+		"objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
+)
+
+// GetList lists as etcd3's store does: at the latest revision, or at the
+// revision a continue token or an exact resourceVersion names (rebuilt from
+// the event log; 410 Gone once it is compacted, with a token to continue
+// at the latest revision for a continued list); limit cuts the list, with a
+// continue token and, without selectors, the count of the items left.
 func (s *memStore) GetList(ctx context.Context, key string, opts storage.ListOptions, listObj runtime.Object) error {
 	list, ok := listObj.(*unstructured.UnstructuredList)
 	if !ok {
 		return fmt.Errorf("testserver storage lists into *unstructured.UnstructuredList, not %T", listObj)
 	}
+	keyPrefix := key
+	if opts.Recursive && !strings.HasSuffix(keyPrefix, "/") {
+		keyPrefix += "/"
+	}
+	withRev, continueKey, err := storage.ValidateListOptions(keyPrefix, s.versions, opts)
+	if err != nil {
+		return err
+	}
 	s.mu.RLock()
-	rv := s.revs.rv.Load()
-	keys := make([]string, 0, len(s.objs))
-	for k := range s.objs {
-		if inScope(k, key, opts.Recursive) {
+	cur := s.revs.rv.Load()
+	var snapshot map[string]*unstructured.Unstructured
+	switch {
+	case withRev == 0:
+		if opts.ResourceVersion != "" {
+			// At least the resourceVersion asked for.
+			min, err := s.versions.ParseResourceVersion(opts.ResourceVersion)
+			if err != nil {
+				s.mu.RUnlock()
+				return apierrors.NewBadRequest(fmt.Sprintf("invalid resource version: %v", err))
+			}
+			if min > cur {
+				s.mu.RUnlock()
+				return storage.NewTooLargeResourceVersionError(min, cur, 0)
+			}
+		}
+		withRev = int64(cur)
+		snapshot = s.inScope(key, opts.Recursive)
+	case uint64(withRev) > cur:
+		s.mu.RUnlock()
+		return storage.NewTooLargeResourceVersionError(uint64(withRev), cur, 0)
+	case uint64(withRev) < s.compacted:
+		s.mu.RUnlock()
+		if opts.Predicate.Continue == "" {
+			return apierrors.NewResourceExpired(listExpired)
+		}
+		st := apierrors.NewResourceExpired(inconsistentContinue)
+		if st.ErrStatus.ListMeta.Continue, err = storage.EncodeContinue(continueKey, keyPrefix, -1); err != nil {
+			return err
+		}
+		return st
+	default:
+		snapshot = s.stateAt(uint64(withRev), key, opts.Recursive)
+	}
+	s.mu.RUnlock()
+	keys := make([]string, 0, len(snapshot))
+	for k := range snapshot {
+		if k >= continueKey {
 			keys = append(keys, k)
 		}
 	}
-	objs := make([]*unstructured.Unstructured, 0, len(keys))
 	sort.Strings(keys)
-	for _, k := range keys {
-		objs = append(objs, s.objs[k])
-	}
-	s.mu.RUnlock()
+	pred := opts.Predicate
+	paging := pred.Limit > 0
 	list.Items = list.Items[:0]
-	for _, o := range objs {
-		match, err := opts.Predicate.Matches(o)
+	var lastKey string
+	hasMore := false
+	for _, k := range keys {
+		if paging && int64(len(list.Items)) >= pred.Limit {
+			hasMore = true
+			break
+		}
+		lastKey = k
+		o := snapshot[k]
+		match, err := pred.Matches(o)
 		if err != nil {
 			return err
 		}
@@ -196,7 +283,41 @@ func (s *memStore) GetList(ctx context.Context, key string, opts storage.ListOpt
 			list.Items = append(list.Items, unstructured.Unstructured{Object: deepCopyMap(o.Object)})
 		}
 	}
-	return s.versions.UpdateList(list, rv, "", nil)
+	cont, remaining, err := storage.PrepareContinueToken(lastKey, keyPrefix, withRev, int64(len(keys)), hasMore, opts)
+	if err != nil {
+		return err
+	}
+	return s.versions.UpdateList(list, uint64(withRev), cont, remaining)
+}
+
+// inScope returns the objects under key. s.mu is held.
+func (s *memStore) inScope(key string, recursive bool) map[string]*unstructured.Unstructured {
+	out := map[string]*unstructured.Unstructured{}
+	for k, o := range s.objs {
+		if inScope(k, key, recursive) {
+			out[k] = o
+		}
+	}
+	return out
+}
+
+// stateAt returns the objects under key as they were at revision rv, not
+// below the compacted one: the current ones with the events after rv
+// undone. s.mu is held.
+func (s *memStore) stateAt(rv uint64, key string, recursive bool) map[string]*unstructured.Unstructured {
+	out := s.inScope(key, recursive)
+	for i := len(s.events) - 1; i >= 0 && s.events[i].rv > rv; i-- {
+		e := s.events[i]
+		if !inScope(e.key, key, recursive) {
+			continue
+		}
+		if e.prev == nil {
+			delete(out, e.key)
+		} else {
+			out[e.key] = e.prev
+		}
+	}
+	return out
 }
 
 func (s *memStore) GuaranteedUpdate(ctx context.Context, key string, destination runtime.Object, ignoreNotFound bool,
@@ -306,6 +427,7 @@ func (s *memStore) compact() {
 // record appends an event to the log and sends it to the watchers. s.mu is
 // held.
 func (s *memStore) record(e memEvent) {
+	defer s.revs.wrote()
 	s.events = append(s.events, e)
 	if over := len(s.events) - s.history; over > 0 {
 		s.compacted = s.events[over-1].rv
@@ -495,10 +617,25 @@ func (w *memWatcher) Stop() {
 
 func (w *memWatcher) ResultChan() <-chan watch.Event { return w.result }
 
-// has tells whether an object is stored under key.
-func (s *memStore) has(key string) bool {
+// keys returns the keys of the stored objects.
+func (s *memStore) keys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, ok := s.objs[key]
-	return ok
+	out := make([]string, 0, len(s.objs))
+	for k := range s.objs {
+		out = append(out, k)
+	}
+	return out
+}
+
+// deleting tells whether the object under key exists and has a
+// deletionTimestamp, without copying it.
+func (s *memStore) deleting(key string) (exists, deleting bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	o, ok := s.objs[key]
+	if !ok {
+		return false, false
+	}
+	return true, o.GetDeletionTimestamp() != nil
 }

@@ -24,7 +24,7 @@ type pipelineREST struct {
 }
 
 func (p *pipelineREST) Create(ctx context.Context, obj runtime.Object, createValidation rest.ValidateObjectFunc, options *metav1.CreateOptions) (runtime.Object, error) {
-	if err := p.version.kind.server.checkNamespace(ctx, p.version.kind); err != nil {
+	if err := p.version.kind.server.checkNamespace(ctx, p.version.kind, nameOfObject(obj)); err != nil {
 		return nil, err
 	}
 	if p.version.res != nil {
@@ -100,7 +100,7 @@ func (i *pipelineInfo) UpdatedObject(ctx context.Context, oldObj runtime.Object)
 		if !i.create || i.p.status {
 			return newObj, nil // the registry store answers 404
 		}
-		if err := k.server.checkNamespace(ctx, k); err != nil {
+		if err := k.server.checkNamespace(ctx, k, u.GetName()); err != nil {
 			return nil, err
 		}
 		if v.res == nil {
@@ -124,4 +124,12 @@ func (i *pipelineInfo) UpdatedObject(ctx context.Context, oldObj runtime.Object)
 func requestNamespace(ctx context.Context) string {
 	ns, _ := request.NamespaceFrom(ctx)
 	return ns
+}
+
+// nameOfObject is the name of a request's object.
+func nameOfObject(obj runtime.Object) string {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u.GetName()
+	}
+	return ""
 }

@@ -194,6 +194,9 @@ func (v *servedVersion) build() error {
 			served:   v.gvk.GroupVersion().String(),
 			stored:   schema.GroupVersion{Group: k.gr.Group, Version: k.storageVersion}.String(),
 		}
+		if v.res != nil {
+			view.read = v.res.ReadStored
+		}
 		opts := generic.RESTOptions{
 			StorageConfig: &storagebackend.ConfigForResource{Config: storagebackend.Config{Codec: unstructured.UnstructuredJSONScheme}},
 			Decorator: func(*storagebackend.ConfigForResource, string, func(runtime.Object) (string, error), func() runtime.Object, func() runtime.Object,

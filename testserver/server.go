@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
@@ -50,9 +52,9 @@ type config struct {
 }
 
 // WithObjects stores objects when the server starts, as given, as if they
-// had been read from etcd: they are not validated (a test of ratcheting can
-// start from an object the schema refuses), and reads return them pruned
-// and defaulted no more than they are. Their kinds must be served: built-in
+// were in etcd: they are not validated (a test of ratcheting can start from
+// an object the schema refuses); reads return custom resources pruned and
+// defaulted, as the API server decodes them from etcd. Their kinds must be served: built-in
 // kinds or the kinds of the CRDs given to Start. A resourceVersion they
 // carry is replaced; a namespaced object without a namespace goes to
 // "default". The objects are not modified.
@@ -132,12 +134,21 @@ type Server struct {
 	url      string
 	caPEM    []byte
 	done     chan struct{}
+	// ctx ends when the server closes; the work of the controllers it
+	// stands in for (finalizing CRDs and namespaces) stops with it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // Start starts a server with the given CRDs and returns it, ready. A CRD the
 // API server would refuse fails Start with the API server's error; so do two
 // CRDs of the same name or serving the same resource. Stop the server with
 // Close.
+//
+// The CRDs of WithCRDFiles are parsed and validated once per process for
+// each distinct file content and release, so that starting a server per
+// test costs milliseconds; CRDs given by WithCRDs are validated at every
+// start, since their caller may change them.
 func Start(opts ...Option) (*Server, error) {
 	cfg := config{address: "127.0.0.1:0", history: 10000, bookmark: time.Minute, now: time.Now}
 	for _, o := range opts {
@@ -161,14 +172,16 @@ func Start(opts ...Option) (*Server, error) {
 		crdKinds: map[string]*resourceKind{},
 		done:     make(chan struct{}),
 	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.installBuiltins()
 	defs, err := loadCRDs(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("testserver: %w", err)
 	}
 	ctx := context.Background()
+	s.validateAll(ctx, defs)
 	for _, d := range defs {
-		if err := s.createCRD(ctx, d.def); err != nil {
+		if err := s.createCRD(ctx, d); err != nil {
 			if d.source != "" {
 				return nil, fmt.Errorf("testserver: %s: %w", d.source, err)
 			}
@@ -189,34 +202,81 @@ func Start(opts ...Option) (*Server, error) {
 type sourcedCRD struct {
 	def    *crdschema.CustomResourceDefinition
 	source string
+	// cached is the process's memo of a CRD read from a file (nil for
+	// one given as a value, which its caller may change between starts).
+	cached *cachedCRD
+	// checked tells that validateAll validated def, with errs.
+	checked bool
+	errs    crdschema.ErrorList
 }
 
+// inParallel runs f(0) to f(n-1) on up to GOMAXPROCS goroutines.
+func inParallel(n int, f func(i int)) {
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// validateAll validates, in parallel, the CRDs the process has not
+// validated before at the server's release.
+func (s *Server) validateAll(ctx context.Context, defs []sourcedCRD) {
+	inParallel(len(defs), func(i int) {
+		d := &defs[i]
+		if d.cached.validated(s.kubernetesVersion) {
+			return
+		}
+		d.errs = validateCRD(ctx, d.def, s.kubernetesVersion, s.cache)
+		d.checked = true
+		if len(d.errs) == 0 {
+			d.cached.markValid(s.kubernetesVersion)
+		}
+	})
+}
+
+// loadCRDs reads the CRDs of the options, the files in parallel.
 func loadCRDs(cfg config) ([]sourcedCRD, error) {
-	var out []sourcedCRD
+	var files []string
 	for _, p := range cfg.crdFiles {
-		files, err := crdFiles(p)
+		fs, err := crdFiles(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs: %w", err)
-			}
-			defs, err := readCRDs(data)
-			if err != nil {
-				return nil, fmt.Errorf("reading CRDs from %s: %w", f, err)
-			}
-			for _, d := range defs {
-				out = append(out, sourcedCRD{d, f})
-			}
+		files = append(files, fs...)
+	}
+	perFile := make([][]*cachedCRD, len(files))
+	errs := make([]error, len(files))
+	inParallel(len(files), func(i int) {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			errs[i] = fmt.Errorf("reading CRDs: %w", err)
+			return
+		}
+		if perFile[i], err = readCRDsOnce(data); err != nil {
+			errs[i] = fmt.Errorf("reading CRDs from %s: %w", files[i], err)
+		}
+	})
+	var out []sourcedCRD
+	for i, f := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, d := range perFile[i] {
+			out = append(out, sourcedCRD{def: d.def, source: f, cached: d})
 		}
 	}
 	for i, d := range cfg.crds {
 		if d == nil {
 			return nil, fmt.Errorf("WithCRDs: CRD %d is nil", i)
 		}
-		out = append(out, sourcedCRD{d, ""})
+		out = append(out, sourcedCRD{def: d})
 	}
 	return out, nil
 }
@@ -246,8 +306,19 @@ func crdFiles(p string) ([]string, error) {
 	return files, nil
 }
 
+// processCert is the certificate of every server of the process, made by
+// the first: a key and a signature cost a start about a millisecond, and the
+// servers of a test process need not tell themselves apart.
+var processCert struct {
+	once  sync.Once
+	cert  tls.Certificate
+	caPEM []byte
+	err   error
+}
+
 func (s *Server) listen(addr string) error {
-	cert, caPEM, err := selfSignedCert()
+	processCert.once.Do(func() { processCert.cert, processCert.caPEM, processCert.err = selfSignedCert() })
+	cert, caPEM, err := processCert.cert, processCert.caPEM, processCert.err
 	if err != nil {
 		return err
 	}
@@ -354,6 +425,7 @@ func (s *Server) Compact() {
 // Close stops the server: it closes its listener and every connection,
 // which ends the watches.
 func (s *Server) Close() error {
+	s.cancel()
 	if s.http == nil {
 		return nil
 	}
@@ -371,9 +443,16 @@ func (s *Server) generateName(base string) string {
 	return base + utilrand.String(randomLength)
 }
 
-// checkNamespace refuses a create in a namespace that does not exist, as the
-// NamespaceLifecycle admission plugin does.
-func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
+// checkNamespace refuses a create in a namespace that does not exist or is
+// being deleted, as the NamespaceLifecycle admission plugin does, and a
+// create of a custom resource whose CRD is being deleted, as the custom
+// resource handler does.
+func (s *Server) checkNamespace(ctx context.Context, k *resourceKind, name string) error {
+	if k.def != nil {
+		if _, deleting := s.crds.store.deleting("/" + crdGR.Group + "/" + crdGR.Resource + "/" + k.def.Name); deleting {
+			return apierrors.NewForbidden(k.gr, name, fmt.Errorf("create not allowed while custom resource definition is terminating"))
+		}
+	}
 	if !k.namespaced {
 		return nil
 	}
@@ -381,8 +460,18 @@ func (s *Server) checkNamespace(ctx context.Context, k *resourceKind) error {
 	if ns == "" {
 		return nil
 	}
-	if !s.ns.store.has("//namespaces/" + ns) {
+	exists, deleting := s.ns.store.deleting("//namespaces/" + ns)
+	if !exists {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, ns)
+	}
+	if deleting {
+		err := apierrors.NewForbidden(k.gr, name, fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ns))
+		err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
+			Type:    "NamespaceTerminating",
+			Message: fmt.Sprintf("namespace %s is being terminated", ns),
+			Field:   "metadata.namespace",
+		})
+		return err
 	}
 	return nil
 }
