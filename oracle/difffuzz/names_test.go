@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	genericvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -54,7 +55,8 @@ func FuzzNames(f *testing.F) {
 
 // FuzzObjectMeta compares internal/metavalidation's ObjectMeta checks
 // (create, then update against a fixed old object) with apimachinery's on
-// arbitrary metadata that both decode.
+// arbitrary metadata that both decode, decoded as the API server decodes
+// a custom resource's metadata.
 func FuzzObjectMeta(f *testing.F) {
 	for _, s := range []string{
 		`{"name":"a","namespace":"ns"}`,
@@ -67,12 +69,19 @@ func FuzzObjectMeta(f *testing.F) {
 	}
 	old := metav1.ObjectMeta{Name: "a", Namespace: "ns", UID: "u", ResourceVersion: "1", Generation: 1}
 	f.Fuzz(func(t *testing.T, data string, namespaced bool) {
-		var raw any
-		if json.Unmarshal([]byte(data), &raw) != nil {
+		var decoded any
+		if json.Unmarshal([]byte(data), &decoded) != nil {
+			return
+		}
+		// The API server's way from a custom resource's body to its
+		// ObjectMeta: integers kept, then the unstructured converter,
+		// whose field names are case-sensitive (encoding/json's are not).
+		raw, ok := preserveInts(decoded).(map[string]any)
+		if !ok {
 			return
 		}
 		var upstream metav1.ObjectMeta
-		if json.Unmarshal([]byte(data), &upstream) != nil {
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(raw), &upstream) != nil {
 			return
 		}
 		ours, err := metavalidation.DecodeObjectMeta(raw)
