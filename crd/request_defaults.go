@@ -3,6 +3,7 @@ package crd
 import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -32,7 +33,7 @@ func (r *Resource) prepareWalks() {
 		for _, vs := range r.schemas {
 			r.defaulters[vs] = compileDefaulter(defaultsOnly(vs, 0), 0)
 		}
-		r.listSchema = listTypesOnly(r.schema, 0)
+		r.listSchema = objectcheck.ListTypesOnly(r.schema)
 	})
 }
 
@@ -41,7 +42,7 @@ func (r *Resource) prepareWalks() {
 // one, so that it does with the result exactly what it does with s. nil
 // means s has no default at all.
 func defaultsOnly(s *structural.Schema, depth int) *structural.Schema {
-	return cutDown(s, (*structural.Schema).HasDefault, depth)
+	return objectcheck.CutDown(s, (*structural.Schema).HasDefault, depth)
 }
 
 // defaulter applies the defaults of a schema cut down by defaultsOnly as

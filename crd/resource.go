@@ -15,8 +15,9 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
+	"github.com/crdschema/crdschema/internal/objectcheck"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/release"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -156,7 +157,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		return nil, err
 	}
 	r.schema = r.schemas[version]
-	r.hasEmbedded = structuralHas(r.schema, isEmbedded, 0)
+	r.hasEmbedded = objectcheck.Has(r.schema, objectcheck.IsEmbedded)
 	dec := prune.DecoderOptions{
 		Group:                 r.group,
 		Kind:                  r.kind,
@@ -191,7 +192,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		}
 	}
 	vopt := validation.WithKubernetesVersion(r.kubeVersion)
-	if r.validator, err = validation.New(r.schema, vopt); err != nil {
+	if r.validator, err = validation.New(r.schema, vopt, openAPIOnly); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	// The version's own subresources: the API server's internal form
@@ -205,7 +206,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 		if r.schema != nil {
 			status = r.schema.Properties["status"]
 		}
-		if r.statusValidator, err = validation.New(status, vopt); err != nil {
+		if r.statusValidator, err = validation.New(status, vopt, openAPIOnly); err != nil {
 			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
 		}
 	}

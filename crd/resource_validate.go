@@ -54,8 +54,7 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 		errs = append(errs, tm...)
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
-		verrs, _ := r.validator.ValidateUpdate(nil, o, corr)
-		errs = append(errs, verrs...)
+		errs = append(errs, r.validator.ValidateUpdate(nil, o, corr).Errors...)
 		errs = append(errs, r.validateScaleSpec(o)...)
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}
@@ -77,8 +76,7 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
-			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema))
-			errs = append(errs, serrs...)
+			errs = append(errs, r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema)).Errors...)
 		}
 		errs = append(errs, r.validateScaleStatus(o)...)
 	}

@@ -50,14 +50,16 @@ func TestValidateUpdateRatcheting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			newObj, oldObj := mustObject(t, tt.new), mustObject(t, tt.old)
-			errs, warnings := v.ValidateUpdate(nil, newObj, ratchet.Correlate(newObj, oldObj, s))
+			r := v.ValidateUpdate(nil, newObj, ratchet.Correlate(newObj, oldObj, s))
+			errs, warnings := r.Errors, r.Warnings
 			checkErrors(t, errs, tt.errs)
 			checkErrors(t, warnings, tt.warning)
 		})
 	}
 	// Without a correlation it is Validate.
 	obj := mustObject(t, `{"spec":{"a":"xx"}}`)
-	errs, warnings := v.ValidateUpdate(nil, obj, nil)
+	r := v.ValidateUpdate(nil, obj, nil)
+	errs, warnings := r.Errors, r.Warnings
 	checkErrors(t, errs, errorTexts(v.Validate(nil, obj)))
 	if warnings != nil {
 		t.Errorf("warnings without correlation: %v", warnings)
