@@ -329,7 +329,7 @@ func addSat(a, b uint64) uint64 {
 
 // hasCostErrors reports whether the API server refuses def for the
 // estimated cost of its rules.
-func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.SharedOption) bool {
+func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.Option) bool {
 	for _, e := range crd.Validate(ctx, def, kv) {
 		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
 			return true

@@ -32,6 +32,6 @@ func release(opts []Option) crdschema.KubernetesVersion {
 }
 
 // releaseOption is the crd option of the release opts select.
-func releaseOption(opts []Option) crd.SharedOption {
+func releaseOption(opts []Option) crd.Option {
 	return crd.WithKubernetesVersion(release(opts))
 }

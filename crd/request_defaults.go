@@ -10,7 +10,7 @@ import (
 // defaultObject applies the defaults of obj's version, as
 // defaulting.Default(obj, r.schemaOf(obj)) does, walking only the parts of
 // obj under which the schema has defaults.
-func (r *Resource) defaultObject(obj map[string]any) {
+func (r *core) defaultObject(obj map[string]any) {
 	s := r.schemaOf(obj)
 	if s == nil {
 		return
@@ -27,7 +27,7 @@ func (r *Resource) defaultObject(obj map[string]any) {
 }
 
 // prepareWalks cuts the schemas down for the walks of requests, once.
-func (r *Resource) prepareWalks() {
+func (r *core) prepareWalks() {
 	r.walksOnce.Do(func() {
 		r.defaulters = make(map[*structural.Schema]*defaulter, len(r.schemas))
 		for _, vs := range r.schemas {

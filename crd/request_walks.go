@@ -14,7 +14,7 @@ var openAPIOnly validation.Option = func(o *objectcheck.ValidatorOptions) { o.Op
 
 // embeddedMeta checks the embedded resources of a request's object,
 // skipped when the schema has no embedded resource: it would find nothing.
-func (r *Resource) embeddedMeta(o map[string]any) crdschema.ErrorList {
+func (r *core) embeddedMeta(o map[string]any) crdschema.ErrorList {
 	if !r.hasEmbedded {
 		return nil
 	}
@@ -25,7 +25,7 @@ func (r *Resource) embeddedMeta(o map[string]any) crdschema.ErrorList {
 // schema cut down to the nodes at or above a list of type set or map
 // (objectcheck.ListTypesOnly): the walk skips the parts of the object
 // where it would find nothing.
-func (r *Resource) listSetsAndMaps(o map[string]any) crdschema.ErrorList {
+func (r *core) listSetsAndMaps(o map[string]any) crdschema.ErrorList {
 	r.prepareWalks()
 	if r.listSchema == nil {
 		return nil

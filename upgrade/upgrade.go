@@ -143,13 +143,13 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 
 // The calls into package crd that its API changes may touch.
 
-func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.SharedOption) crdschema.ErrorList {
+func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.Option) crdschema.ErrorList {
 	return crd.ValidateUpdate(ctx, def, old, kv)
 }
 
 // newResource serves a version of def, which an update validates
 // (validateUpdate) and a stored CRD need not pass again.
-func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.SharedOption) (*crd.Resource, error) {
+func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.Option) (*crd.Resource, error) {
 	return crd.New(def, version, crd.WithoutValidation(), kv)
 }
 
@@ -162,7 +162,7 @@ type checker struct {
 	ctx            context.Context
 	def, old       *crdschema.CustomResourceDefinition
 	newRes, oldRes map[string]resource
-	kv             crd.SharedOption // the release
+	kv             crd.Option // the release
 }
 
 func (c *checker) resource(def *crdschema.CustomResourceDefinition, cache map[string]resource, version string) (*crd.Resource, error) {
