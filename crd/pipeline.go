@@ -9,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/crdoptions"
 	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/release"
@@ -70,12 +71,6 @@ type core struct {
 	release release.Minor // the Kubernetes release answered as
 }
 
-// kindSetting is what WithKind sets.
-type kindSetting struct {
-	group, version, kind string
-	scope                crdschema.ResourceScope
-}
-
 // WithKind gives NewPipeline the API group, version and kind of the
 // objects and the scope of the resource. With it, Decode prunes only
 // objects of that group and kind (others get their metadata cleaned),
@@ -88,9 +83,9 @@ type kindSetting struct {
 // if it has. New takes all of
 // this from the CRD and ignores WithKind.
 func WithKind(group, version, kind string, scope crdschema.ResourceScope) Option {
-	return option(func(s *settings) {
-		s.kind = &kindSetting{group: group, version: version, kind: kind, scope: scope}
-	})
+	return func(s *settings) {
+		s.Kind = &crdoptions.Kind{Group: group, Version: version, Kind: kind, Scope: scope}
+	}
 }
 
 // WithLazyCompile defers compiling the CEL rules of each schema node until
@@ -101,7 +96,7 @@ func WithKind(group, version, kind string, scope crdschema.ResourceScope) Option
 // by NewPipeline). It suits a Resource that serves a few requests, as in a
 // unit test or a fake client, not a server.
 func WithLazyCompile() Option {
-	return option(func(s *settings) { s.lazy = true })
+	return func(s *settings) { s.Lazy = true }
 }
 
 // NewPipeline compiles the pipeline of schema, the openAPIV3Schema of a
@@ -123,21 +118,21 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 	if err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
-	if errs := structural.Validate(nil, s, structural.ValidateOptions{}); len(errs) > 0 {
+	if errs := structural.Validate(nil, s, structural.Options{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.NewPipeline: the schema is not structural: %w", errs.ToAggregate())
 	}
 	if s, err = defaulting.PruneDefaults(s); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	p := &Pipeline{}
-	k := set.kind
+	k := set.Kind
 	if k == nil {
-		k = &kindSetting{}
+		k = &crdoptions.Kind{}
 	}
-	if err := p.init(k.group, k.version, k.kind, k.scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.version: s}, false, true, set); err != nil {
+	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, false, true, set); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
-	if p.rules != nil && !set.lazy {
+	if p.rules != nil && !set.Lazy {
 		if errs := p.rules.Errors(); len(errs) > 0 {
 			return nil, fmt.Errorf("crd.NewPipeline: %w", errs.ToAggregate())
 		}
@@ -151,7 +146,7 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	c.group, c.version, c.kind, c.namespaced = group, version, kind, namespaced
 	c.schemas = schemas
 	c.schema = schemas[version]
-	c.release = release.Of(set.version)
+	c.release = release.Of(set.Version)
 	c.hasEmbedded = objectcheck.Has(c.schema, objectcheck.IsEmbedded)
 	c.decoder = prune.NewDecoder(prune.DecoderOptions{
 		Group:                 group,
@@ -159,7 +154,7 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 		Schemas:               schemas,
 		PreserveUnknownFields: preserveUnknown,
 	})
-	vopt := validation.WithKubernetesVersion(set.version)
+	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {
 		return err
@@ -173,12 +168,12 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 			return fmt.Errorf("status: %w", err)
 		}
 	}
-	cache := set.cache
+	cache := set.Cache
 	if cache == nil {
 		cache = new(celrules.Cache)
 	}
-	copts := []celrules.Option{celrules.WithKubernetesVersion(set.version), celrules.WithCache(cache)}
-	if set.lazy {
+	copts := []celrules.Option{celrules.WithKubernetesVersion(set.Version), celrules.WithCache(cache)}
+	if set.Lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
 	c.rules, err = celrules.Compile(c.schema, true, copts...)

@@ -5,37 +5,23 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	metav1 "github.com/crdschema/crdschema/internal/apis/meta/v1"
+	"github.com/crdschema/crdschema/internal/crdoptions"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
 // An Option configures New, NewPipeline, Validate, ValidateUpdate and
-// RuleCosts (and the packages built on them, costs and upgrade). Each
-// option says what it configures; the others ignore it.
-type Option interface {
-	apply(*settings)
-}
+// RuleCosts, and the packages built on them (costs, upgrade). Each option
+// says what it configures; the others ignore it.
+type Option func(*settings)
 
-type option func(*settings)
-
-func (o option) apply(s *settings) { o(s) }
-
-// settings are what the options set.
-type settings struct {
-	version     crdschema.KubernetesVersion // the Kubernetes release
-	cache       *celrules.Cache             // shared compilations (WithCache), or nil
-	lazy        bool                        // WithLazyCompile
-	unvalidated bool                        // WithoutValidation
-	now         func() time.Time            // WithClock
-	uid         func() string               // WithUID
-	nameSuffix  func() string               // WithNameSuffix
-	kind        *kindSetting                // WithKind
-}
+// settings are what the options set (crdoptions', so that costs and
+// upgrade read them too).
+type settings = crdoptions.Settings
 
 // WithKubernetesVersion makes CRD validation, rule costs and the serving of
 // a version answer as the API server of the Kubernetes release v does: its
@@ -43,7 +29,7 @@ type settings struct {
 // cost estimates, its format checks and its error texts. The default is
 // 1.37.
 func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
-	return option(func(s *settings) { s.version = v })
+	return func(s *settings) { s.Version = v }
 }
 
 // WithCache makes CRD validation, New and NewPipeline share the compiled
@@ -59,18 +45,10 @@ func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 // related CRDs, running test suites over variants of a CRD. A Cache keeps
 // everything it is given, until it is dropped.
 func WithCache(c *celrules.Cache) Option {
-	return option(func(s *settings) { s.cache = c })
+	return func(s *settings) { s.Cache = c }
 }
 
-func applyOptions(opts []Option) settings {
-	var s settings
-	for _, o := range opts {
-		if o != nil {
-			o.apply(&s)
-		}
-	}
-	return s
-}
+func applyOptions(opts []Option) settings { return crdoptions.Apply(opts) }
 
 // eventOwnerDetail is the detail of the error for an Event owner.
 const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"

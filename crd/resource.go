@@ -52,7 +52,7 @@ type Resource struct {
 // WithClock sets the clock that stamps creationTimestamp on creates (New).
 // The default is time.Now.
 func WithClock(now func() time.Time) Option {
-	return option(func(s *settings) { s.now = now })
+	return func(s *settings) { s.Now = now }
 }
 
 // WithoutValidation makes New serve def without checking that the API
@@ -60,20 +60,20 @@ func WithClock(now func() time.Time) Option {
 // already, or to serve a CRD the API server would refuse. A schema New
 // cannot compile is still an error.
 func WithoutValidation() Option {
-	return option(func(s *settings) { s.unvalidated = true })
+	return func(s *settings) { s.Unvalidated = true }
 }
 
 // WithUID sets the generator of the uid of created objects (New). The
 // default returns random version 4 UUIDs.
 func WithUID(uid func() string) Option {
-	return option(func(s *settings) { s.uid = uid })
+	return func(s *settings) { s.UID = uid }
 }
 
 // WithNameSuffix sets the generator of the suffix appended to
 // metadata.generateName (New). The default returns 5 random characters,
 // as the API server does.
 func WithNameSuffix(suffix func() string) Option {
-	return option(func(s *settings) { s.nameSuffix = suffix })
+	return func(s *settings) { s.NameSuffix = suffix }
 }
 
 // New prepares the named version of def for requests. It fails when the
@@ -102,14 +102,14 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 		nameSuffix: randomSuffix,
 	}
 	r.core = &r.pipeline.core
-	if set.now != nil {
-		r.now = set.now
+	if set.Now != nil {
+		r.now = set.Now
 	}
-	if set.uid != nil {
-		r.uid = set.uid
+	if set.UID != nil {
+		r.uid = set.UID
 	}
-	if set.nameSuffix != nil {
-		r.nameSuffix = set.nameSuffix
+	if set.NameSuffix != nil {
+		r.nameSuffix = set.NameSuffix
 	}
 	if sv := d.StorageVersion(); sv != nil {
 		r.storageVersion = sv.Name
@@ -120,13 +120,13 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	if err := servedSchemas(d, schemas); err != nil {
 		return nil, err
 	}
-	if set.cache == nil {
-		set.cache = new(celrules.Cache)
+	if set.Cache == nil {
+		set.Cache = new(celrules.Cache)
 	}
-	if !set.unvalidated {
+	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
-		if errs := Validate(context.Background(), def, WithKubernetesVersion(set.version), WithCache(set.cache)); len(errs) > 0 {
+		if errs := Validate(context.Background(), def, WithKubernetesVersion(set.Version), WithCache(set.Cache)); len(errs) > 0 {
 			return nil, &RequestError{
 				Reason:  StatusReasonInvalid,
 				Message: fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", def.Name, errs.ToAggregate()),
