@@ -6,20 +6,15 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
+	"github.com/crdschema/crdschema/crd"
 )
 
-// Example_composition composes the packages on a bare schema, as the API
-// server handles the value of a field: the served defaults
-// (defaulting.PruneDefaults: the default 13.0 is served as the integer 13),
-// pruning, null dropping, defaulting, OpenAPI validation and the CEL rules,
-// which run only when the schema validation found nothing that blocks them.
-// Package crd composes the same steps for whole objects, with the request's
-// metadata, preparation and ratcheting.
+// Example_composition runs the CEL rules of a bare schema the way the API
+// server runs them, through crd.NewPipeline: on the object decoded and
+// defaulted with the defaults as served (the default 13.0 is served as the
+// integer 13), after the OpenAPI validation, and only when that found
+// nothing that blocks the rules. Compile and Compiled.Validate are the
+// rules alone.
 func Example_composition() {
 	var props crdschema.JSONSchemaProps
 	if err := json.Unmarshal([]byte(`{"type":"object",
@@ -30,50 +25,23 @@ func Example_composition() {
 		"x-kubernetes-validations":[{"rule":"self.replicas <= self.maxReplicas"}]}`), &props); err != nil {
 		panic(err)
 	}
-	s, err := structural.New(&props)
+	p, err := crd.NewPipeline(&props)
 	if err != nil {
-		panic(err)
+		panic(err) // not structural, or a rule that does not compile
 	}
-	if errs := structural.Validate(nil, s, structural.ValidateOptions{}); len(errs) > 0 {
-		panic(errs.ToAggregate())
-	}
-	served, err := defaulting.PruneDefaults(s)
-	if err != nil {
-		panic(err)
-	}
-	validator, err := validation.New(served)
-	if err != nil {
-		panic(err)
-	}
-	rules, err := celrules.Compile(served, false)
-	if err != nil {
-		panic(err)
-	}
-	if errs := rules.Errors(); len(errs) > 0 {
-		panic(errs.ToAggregate()) // a rule that does not compile
-	}
-
-	obj := map[string]any{"image": "nginx:latest", "colour": "blue", "maxReplicas": nil}
-	unknown := prune.Prune(obj, served, false)
-	prune.PruneNulls(obj, served)
-	defaulting.Default(obj, served)
-	fmt.Printf("unknown %v, replicas %v (%T), maxReplicas %v\n", unknown, obj["replicas"], obj["replicas"], obj["maxReplicas"])
-
-	errs := validator.Validate(nil, obj)
-	blocked := false
-	for _, e := range errs {
-		switch e.Type { // the errors after which the API server runs no rule
-		case crdschema.ErrorTypeNotSupported, crdschema.ErrorTypeRequired, crdschema.ErrorTypeTooLong,
-			crdschema.ErrorTypeTooMany, crdschema.ErrorTypeTypeInvalid:
-			blocked = true
+	ctx := context.Background()
+	for _, body := range []map[string]any{
+		{"image": "nginx:latest", "colour": "blue", "maxReplicas": nil},
+		{"image": "nginx", "replicas": int64(30)},
+	} {
+		obj, unknown, err := p.Decode(body)
+		if err != nil {
+			panic(err)
 		}
+		p.Default(obj)
+		fmt.Printf("unknown %v, replicas %v (%T): %v\n", unknown, obj["replicas"], obj["replicas"], p.Validate(ctx, obj).ToAggregate())
 	}
-	if !blocked {
-		rerrs := rules.Validate(context.Background(), nil, obj, nil).Errors
-		errs = append(errs, rerrs...)
-	}
-	fmt.Println(errs.ToAggregate())
 	// Output:
-	// unknown [colour], replicas 13 (int64), maxReplicas 20
-	// image: Too long: may not be more than 5 bytes
+	// unknown [colour], replicas 13 (int64): [image: Too long: may not be more than 5 bytes, <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]
+	// unknown [], replicas 30 (int64): <nil>: Invalid value: failed rule: self.replicas <= self.maxReplicas
 }

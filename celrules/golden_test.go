@@ -194,7 +194,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra
 			}
 		}
 	}
-	if errs := structural.Validate(parsePath(c.Path), s, structural.ValidateOptions{}); len(errs) > 0 {
+	if errs := structural.Validate(parsePath(c.Path), s, structural.Options{}); len(errs) > 0 {
 		opts = append(opts, SchemaErrors(errs))
 	}
 	// The rules' own defects (a missing rule, a bad message, reason or
@@ -205,7 +205,7 @@ func runCase(t testing.TB, c *goldenCase, extra ...Option) (crdMissing, crdExtra
 		t.Fatal(err)
 	}
 	var defects crdschema.ErrorList
-	for _, e := range structural.ValidateProps(parsePath(c.Path), &props, structural.PropsOptions{}) {
+	for _, e := range structural.ValidateProps(parsePath(c.Path), &props, structural.Options{}) {
 		if strings.Contains(e.Field, "x-kubernetes-validations") {
 			defects = append(defects, e)
 		}

@@ -179,7 +179,7 @@ type requestOutcome struct {
 
 func runRequest(c *testCase, out *crdOutcome, r testRequest, rel string) (*requestOutcome, error) {
 	version := caseVersion(c, out.def)
-	opts := []crd.ResourceOption{
+	opts := []crd.Option{
 		crd.WithClock(func() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }),
 		crd.WithUID(func() string { return "00000000-0000-0000-0000-000000000001" }),
 		crd.WithNameSuffix(func() string { return "xxxxx" }),

@@ -112,8 +112,10 @@ func (f Fix) String() string {
 // under the limits. Every fix is checked: the CRD with it applied passes
 // crd.Validate without a cost error. ctx bounds the evaluation of rules on
 // defaults that CRD validation does. The report is empty when the API
-// server accepts the costs of def. def is not modified.
-func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) (*Report, error) {
+// server accepts the costs of def. def is not modified. The release is
+// crd.WithKubernetesVersion's (the default is 1.37): its cost estimates,
+// and its validation of the CRDs the fixes make; other options are ignored.
+func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...crd.Option) (*Report, error) {
 	kv := releaseOption(opts)
 	r := &Report{Totals: map[string]uint64{}}
 	if !hasCostErrors(ctx, def, kv) {
@@ -329,7 +331,7 @@ func addSat(a, b uint64) uint64 {
 
 // hasCostErrors reports whether the API server refuses def for the
 // estimated cost of its rules.
-func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.SharedOption) bool {
+func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.Option) bool {
 	for _, e := range crd.Validate(ctx, def, kv) {
 		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
 			return true

@@ -17,8 +17,8 @@ import (
 // value tried. The search's result is then checked with crd.Validate.
 type judge struct {
 	reduced *crdschema.CustomResourceDefinition
-	version string           // the version whose schema the nodes are in
-	kv      crd.SharedOption // the release
+	version string     // the version whose schema the nodes are in
+	kv      crd.Option // the release
 	// fixed is the total of the rules left out; fixedOver is set when one
 	// of them alone is over the per-expression limit.
 	fixed     uint64
@@ -26,7 +26,7 @@ type judge struct {
 }
 
 // newJudge prepares a judge for bounds on the nodes sps of def.
-func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.SharedOption) (*judge, error) {
+func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.Option) (*judge, error) {
 	d := crd.Defaulted(def)
 	vi := 0
 	if sps[0].version >= 0 {

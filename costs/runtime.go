@@ -56,8 +56,10 @@ func pct(a int64, b uint64) string {
 // Runtime returns, for each rule of the named version of def, its actual
 // cost on obj next to its static estimate: obj is first decoded and
 // defaulted as a create request does (package crd), then each rule runs
-// alone on it. def and obj are not modified.
-func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any, opts ...Option) ([]RuntimeCost, error) {
+// alone on it. def and obj are not modified. The release is
+// crd.WithKubernetesVersion's (the default is 1.37); other options are
+// ignored.
+func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, version string, obj map[string]any, opts ...crd.Option) ([]RuntimeCost, error) {
 	kv := releaseOption(opts)
 	// def may be refused for its rules' costs: their runtime costs are
 	// what the caller wants to see.

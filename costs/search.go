@@ -19,7 +19,7 @@ const maxSearch = 3 << 20
 // the field unusable. It returns the fixes, each with a suggested value
 // (the usual bound of the field's kind, or a round number; see suggest)
 // checked too, or false when no usable value does.
-func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.SharedOption) ([]Fix, bool) {
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.Option) ([]Fix, bool) {
 	lo := int64(minUsable)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))

@@ -105,7 +105,7 @@ func TestCacheSameResults(t *testing.T) {
 						continue
 					}
 					// Served with the shared cache, after validation filled it.
-					for _, opts := range [][]ResourceOption{{ver}, {ver, shared}, {ver, shared, WithLazyCompile()}} {
+					for _, opts := range [][]Option{{ver}, {ver, shared}, {ver, shared, WithLazyCompile()}} {
 						res, err := New(def, "v1", opts...)
 						if err != nil {
 							t.Fatalf("%s: %v", name, err)
@@ -161,7 +161,7 @@ func widget(spec map[string]any) map[string]any {
 }
 
 // cacheCreate creates obj with a Resource of its own.
-func cacheCreate(t *testing.T, def *crdschema.CustomResourceDefinition, ver SharedOption, obj func() map[string]any) crdschema.ErrorList {
+func cacheCreate(t *testing.T, def *crdschema.CustomResourceDefinition, ver Option, obj func() map[string]any) crdschema.ErrorList {
 	t.Helper()
 	res, err := New(def, "v1", ver)
 	if err != nil {

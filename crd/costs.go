@@ -80,7 +80,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opt
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}
-	if errs := structural.Validate(path, s, structural.ValidateOptions{}); len(errs) > 0 {
+	if errs := structural.Validate(path, s, structural.Options{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: the schema is not structural: %w", version, errs.ToAggregate())
 	}
 	var stored []*crdschema.JSONSchemaProps
@@ -91,7 +91,7 @@ func RuleCosts(def, old *crdschema.CustomResourceDefinition, version string, opt
 			}
 		}
 	}
-	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.version), celrules.WithCache(set.cache), celrules.WithStoredExpressions(stored...))
+	tree, err := celrules.Check(s, path, celrules.WithKubernetesVersion(set.Version), celrules.WithCache(set.Cache), celrules.WithStoredExpressions(stored...))
 	if err != nil {
 		return nil, fmt.Errorf("crd.RuleCosts: %s: %w", version, err)
 	}

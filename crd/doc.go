@@ -35,8 +35,7 @@
 //  1. decoding: kind must be set; the root metadata is decoded (its unknown
 //     fields reported), unknown fields are pruned and reported,
 //     non-nullable nulls without a default dropped, embedded resources'
-//     metadata coerced (package prune); then defaulting (package
-//     defaulting); the apiVersion must be the version's;
+//     metadata coerced; then defaulting (the defaults the API server serves); the apiVersion must be the version's;
 //  2. preparation: on create the system fields (uid, creationTimestamp,
 //     generation 1, a name from generateName), the status dropped when the
 //     status subresource is on; on update the stored object is read as
@@ -50,6 +49,13 @@
 //     celrules) unless an earlier error blocks them; updates ratchet
 //     (package ratchet): errors in parts of the object the update left
 //     unchanged are dropped.
+//
+// Steps 1 and 3 are the schema's policy, a Pipeline (Resource.Pipeline);
+// step 2, the scale checks and storage are the Resource's. NewPipeline
+// compiles a Pipeline from a bare openAPIV3Schema (with WithKind for the
+// group, version, kind and scope), for callers that store objects
+// themselves or validate values of a schema: its Decode, Default, Validate,
+// ValidateUpdate and ValidateStatusUpdate give the API server's answers.
 //
 // Create, Update, UpdateStatus and UpdateScale (and CreateOwned,
 // UpdateOwned) always return a Result (the object as stored, with the

@@ -45,7 +45,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixed := []ResourceOption{
+	fixed := []Option{
 		WithUID(func() string { return "u" }),
 		WithClock(func() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }),
 	}

@@ -122,7 +122,7 @@ func isNonStructural(s *crdschema.JSONSchemaProps) bool {
 	if err != nil {
 		return true
 	}
-	return len(structural.Validate(nil, ss, structural.ValidateOptions{})) > 0
+	return len(structural.Validate(nil, ss, structural.Options{})) > 0
 }
 
 // hasUnprunedDefaults reports whether a structural s has a default that
@@ -132,7 +132,7 @@ func hasUnprunedDefaults(s *crdschema.JSONSchemaProps) bool {
 		return false
 	}
 	ss, err := structural.New(s)
-	if err != nil || len(structural.Validate(nil, ss, structural.ValidateOptions{})) > 0 {
+	if err != nil || len(structural.Validate(nil, ss, structural.Options{})) > 0 {
 		return false
 	}
 	pruned, err := defaulting.PruneDefaults(ss)

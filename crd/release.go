@@ -9,81 +9,46 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	metav1 "github.com/crdschema/crdschema/internal/apis/meta/v1"
+	"github.com/crdschema/crdschema/internal/crdoptions"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 )
 
-// An Option configures Validate, ValidateUpdate and RuleCosts.
-type Option interface {
-	applyValidate(*settings)
-}
+// An Option configures New, NewPipeline, Validate, ValidateUpdate and
+// RuleCosts, and the packages built on them (costs, upgrade). Each option
+// says what it configures; the others ignore it.
+type Option func(*settings)
 
-// settings are what the options of Validate, ValidateUpdate and RuleCosts
-// set.
-type settings struct {
-	version crdschema.KubernetesVersion // the Kubernetes release
-	cache   *celrules.Cache             // shared compilations (WithCache), or nil
-}
-
-// A SharedOption configures CRD validation and the serving of a version
-// alike: it is both an Option and a ResourceOption.
-type SharedOption struct {
-	validate func(*settings)
-	resource func(*Resource)
-}
-
-func (o SharedOption) applyValidate(s *settings) {
-	if o.validate != nil {
-		o.validate(s)
-	}
-}
-
-func (o SharedOption) applyResource(r *Resource) {
-	if o.resource != nil {
-		o.resource(r)
-	}
-}
+// settings are what the options set (crdoptions', so that costs and
+// upgrade read them too).
+type settings = crdoptions.Settings
 
 // WithKubernetesVersion makes CRD validation, rule costs and the serving of
 // a version answer as the API server of the Kubernetes release v does: its
 // CEL environment (the libraries new and stored expressions may use), its
 // cost estimates, its format checks and its error texts. The default is
 // 1.37.
-func WithKubernetesVersion(v crdschema.KubernetesVersion) SharedOption {
-	return SharedOption{
-		validate: func(s *settings) { s.version = v },
-		resource: func(r *Resource) { r.kubeVersion = v },
-	}
+func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
+	return func(s *settings) { s.Version = v }
 }
 
-// WithCache makes CRD validation and New share the compiled CEL rules
-// through c: a schema node whose rules and type (declarations and size
-// bounds) equal those of a node compiled before, for the same release,
-// gets that node's results instead of compiling again. The results,
-// errors and cost figures are those of a compilation without c. Without
-// it, each call shares compilations only within itself (between the
-// versions of a CRD, between the nodes of a schema).
+// WithCache makes CRD validation, New and NewPipeline share the compiled
+// CEL rules through c: a schema node whose rules and type (declarations
+// and size bounds) equal those of a node compiled before, for the same
+// release, gets that node's results instead of compiling again. The
+// results, errors and cost figures are those of a compilation without c.
+// Without it, each call shares compilations only within itself (between
+// the versions of a CRD, between the nodes of a schema).
 //
 // Give one Cache to the calls of one piece of work that see the same rules
 // again: validating a CRD and serving its versions, checking a set of
 // related CRDs, running test suites over variants of a CRD. A Cache keeps
 // everything it is given, until it is dropped.
-func WithCache(c *celrules.Cache) SharedOption {
-	return SharedOption{
-		validate: func(s *settings) { s.cache = c },
-		resource: func(r *Resource) { r.cache = c },
-	}
+func WithCache(c *celrules.Cache) Option {
+	return func(s *settings) { s.Cache = c }
 }
 
-func applyOptions(opts []Option) settings {
-	var s settings
-	for _, o := range opts {
-		if o != nil {
-			o.applyValidate(&s)
-		}
-	}
-	return s
-}
+func applyOptions(opts []Option) settings { return crdoptions.Apply(opts) }
 
 // eventOwnerDetail is the detail of the error for an Event owner.
 const eventOwnerDetail = "/v1, Kind=Event is disallowed from being an owner"
@@ -93,7 +58,7 @@ var ownerIndex = regexp.MustCompile(`(ownerReferences)\[[0-9]+\]$`)
 
 // releaseErrors rewrites errs as r's release words them (see
 // legacyErrors). errs is modified in place.
-func (r *Resource) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
+func (r *core) releaseErrors(errs crdschema.ErrorList) crdschema.ErrorList {
 	return legacyErrors(errs, r.release)
 }
 
@@ -139,7 +104,7 @@ func legacyOperationError(e *crdschema.Error) bool {
 // Before 1.37 the errors on the fields of an owner reference and on the
 // operation of a managedFields entry are invalid values (see
 // legacyOwnerError and legacyOperationError), which do not block.
-func (r *Resource) blocks(e *crdschema.Error) bool {
+func (r *core) blocks(e *crdschema.Error) bool {
 	if r.release < 37 && (ownerField.MatchString(e.Field) || legacyOperationError(e)) {
 		return false
 	}
@@ -274,7 +239,7 @@ func legacyDetail133(e *crdschema.Error) string {
 // releaseObject adjusts the object of a request's result as r's release
 // writes it: before 1.34 metadata without creationTimestamp carries it as
 // null (ObjectMeta's time was not omitted when zero). o is modified.
-func (r *Resource) releaseObject(o map[string]any) {
+func (r *core) releaseObject(o map[string]any) {
 	if r.release >= 34 || o == nil {
 		return
 	}

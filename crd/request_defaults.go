@@ -3,13 +3,14 @@ package crd
 import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/structural"
 )
 
 // defaultObject applies the defaults of obj's version, as
 // defaulting.Default(obj, r.schemaOf(obj)) does, walking only the parts of
 // obj under which the schema has defaults.
-func (r *Resource) defaultObject(obj map[string]any) {
+func (r *core) defaultObject(obj map[string]any) {
 	s := r.schemaOf(obj)
 	if s == nil {
 		return
@@ -26,13 +27,13 @@ func (r *Resource) defaultObject(obj map[string]any) {
 }
 
 // prepareWalks cuts the schemas down for the walks of requests, once.
-func (r *Resource) prepareWalks() {
+func (r *core) prepareWalks() {
 	r.walksOnce.Do(func() {
 		r.defaulters = make(map[*structural.Schema]*defaulter, len(r.schemas))
 		for _, vs := range r.schemas {
 			r.defaulters[vs] = compileDefaulter(defaultsOnly(vs, 0), 0)
 		}
-		r.listSchema = listTypesOnly(r.schema, 0)
+		r.listSchema = objectcheck.ListTypesOnly(r.schema)
 	})
 }
 
@@ -41,7 +42,7 @@ func (r *Resource) prepareWalks() {
 // one, so that it does with the result exactly what it does with s. nil
 // means s has no default at all.
 func defaultsOnly(s *structural.Schema, depth int) *structural.Schema {
-	return cutDown(s, (*structural.Schema).HasDefault, depth)
+	return objectcheck.CutDown(s, (*structural.Schema).HasDefault, depth)
 }
 
 // defaulter applies the defaults of a schema cut down by defaultsOnly as

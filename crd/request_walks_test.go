@@ -2,10 +2,10 @@ package crd
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"testing"
 
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 )
 
 var listTypeSchemas = []string{
@@ -23,10 +23,10 @@ var listTypeObjects = []string{
 
 func checkListTypesOnly(t *testing.T, s *structural.Schema, obj map[string]any) {
 	t.Helper()
-	want := fmt.Sprint(validation.ValidateListSetsAndMaps(nil, obj, s))
+	want := fmt.Sprint(objectcheck.ListSetsAndMaps(nil, obj, s))
 	got := "[]"
-	if d := listTypesOnly(s, 0); d != nil {
-		got = fmt.Sprint(validation.ValidateListSetsAndMaps(nil, obj, d))
+	if d := objectcheck.ListTypesOnly(s); d != nil {
+		got = fmt.Sprint(objectcheck.ListSetsAndMaps(nil, obj, d))
 	}
 	if got != want {
 		t.Fatalf("with the cut-down schema:\n%s\nwith the schema:\n%s", got, want)

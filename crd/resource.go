@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,109 +14,66 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
-	"github.com/crdschema/crdschema/internal/release"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
-	"github.com/crdschema/crdschema/validation"
 )
 
-// Resource is one served version of a custom resource: everything the API
-// server prepares for it (structural schemas with pruned defaults, the
-// decoder, the schema validators, the CEL rules) compiled once. Its Create,
-// Update and UpdateStatus run the API server's request pipeline on an
-// object. A Resource is safe for concurrent use; what a request changes in
-// it is only the counter of the resourceVersions it gives stored objects.
+// Resource is one served version of a custom resource: its Pipeline (the
+// schema's policy: decoding, defaulting, validation) and what the API
+// server's REST storage adds on top (system fields, generation, status
+// handling, namespaces, resourceVersions, size limits, the scale
+// subresource, objects read back from storage of any version), compiled
+// once. Its Create, Update and UpdateStatus run the API server's request
+// pipeline on an object. A Resource is safe for concurrent use; what a
+// request changes in it is only the counter of the resourceVersions it
+// gives stored objects.
 type Resource struct {
-	def        *crdschema.CustomResourceDefinition // defaulted copy
-	group      string
-	version    string
-	kind       string
-	resource   string // plural.group, as the API server names the resource in errors
-	namespaced bool
+	*core    // the pipeline's, shared
+	pipeline *Pipeline
 
-	schemas        map[string]*structural.Schema // every version's, defaults pruned
-	schema         *structural.Schema            // this version's
+	def            *crdschema.CustomResourceDefinition // defaulted copy
+	resource       string                              // plural.group, as the API server names the resource in errors
 	storageVersion string
-	decoder        *prune.Decoder // request bodies
 	storage        *prune.Decoder // objects read back from storage
 	reader         *prune.Decoder // stored objects after conversion
 
-	validator       *validation.Validator
-	statusValidator *validation.Validator // nil without a status subresource
-	hasStatus       bool
-	scale           *crdschema.CustomResourceSubresourceScale
-	// hasEmbedded and hasSetsOrMaps tell whether the schema has embedded
-	// resources and lists of type set or map: only then do requests walk
-	// the object for them.
-	hasEmbedded bool
-	// defaulters apply the defaults of each version's schema (cut down to
-	// what defaulting uses, defaultsOnly), listSchema is this version's
-	// cut down to its lists of type set or map (listTypesOnly); made on
-	// first use.
-	walksOnce  sync.Once
-	defaulters map[*structural.Schema]*defaulter
-	listSchema *structural.Schema
+	hasStatus bool
+	scale     *crdschema.CustomResourceSubresourceScale
 
-	rules *celrules.Compiled // nil when the version has no CEL rules
-
-	lazy        bool            // compile CEL rules on first use (WithLazyCompile)
-	unvalidated bool            // def is not validated (WithoutValidation)
-	cache       *celrules.Cache // shared compilations (WithCache), or nil
-	now         func() time.Time
-	uid         func() string
-	nameSuffix  func() string
-
-	kubeVersion crdschema.KubernetesVersion // as given to WithKubernetesVersion
-	release     release.Minor               // the Kubernetes release answered as
+	now        func() time.Time
+	uid        func() string
+	nameSuffix func() string
 
 	// resourceVersion is the last resourceVersion given to a stored
 	// object (see nextResourceVersion).
 	resourceVersion atomic.Uint64
 }
 
-// A ResourceOption configures New.
-type ResourceOption interface {
-	applyResource(*Resource)
-}
-
-type resourceOption func(*Resource)
-
-func (o resourceOption) applyResource(r *Resource) { o(r) }
-
-// WithClock sets the clock that stamps creationTimestamp on creates. The
-// default is time.Now.
-func WithClock(now func() time.Time) ResourceOption {
-	return resourceOption(func(r *Resource) { r.now = now })
-}
-
-// WithLazyCompile defers compiling the CEL rules of each schema node until
-// a request first reaches the node. Results are the same; New returns
-// sooner, and rules no object reaches are never compiled, at the price of
-// a slower first request. It suits a Resource that serves a few requests,
-// as in a unit test or a fake client, not a server.
-func WithLazyCompile() ResourceOption {
-	return resourceOption(func(r *Resource) { r.lazy = true })
+// WithClock sets the clock that stamps creationTimestamp on creates (New).
+// The default is time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(s *settings) { s.Now = now }
 }
 
 // WithoutValidation makes New serve def without checking that the API
 // server would accept it (Validate), as when def has been validated
 // already, or to serve a CRD the API server would refuse. A schema New
 // cannot compile is still an error.
-func WithoutValidation() ResourceOption {
-	return resourceOption(func(r *Resource) { r.unvalidated = true })
+func WithoutValidation() Option {
+	return func(s *settings) { s.Unvalidated = true }
 }
 
-// WithUID sets the generator of the uid of created objects. The default
-// returns random version 4 UUIDs.
-func WithUID(uid func() string) ResourceOption {
-	return resourceOption(func(r *Resource) { r.uid = uid })
+// WithUID sets the generator of the uid of created objects (New). The
+// default returns random version 4 UUIDs.
+func WithUID(uid func() string) Option {
+	return func(s *settings) { s.UID = uid }
 }
 
 // WithNameSuffix sets the generator of the suffix appended to
-// metadata.generateName. The default returns 5 random characters, as the
-// API server does.
-func WithNameSuffix(suffix func() string) ResourceOption {
-	return resourceOption(func(r *Resource) { r.nameSuffix = suffix })
+// metadata.generateName (New). The default returns 5 random characters,
+// as the API server does.
+func WithNameSuffix(suffix func() string) Option {
+	return func(s *settings) { s.NameSuffix = suffix }
 }
 
 // New prepares the named version of def for requests. It fails when the
@@ -126,8 +82,9 @@ func WithNameSuffix(suffix func() string) ResourceOption {
 // Validate says, with the same release and cache): that error is a
 // *RequestError of reason Invalid whose Errors are Validate's. Without
 // WithCache, the rules Validate compiles are shared with New's own
-// compilation.
-func New(def *crdschema.CustomResourceDefinition, version string, opts ...ResourceOption) (*Resource, error) {
+// compilation. Options: WithKubernetesVersion, WithCache,
+// WithLazyCompile, WithoutValidation, WithClock, WithUID, WithNameSuffix.
+func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option) (*Resource, error) {
 	if def == nil {
 		return nil, errors.New("crd.New: nil CustomResourceDefinition")
 	}
@@ -135,54 +92,41 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 	if d.Version(version) == nil {
 		return nil, fmt.Errorf("crd.New: %s has no version %q", d.Name, version)
 	}
+	set := applyOptions(opts)
 	r := &Resource{
+		pipeline:   &Pipeline{},
 		def:        d,
-		group:      d.Spec.Group,
-		version:    version,
-		kind:       d.Spec.Names.Kind,
 		resource:   d.Spec.Names.Plural + "." + d.Spec.Group,
-		namespaced: d.Spec.Scope == crdschema.NamespaceScoped,
-		schemas:    map[string]*structural.Schema{},
 		now:        time.Now,
 		uid:        randomUID,
 		nameSuffix: randomSuffix,
+	}
+	r.core = &r.pipeline.core
+	if set.Now != nil {
+		r.now = set.Now
+	}
+	if set.UID != nil {
+		r.uid = set.UID
+	}
+	if set.NameSuffix != nil {
+		r.nameSuffix = set.NameSuffix
 	}
 	if sv := d.StorageVersion(); sv != nil {
 		r.storageVersion = sv.Name
 	} else {
 		r.storageVersion = version
 	}
-	if err := servedSchemas(d, r.schemas); err != nil {
+	schemas := map[string]*structural.Schema{}
+	if err := servedSchemas(d, schemas); err != nil {
 		return nil, err
 	}
-	r.schema = r.schemas[version]
-	r.hasEmbedded = structuralHas(r.schema, isEmbedded, 0)
-	dec := prune.DecoderOptions{
-		Group:                 r.group,
-		Kind:                  r.kind,
-		Schemas:               r.schemas,
-		PreserveUnknownFields: d.Spec.PreserveUnknownFields,
+	if set.Cache == nil {
+		set.Cache = new(celrules.Cache)
 	}
-	r.decoder = prune.NewDecoder(dec)
-	r.reader = r.decoder
-	dec.Storage = true
-	r.storage = prune.NewDecoder(dec)
-
-	for _, o := range opts {
-		if o != nil {
-			o.applyResource(r)
-		}
-	}
-	r.release = release.Of(r.kubeVersion)
-	var err error
-	cache := r.cache
-	if !r.unvalidated {
-		if cache == nil {
-			cache = new(celrules.Cache)
-		}
+	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
-		if errs := Validate(context.Background(), def, WithKubernetesVersion(r.kubeVersion), WithCache(cache)); len(errs) > 0 {
+		if errs := Validate(context.Background(), def, WithKubernetesVersion(set.Version), WithCache(set.Cache)); len(errs) > 0 {
 			return nil, &RequestError{
 				Reason:  StatusReasonInvalid,
 				Message: fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", def.Name, errs.ToAggregate()),
@@ -190,35 +134,29 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Resour
 			}
 		}
 	}
-	vopt := validation.WithKubernetesVersion(r.kubeVersion)
-	if r.validator, err = validation.New(r.schema, vopt); err != nil {
-		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
-	}
 	// The version's own subresources: the API server's internal form
 	// hoists them when all versions agree, to the same value.
 	if sub := d.Version(version).Subresources; sub != nil {
 		r.hasStatus = sub.Status != nil
 		r.scale = sub.Scale
 	}
-	if r.hasStatus {
-		var status *structural.Schema
-		if r.schema != nil {
-			status = r.schema.Properties["status"]
-		}
-		if r.statusValidator, err = validation.New(status, vopt); err != nil {
-			return nil, fmt.Errorf("crd.New: version %s: status: %w", version, err)
-		}
-	}
-	var copts []celrules.Option
-	if r.lazy {
-		copts = append(copts, celrules.WithLazyCompile())
-	}
-	copts = append(copts, celrules.WithKubernetesVersion(r.kubeVersion), celrules.WithCache(cache))
-	if r.rules, err = celrules.Compile(r.schema, true, copts...); err != nil {
+	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
+	r.reader = r.decoder
+	r.storage = prune.NewDecoder(prune.DecoderOptions{
+		Group:                 r.group,
+		Kind:                  r.kind,
+		Schemas:               schemas,
+		PreserveUnknownFields: d.Spec.PreserveUnknownFields,
+		Storage:               true,
+	})
 	return r, nil
 }
+
+// Pipeline returns the pipeline of the version r serves: its decoding,
+// defaulting and validation, which r's requests run.
+func (r *Resource) Pipeline() *Pipeline { return r.pipeline }
 
 // Result is the outcome of a request. Every request returns one, refused
 // or not.
@@ -380,7 +318,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	if len(m) > 0 {
 		o["metadata"] = m
 	}
-	return r.store(r.result(o, unknown, r.validateCreate(ctx, o), true, nil), 0)
+	return r.store(r.result(o, unknown, r.validateCreate(ctx, o, r.scale), true, nil), 0)
 }
 
 // Update runs an update (PUT) of the main resource: obj is the request
@@ -494,9 +432,9 @@ func (r *Resource) updateDecoded(ctx context.Context, o map[string]any, unknown 
 	copyUpdateSystemFields(m, om)
 	o["metadata"] = m
 	if status {
-		return r.store(r.result(o, unknown, r.validateStatusUpdate(ctx, o, old), false, nil), oldRV)
+		return r.store(r.result(o, unknown, r.validateStatusUpdate(ctx, o, old, r.scale), false, nil), oldRV)
 	}
-	return r.store(r.result(o, unknown, r.validateUpdate(ctx, o, old), true, old), oldRV)
+	return r.store(r.result(o, unknown, r.validateUpdate(ctx, o, old, r.scale), true, old), oldRV)
 }
 
 // ReadStored returns a copy of obj as the API server reads it back from
@@ -568,7 +506,10 @@ func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, [
 
 // schemaOf returns the schema of obj's version when obj is of this CRD's
 // group and kind.
-func (r *Resource) schemaOf(obj map[string]any) *structural.Schema {
+func (r *core) schemaOf(obj map[string]any) *structural.Schema {
+	if r.kind == "" {
+		return r.schema // NewPipeline without WithKind: any object
+	}
 	kind, _ := obj["kind"].(string)
 	av, _ := obj["apiVersion"].(string)
 	g, v, err := metavalidation.ParseGroupVersion(av)

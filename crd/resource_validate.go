@@ -11,26 +11,27 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
-	"github.com/crdschema/crdschema/ratchet"
 )
 
 // validateCreate is rest.ValidateCreate with the custom resource strategy:
 // the strategy's checks and, when they pass, the root metadata once more
 // with path-segment names.
-func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdschema.ErrorList {
+func (r *core) validateCreate(ctx context.Context, o map[string]any, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
 	errs := r.validateTypeMeta(o)
 	var meta *crdschema.ObjectMeta
 	if len(errs) == 0 {
 		var merrs crdschema.ErrorList
-		meta, merrs = r.objectMeta(o)
+		if !r.metaless(o) {
+			meta, merrs = r.objectMeta(o)
+		}
 		if merrs != nil {
 			errs = append(errs, merrs...)
-		} else {
-			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespaced, metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
+		} else if meta != nil {
+			errs = append(errs, metavalidation.ValidateObjectMeta(meta, r.namespacedMeta(meta), metavalidation.NameIsDNSSubdomain, crdschema.NewPath("metadata"))...)
 		}
 		errs = append(errs, r.validator.Validate(nil, o)...)
-		errs = append(errs, r.validateScaleSpec(o)...)
-		errs = append(errs, r.validateScaleStatus(o)...)
+		errs = append(errs, validateScaleSpec(o, scale)...)
+		errs = append(errs, validateScaleStatus(o, scale)...)
 	}
 	errs = append(errs, r.embeddedMeta(o)...)
 	errs = append(errs, r.listSetsAndMaps(o)...)
@@ -45,8 +46,8 @@ func (r *Resource) validateCreate(ctx context.Context, o map[string]any) crdsche
 }
 
 // validateUpdate is rest.ValidateUpdate with the custom resource strategy.
-func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
-	corr := ratchet.Correlate(o, old, r.schema)
+func (r *core) validateUpdate(ctx context.Context, o, old map[string]any, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
+	corr := r.correlate(o, old)
 	m := r.decodeMetas(o, old)
 	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
@@ -54,10 +55,9 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 		errs = append(errs, tm...)
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
-		verrs, _ := r.validator.ValidateUpdate(nil, o, corr)
-		errs = append(errs, verrs...)
-		errs = append(errs, r.validateScaleSpec(o)...)
-		errs = append(errs, r.validateScaleStatus(o)...)
+		errs = append(errs, r.validator.ValidateUpdate(nil, o, corr).Errors...)
+		errs = append(errs, validateScaleSpec(o, scale)...)
+		errs = append(errs, validateScaleStatus(o, scale)...)
 	}
 	errs = append(errs, r.embeddedMeta(o)...)
 	if len(r.listSetsAndMaps(old)) == 0 {
@@ -67,8 +67,8 @@ func (r *Resource) validateUpdate(ctx context.Context, o, old map[string]any) cr
 }
 
 // validateStatusUpdate is rest.ValidateUpdate with the status strategy.
-func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]any) crdschema.ErrorList {
-	corr := ratchet.Correlate(o, old, r.schema)
+func (r *core) validateStatusUpdate(ctx context.Context, o, old map[string]any, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
+	corr := r.correlate(o, old)
 	m := r.decodeMetas(o, old)
 	errs := r.validateCommon(m)
 	tm := r.validateTypeMeta(o)
@@ -77,10 +77,9 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 	} else {
 		errs = append(errs, r.validateMetaUpdate(m)...)
 		if status, ok := o["status"]; ok {
-			serrs, _ := r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema))
-			errs = append(errs, serrs...)
+			errs = append(errs, r.statusValidator.ValidateUpdate(crdschema.NewPath("status"), status, corr.Status(r.schema)).Errors...)
 		}
-		errs = append(errs, r.validateScaleStatus(o)...)
+		errs = append(errs, validateScaleStatus(o, scale)...)
 	}
 	if n := r.listSetsAndMaps(o); len(n) > 0 {
 		if len(r.listSetsAndMaps(old)) == 0 {
@@ -95,11 +94,22 @@ func (r *Resource) validateStatusUpdate(ctx context.Context, o, old map[string]a
 type metas struct {
 	meta, old *crdschema.ObjectMeta
 	errs      crdschema.ErrorList
+	none      bool // not checked (metaless)
+}
+
+// metaless tells whether the metadata of o is left unchecked: without a
+// kind (NewPipeline without WithKind), an object without metadata is a
+// value of the schema, not a resource.
+func (r *core) metaless(o map[string]any) bool {
+	return r.kind == "" && o["metadata"] == nil
 }
 
 // decodeMetas decodes the metadata of o and old once for the checks of an
 // update.
-func (r *Resource) decodeMetas(o, old map[string]any) metas {
+func (r *core) decodeMetas(o, old map[string]any) metas {
+	if r.metaless(o) {
+		return metas{none: true}
+	}
 	meta, merrs := r.objectMeta(o)
 	if merrs != nil {
 		return metas{errs: merrs}
@@ -113,16 +123,22 @@ func (r *Resource) decodeMetas(o, old map[string]any) metas {
 
 // validateCommon is the generic part of an update's validation: the new
 // metadata, and what an update may not change in it.
-func (r *Resource) validateCommon(m metas) crdschema.ErrorList {
+func (r *core) validateCommon(m metas) crdschema.ErrorList {
+	if m.none {
+		return nil
+	}
 	if m.errs != nil {
 		return m.errs
 	}
 	p := crdschema.NewPath("metadata")
-	errs := metavalidation.ValidateObjectMeta(m.meta, r.namespaced, metavalidation.NameIsPathSegment, p)
+	errs := metavalidation.ValidateObjectMeta(m.meta, r.namespacedMeta(m.meta), metavalidation.NameIsPathSegment, p)
 	return append(errs, metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, p)...)
 }
 
-func (r *Resource) validateMetaUpdate(m metas) crdschema.ErrorList {
+func (r *core) validateMetaUpdate(m metas) crdschema.ErrorList {
+	if m.none {
+		return nil
+	}
 	if m.errs != nil {
 		// the decoding errors once more, as errors of their own
 		errs := make(crdschema.ErrorList, len(m.errs))
@@ -135,7 +151,10 @@ func (r *Resource) validateMetaUpdate(m metas) crdschema.ErrorList {
 	return metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, crdschema.NewPath("metadata"))
 }
 
-func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {
+func (r *core) validateTypeMeta(o map[string]any) crdschema.ErrorList {
+	if r.kind == "" {
+		return nil // WithKind not given: any kind
+	}
 	var errs crdschema.ErrorList
 	kind, _ := o["kind"].(string)
 	av, _ := o["apiVersion"].(string)
@@ -148,8 +167,18 @@ func (r *Resource) validateTypeMeta(o map[string]any) crdschema.ErrorList {
 	return errs
 }
 
+// namespacedMeta tells whether meta is checked as that of a namespaced
+// object: as the scope says, or, without a kind (NewPipeline without
+// WithKind), when it has a namespace.
+func (r *core) namespacedMeta(meta *crdschema.ObjectMeta) bool {
+	if r.kind == "" {
+		return meta.Namespace != ""
+	}
+	return r.namespaced
+}
+
 // objectMeta decodes the (already cleaned) metadata of o.
-func (r *Resource) objectMeta(o map[string]any) (*crdschema.ObjectMeta, crdschema.ErrorList) {
+func (r *core) objectMeta(o map[string]any) (*crdschema.ObjectMeta, crdschema.ErrorList) {
 	raw, ok := o["metadata"]
 	if !ok || raw == nil {
 		return &crdschema.ObjectMeta{}, nil
@@ -167,20 +196,20 @@ func (r *Resource) objectMeta(o map[string]any) (*crdschema.ObjectMeta, crdschem
 	return meta, nil
 }
 
-func (r *Resource) validateScaleSpec(o map[string]any) crdschema.ErrorList {
-	if r.scale == nil {
+func validateScaleSpec(o map[string]any, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
+	if scale == nil {
 		return nil
 	}
-	return replicasErrors(o, r.scale.SpecReplicasPath)
+	return replicasErrors(o, scale.SpecReplicasPath)
 }
 
-func (r *Resource) validateScaleStatus(o map[string]any) crdschema.ErrorList {
-	if r.scale == nil {
+func validateScaleStatus(o map[string]any, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
+	if scale == nil {
 		return nil
 	}
-	errs := replicasErrors(o, r.scale.StatusReplicasPath)
-	if r.scale.LabelSelectorPath != nil {
-		p := *r.scale.LabelSelectorPath
+	errs := replicasErrors(o, scale.StatusReplicasPath)
+	if scale.LabelSelectorPath != nil {
+		p := *scale.LabelSelectorPath
 		v, found, err := nestedField(o, splitPath(p))
 		if err == nil && found {
 			if _, ok := v.(string); !ok {
@@ -256,7 +285,7 @@ var blockingTypes = map[crdschema.ErrorType]bool{
 }
 
 // appendRules runs the CEL rules, unless an earlier error blocks them.
-func (r *Resource) appendRules(ctx context.Context, errs crdschema.ErrorList, o, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
+func (r *core) appendRules(ctx context.Context, errs crdschema.ErrorList, o, old map[string]any, opts ...celrules.ValidateOption) crdschema.ErrorList {
 	if r.rules == nil {
 		return errs
 	}

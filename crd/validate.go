@@ -28,11 +28,11 @@ func newConfig(ctx context.Context, opts []Option) *config {
 		ctx = context.Background()
 	}
 	s := applyOptions(opts)
-	cache := s.cache
+	cache := s.Cache
 	if cache == nil {
 		cache = new(celrules.Cache)
 	}
-	return &config{ctx: ctx, cache: cache, kubeVersion: s.version, release: release.Of(s.version)}
+	return &config{ctx: ctx, cache: cache, kubeVersion: s.Version, release: release.Of(s.Version)}
 }
 
 // celOption is the CEL environment option of c's release.

@@ -8,10 +8,11 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/pathstack"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/surround"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -157,7 +158,7 @@ func defaultBelow(s *structural.Schema) bool {
 // check validates the default of s, reported at path.
 func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
-	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion))
+	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion), openAPIOnly)
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 		if e, _ := objectmeta.Coerce(nil, obj, root, true, objectmeta.CoerceOptions{}); e != nil {
 			e = legacyErrors(crdschema.ErrorList{e}, v.release)[0]
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+e.Error()))
-		} else if errs := validation.ValidateEmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
+		} else if errs := objectcheck.EmbeddedMeta(nil, obj, root, true); len(errs) > 0 {
 			errs = legacyErrors(errs, v.release)
 			v.errs = append(v.errs, crdschema.Invalid(path, def, "must result in valid metadata: "+errs.ToAggregate().Error()))
 		} else if errs := validator.Validate(path, def); len(errs) > 0 {
@@ -198,7 +199,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 	}
 	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
-	} else if errs := validation.ValidateEmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
+	} else if errs := objectcheck.EmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
 		v.errs = append(v.errs, errs...)
 	} else if errs := validator.Validate(path, coerced); len(errs) > 0 {
 		v.errs = append(v.errs, errs...)

@@ -35,7 +35,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	if opts.requireStructuralSchema {
 		if ss, err := structural.New(schema); err != nil {
 			newErrs = crdschema.ErrorList{crdschema.Invalid(schemaPath, "", err.Error())}
-		} else if e := structural.Validate(schemaPath, ss, structural.ValidateOptions{}); len(e) > 0 {
+		} else if e := structural.Validate(schemaPath, ss, structural.Options{}); len(e) > 0 {
 			errs = append(errs, e...)
 		} else if e, err := validateDefaults(c, schemaPath, ss, opts.requirePrunedDefaults); err != nil {
 			errs = append(errs, crdschema.Invalid(schemaPath, "", err.Error()))
@@ -46,7 +46,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		}
 	}
 
-	errs = append(errs, structural.ValidateProps(schemaPath, schema, structural.PropsOptions{
+	errs = append(errs, structural.ValidateProps(schemaPath, schema, structural.Options{
 		ForbidDefaults:           !opts.allowDefaults,
 		ForbidDefaultsReason:     opts.disallowDefaultsReason,
 		AllowInvalidPropertyType: !opts.requireValidPropertyType,

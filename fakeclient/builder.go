@@ -37,7 +37,7 @@ type ClientBuilder struct {
 	globalRV            bool
 	indexes             []index
 	warnings            rest.WarningHandler
-	resourceOptions     []crd.ResourceOption
+	resourceOptions     []crd.Option
 	kubernetesVersion   crdschema.KubernetesVersion
 
 	crdFiles []string
@@ -163,7 +163,7 @@ func (b *ClientBuilder) WithKubernetesVersion(v crdschema.KubernetesVersion) *Cl
 
 // WithResourceOptions passes options to every crd.New: a clock for
 // creationTimestamp, the uid and generateName suffix generators.
-func (b *ClientBuilder) WithResourceOptions(opts ...crd.ResourceOption) *ClientBuilder {
+func (b *ClientBuilder) WithResourceOptions(opts ...crd.Option) *ClientBuilder {
 	b.resourceOptions = append(b.resourceOptions, opts...)
 	return b
 }

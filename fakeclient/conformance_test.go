@@ -83,8 +83,8 @@ func TestConformanceThroughClient(t *testing.T) {
 	}
 }
 
-func resourceOptions() []crd.ResourceOption {
-	return []crd.ResourceOption{
+func resourceOptions() []crd.Option {
+	return []crd.Option{
 		crd.WithClock(func() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }),
 		crd.WithUID(func() string { return "00000000-0000-0000-0000-000000000001" }),
 		crd.WithNameSuffix(func() string { return "xxxxx" }),

@@ -57,14 +57,14 @@ type sourcedCRD struct {
 	source string
 }
 
-func newCRDSet(defs []sourcedCRD, version crdschema.KubernetesVersion, resourceOptions []crd.ResourceOption) (*CRDSet, error) {
+func newCRDSet(defs []sourcedCRD, version crdschema.KubernetesVersion, resourceOptions []crd.Option) (*CRDSet, error) {
 	s := &CRDSet{kubernetesVersion: version, kinds: map[schema.GroupKind]*kind{}, names: map[string]string{}}
 	ctx := context.Background()
 	// One compile cache for the set: validation and the serving of each
 	// version share the compiled rules, and so do CRDs that repeat rules
 	// over the same types.
 	cache := newCompileCache()
-	opts := append([]crd.ResourceOption{crd.WithKubernetesVersion(version), crd.WithCache(cache)}, resourceOptions...)
+	opts := append([]crd.Option{crd.WithKubernetesVersion(version), crd.WithCache(cache)}, resourceOptions...)
 	for _, sd := range defs {
 		def := sd.def
 		if errs := validateCRD(ctx, def, version, cache); len(errs) > 0 {

@@ -42,7 +42,7 @@ type version struct {
 	once   sync.Once
 	resErr error
 	def    *crdschema.CustomResourceDefinition
-	opts   []crd.ResourceOption
+	opts   []crd.Option
 	fields *printer.Fields
 	status bool
 	scale  *crdschema.CustomResourceSubresourceScale
@@ -50,7 +50,7 @@ type version struct {
 	warning string
 }
 
-func newKind(def *crdschema.CustomResourceDefinition, opts []crd.ResourceOption) (*kind, error) {
+func newKind(def *crdschema.CustomResourceDefinition, opts []crd.Option) (*kind, error) {
 	k := &kind{
 		def:        def,
 		gk:         schema.GroupKind{Group: def.Spec.Group, Kind: def.Spec.Names.Kind},
@@ -110,7 +110,7 @@ func newKind(def *crdschema.CustomResourceDefinition, opts []crd.ResourceOption)
 func (v *version) compile() error {
 	v.once.Do(func() {
 		// Build has validated the CRD.
-		v.res, v.resErr = crd.New(v.def, v.name, append([]crd.ResourceOption{crd.WithoutValidation(), crd.WithLazyCompile()}, v.opts...)...)
+		v.res, v.resErr = crd.New(v.def, v.name, append([]crd.Option{crd.WithoutValidation(), crd.WithLazyCompile()}, v.opts...)...)
 		if v.resErr != nil {
 			v.resErr = apierrors.NewInternalError(fmt.Errorf("compiling %s: %w", v.gvk, v.resErr))
 		}

@@ -44,7 +44,7 @@ func structuralSchema(p *crdschema.JSONSchemaProps) *structural.Schema {
 	if err != nil || s == nil || !validTypes(s, 0) {
 		return nil
 	}
-	if len(structural.Validate(nil, s, structural.ValidateOptions{})) > 0 {
+	if len(structural.Validate(nil, s, structural.Options{})) > 0 {
 		return nil
 	}
 	return s

@@ -60,13 +60,14 @@ func TestHTTPRoute(t *testing.T) {
 	nested(bad, "spec").(map[string]any)["hostnames"] = []any{"Shop.Example.com"}
 	changed := deepCopy(bad).(map[string]any)
 	nested(changed, "spec", "rules", 3, "backendRefs", 1).(map[string]any)["weight"] = int64(5)
-	errs, warnings := v.ValidateUpdate(nil, changed, ratchet.Correlate(changed, bad, s))
+	r := v.ValidateUpdate(nil, changed, ratchet.Correlate(changed, bad, s))
+	errs, warnings := r.Errors, r.Warnings
 	if len(errs) != 0 || len(warnings) != 1 {
 		t.Errorf("hostname untouched: errors %v, warnings %v", errs, warnings)
 	}
 	renamed := deepCopy(bad).(map[string]any)
 	nested(renamed, "spec").(map[string]any)["hostnames"] = []any{"Shop2.Example.com"}
-	errs, _ = v.ValidateUpdate(nil, renamed, ratchet.Correlate(renamed, bad, s))
+	errs = v.ValidateUpdate(nil, renamed, ratchet.Correlate(renamed, bad, s)).Errors
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "spec.hostnames[0]") {
 		t.Errorf("hostname changed: errors %v", errs)
 	}

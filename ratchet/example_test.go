@@ -48,9 +48,9 @@ func Example() {
 	// as package crd does inside Resource.Update.
 	validate := func(obj map[string]any) (errs, warnings crdschema.ErrorList) {
 		c := ratchet.Correlate(obj, stored, s)
-		errs, warnings = v.ValidateUpdate(nil, obj, c)
+		r := v.ValidateUpdate(nil, obj, c)
 		cel := rules.Validate(context.Background(), nil, obj, stored, celrules.WithRatcheting(c))
-		return append(errs, cel.Errors...), append(warnings, cel.Warnings...)
+		return append(r.Errors, cel.Errors...), append(r.Warnings, cel.Warnings...)
 	}
 
 	// Scaling leaves the invalid image and schedule as they are: accepted,

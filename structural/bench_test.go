@@ -29,10 +29,10 @@ func TestGatewayIsAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := Validate(rootPath, s, ValidateOptions{}); len(errs) != 0 {
+	if errs := Validate(rootPath, s, Options{}); len(errs) != 0 {
 		t.Errorf("Validate: %v", errs)
 	}
-	if errs := ValidateProps(rootPath, p, PropsOptions{}); len(errs) != 0 {
+	if errs := ValidateProps(rootPath, p, Options{}); len(errs) != 0 {
 		t.Errorf("ValidateProps: %v", errs)
 	}
 }
@@ -54,13 +54,13 @@ func BenchmarkValidate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Validate(rootPath, s, ValidateOptions{})
+		Validate(rootPath, s, Options{})
 	}
 }
 
 func BenchmarkValidateProps(b *testing.B) {
 	p := gateway(b)
-	opts := PropsOptions{}
+	opts := Options{}
 	b.ReportAllocs()
 	for b.Loop() {
 		ValidateProps(rootPath, p, opts)

@@ -66,9 +66,9 @@ func schemaErrors(path *crdschema.Path, p *crdschema.JSONSchemaProps) crdschema.
 	if s, err := New(p); err != nil {
 		initErrs = append(initErrs, crdschema.Invalid(path, "", err.Error()))
 	} else {
-		errs = append(errs, Validate(path, s, ValidateOptions{})...)
+		errs = append(errs, Validate(path, s, Options{})...)
 	}
-	errs = append(errs, ValidateProps(path, p, PropsOptions{})...)
+	errs = append(errs, ValidateProps(path, p, Options{})...)
 	if len(errs) == 0 {
 		errs = initErrs
 	}

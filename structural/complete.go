@@ -5,7 +5,7 @@ import "github.com/crdschema/crdschema"
 // validateCompleteness reports every property or items that a junctor
 // validates but that the structural part of s does not specify, so that
 // every value validation applies to a value of known shape.
-func validateCompleteness(errs crdschema.ErrorList, s *Schema, fldPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func validateCompleteness(errs crdschema.ErrorList, s *Schema, fldPath *crdschema.Path, opts Options) crdschema.ErrorList {
 	if s == nil {
 		return errs
 	}
@@ -16,7 +16,7 @@ func missing(sPath, vPath *crdschema.Path) *crdschema.Error {
 	return crdschema.Required(sPath, "because it is defined in "+vPath.String())
 }
 
-func completeValueValidation(errs crdschema.ErrorList, v *ValueValidation, s *Schema, sPath, vPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func completeValueValidation(errs crdschema.ErrorList, v *ValueValidation, s *Schema, sPath, vPath *crdschema.Path, opts Options) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}
@@ -36,7 +36,7 @@ func completeValueValidation(errs crdschema.ErrorList, v *ValueValidation, s *Sc
 	return errs
 }
 
-func completeNested(errs crdschema.ErrorList, v *NestedValueValidation, s *Schema, sPath, vPath *crdschema.Path, opts ValidateOptions) crdschema.ErrorList {
+func completeNested(errs crdschema.ErrorList, v *NestedValueValidation, s *Schema, sPath, vPath *crdschema.Path, opts Options) crdschema.ErrorList {
 	if v == nil {
 		return errs
 	}

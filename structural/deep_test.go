@@ -36,10 +36,10 @@ func checkDeep(t *testing.T, p *crdschema.JSONSchemaProps, depth int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := Validate(nil, s, ValidateOptions{}); len(errs) != 0 {
+	if errs := Validate(nil, s, Options{}); len(errs) != 0 {
 		t.Fatalf("Validate: %d errors, first %v", len(errs), errs[0])
 	}
-	if errs := ValidateProps(nil, p, PropsOptions{}); len(errs) != 0 {
+	if errs := ValidateProps(nil, p, Options{}); len(errs) != 0 {
 		t.Fatalf("ValidateProps: %d errors, first %v", len(errs), errs[0])
 	}
 	path := strings.Repeat(".a", depth)

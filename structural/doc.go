@@ -11,7 +11,7 @@
 // paths and texts, so that
 //
 //	s, err := structural.New(props)
-//	errs := structural.Validate(crdschema.NewPath("spec", "validation", "openAPIV3Schema"), s, ValidateOptions{})
+//	errs := structural.Validate(crdschema.NewPath("spec", "validation", "openAPIV3Schema"), s, Options{})
 //
 // gives the errors that kubectl apply shows for the same CRD.
 // ValidateProps checks the rules' own fields; compiling them and checking

@@ -29,10 +29,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	for _, e := range structural.Validate(path, s, structural.ValidateOptions{}) {
+	for _, e := range structural.Validate(path, s, structural.Options{}) {
 		fmt.Println(e)
 	}
-	for _, e := range structural.ValidateProps(path, &props, structural.PropsOptions{}) {
+	for _, e := range structural.ValidateProps(path, &props, structural.Options{}) {
 		fmt.Println(e)
 	}
 	// Output:

@@ -32,7 +32,7 @@ func FuzzNewValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ValidateProps(rootPath, &p, PropsOptions{})
+		ValidateProps(rootPath, &p, Options{})
 		if _, err := json.Marshal(apiextensions.Schema(&p)); err != nil {
 			t.Fatalf("SchemaBadValue does not marshal: %v", err)
 		}
@@ -43,13 +43,13 @@ func FuzzNewValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		errs := Validate(rootPath, s, ValidateOptions{})
+		errs := Validate(rootPath, s, Options{})
 		for i := 1; i < len(errs); i++ {
 			if errs[i-1].Error() > errs[i].Error() {
 				t.Fatal("errors not sorted")
 			}
 		}
-		Validate(rootPath, s, ValidateOptions{true, true, true})
+		Validate(rootPath, s, Options{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
 		s.FieldPath(fieldPath, true)
 		s.FieldPath(fieldPath, false)
 		s2, err := New(s.ToJSONSchemaProps())

@@ -71,13 +71,13 @@ func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs
 	bounded(t, hostileLimit, func() {
 		var s *structural.Schema
 		s, newErr = structural.New(p)
-		propsErrs = structural.ValidateProps(hostileRoot, p, structural.PropsOptions{})
+		propsErrs = structural.ValidateProps(hostileRoot, p, structural.Options{})
 		if newErr != nil {
 			return
 		}
 		sBefore := s.DeepCopy()
-		errs = structural.Validate(hostileRoot, s, structural.ValidateOptions{})
-		structural.Validate(hostileRoot, s, structural.ValidateOptions{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
+		errs = structural.Validate(hostileRoot, s, structural.Options{})
+		structural.Validate(hostileRoot, s, structural.Options{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
 		s.FieldPath(strings.Repeat(".a", 2000), true)
 		s.Unfold().StripNullable().StripValueValidations()
 		if _, err := structural.New(s.ToJSONSchemaProps()); err != nil {
@@ -121,8 +121,8 @@ func TestHostileDeepSchema(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			errs = structural.Validate(hostileRoot, s, structural.ValidateOptions{})
-			errs = append(errs, structural.ValidateProps(hostileRoot, p, structural.PropsOptions{})...)
+			errs = structural.Validate(hostileRoot, s, structural.Options{})
+			errs = append(errs, structural.ValidateProps(hostileRoot, p, structural.Options{})...)
 		})
 		if len(errs) > 0 {
 			t.Errorf("%d errors, first %v", len(errs), errs[0])
@@ -217,7 +217,7 @@ func TestHostileThousandsOfRules(t *testing.T) {
 	p := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
 		"spec": {Type: "object", Properties: map[string]crdschema.JSONSchemaProps{"a": {Type: "string"}}, XValidations: rules}}}
 	var errs crdschema.ErrorList
-	bounded(t, hostileLimit, func() { errs = structural.ValidateProps(hostileRoot, p, structural.PropsOptions{}) })
+	bounded(t, hostileLimit, func() { errs = structural.ValidateProps(hostileRoot, p, structural.Options{}) })
 	if len(errs) > 0 {
 		t.Errorf("errors %v", errs)
 	}
@@ -294,7 +294,7 @@ func TestConcurrentSchema(t *testing.T) {
 	}
 	run := func() string {
 		var b strings.Builder
-		fmt.Fprintln(&b, structural.Validate(hostileRoot, s, structural.ValidateOptions{}))
+		fmt.Fprintln(&b, structural.Validate(hostileRoot, s, structural.Options{}))
 		for _, fp := range []string{".spec.listeners", ".spec.gatewayClassName", ".spec.nope", ".metadata.name"} {
 			path, _, err := s.FieldPath(fp, true)
 			fmt.Fprintln(&b, path, err)

@@ -8,26 +8,6 @@ import (
 	"github.com/crdschema/crdschema/internal/pathstack"
 )
 
-// PropsOptions relax the CRD schema restrictions that ValidateProps
-// enforces. The zero value is what the API server enforces when a CRD is
-// created; on update it relaxes the restrictions that the stored CRD
-// already violated ("ratcheting"), which package crd works out.
-type PropsOptions struct {
-	// ForbidDefaults reports every default as "must not be set", followed
-	// by ForbidDefaultsReason when that is not empty.
-	ForbidDefaults       bool
-	ForbidDefaultsReason string
-	// AllowInvalidPropertyType accepts a type other than array, boolean,
-	// integer, number, object and string.
-	AllowInvalidPropertyType bool
-	// AllowNonAtomicSetItems accepts items of an x-kubernetes-list-type:
-	// set list that are not atomic.
-	AllowNonAtomicSetItems bool
-	// AllowNullableListKeys accepts nullable items of set and map lists,
-	// and map keys that are nullable or neither required nor defaulted.
-	AllowNullableListKeys bool
-}
-
 // ValidateProps reports every violation of the schema restrictions the API
 // server applies to a CRD's openAPIV3Schema p at fldPath (for example
 // spec.validation.openAPIV3Schema): unsupported keywords (id, $ref,
@@ -44,7 +24,7 @@ type PropsOptions struct {
 // (and definitions and dependencies) are visited by name where the API
 // server visits them in random order. p is not modified. Compiling the
 // rules is package crd's business (with package celrules).
-func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts PropsOptions) crdschema.ErrorList {
+func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts Options) crdschema.ErrorList {
 	w := propsWalker{opts: opts}
 	st := pathstack.New(fldPath) // paths are built for errors only
 	defer st.Release()
@@ -66,7 +46,7 @@ func (c propsContext) forbidDefaults(reason string) propsContext {
 }
 
 type propsWalker struct {
-	opts PropsOptions
+	opts Options
 	errs crdschema.ErrorList
 	frames
 }

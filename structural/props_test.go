@@ -6,11 +6,11 @@ import (
 
 func TestValidateProps(t *testing.T) {
 	const p = "spec.validation.openAPIV3Schema"
-	create := PropsOptions{}
+	create := Options{}
 	tests := []struct {
 		name   string
 		schema string
-		opts   PropsOptions
+		opts   Options
 		want   []string
 	}{
 		{"valid", `{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string","default":"x"}}}}}`, create, nil},
@@ -29,7 +29,7 @@ func TestValidateProps(t *testing.T) {
 				p + ".properties[a].type: Forbidden: type cannot be set to null, use nullable as an alternative",
 				p + `.properties[b].type: Unsupported value: "foo": supported values: "array", "boolean", "integer", "number", "object", "string"`,
 			}},
-		{"types not checked when not required", `{"type":"object","properties":{"b":{"type":"foo"}}}`, PropsOptions{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
+		{"types not checked when not required", `{"type":"object","properties":{"b":{"type":"foo"}}}`, Options{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
 		{"items as a list", `{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string","uniqueItems":true}]}}}`, create,
 			[]string{
 				p + ".properties[a].items: Forbidden: items must be a schema object and not an array",
@@ -47,7 +47,7 @@ func TestValidateProps(t *testing.T) {
 				p + ".properties[metadata].default: Forbidden: must not be set in top-level metadata",
 			}},
 		{"defaults not allowed", `{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"type":"string","default":null}}}`,
-			PropsOptions{ForbidDefaults: true, ForbidDefaultsReason: "because pruning is off", AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true},
+			Options{ForbidDefaults: true, ForbidDefaultsReason: "because pruning is off", AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true},
 			[]string{p + ".properties[a].default: Forbidden: must not be set because pruning is off"}},
 		{"embedded resource inside resource meta", `{"type":"object","properties":{"metadata":{"type":"object","properties":{"name":{"type":"string","x-kubernetes-embedded-resource":true}}}}}`, create,
 			[]string{p + ".properties[metadata].properties[name].x-kubernetes-embedded-resource: Forbidden: must not be used inside of resource meta"}},
@@ -69,7 +69,7 @@ func TestValidateProps(t *testing.T) {
 				p + ".properties[a].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set",
 				p + `.properties[b].items.x-kubernetes-list-type: Invalid value: "set": must be atomic as item of a list with x-kubernetes-list-type=set`,
 			}},
-		{"set items not checked when not required", `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"object"}}}}`, PropsOptions{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
+		{"set items not checked when not required", `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"object"}}}}`, Options{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
 		{"map lists", `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"]}},"b":{"type":"array","x-kubernetes-list-type":"map","items":{"type":"string"}},"c":{"type":"array","x-kubernetes-list-type":"atomic","x-kubernetes-list-map-keys":["k"],"items":{"type":"string"}},"d":{"type":"array","x-kubernetes-list-type":"map"},"e":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k","k","z","o"],"items":{"type":"object","properties":{"k":{"type":"string"},"o":{"type":"object"}},"required":["k","o"]}}}}`, create,
 			[]string{
 				p + ".properties[a].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty",
@@ -89,7 +89,7 @@ func TestValidateProps(t *testing.T) {
 				p + ".properties[a].items.properties[k].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
 				p + ".properties[s].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set",
 			}},
-		{"map list keys not checked when not required", `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","nullable":true,"properties":{"k":{"type":"string","nullable":true}}}}}}`, PropsOptions{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
+		{"map list keys not checked when not required", `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","nullable":true,"properties":{"k":{"type":"string","nullable":true}}}}}}`, Options{AllowInvalidPropertyType: true, AllowNonAtomicSetItems: true, AllowNullableListKeys: true}, nil},
 		{"junctors, definitions and dependencies are checked", `{"type":"object","properties":{"a":{"type":"string","not":{"uniqueItems":true},"allOf":[{"id":"x"}],"oneOf":[{"$ref":""}],"anyOf":[{"type":"null"}],"definitions":{"d":{"additionalItems":true}},"dependencies":{"x":{"patternProperties":{"a":{}}}}}}}`, create,
 			[]string{
 				p + ".properties[a].definitions: Forbidden: definitions is not supported",
@@ -148,11 +148,11 @@ func TestValidatePropsRules(t *testing.T) {
 		// The API server crashes on this one.
 		p + `[13].fieldPath: Invalid value: ".t.x.y": must be a valid path`,
 	}
-	checkMessages(t, ValidateProps(rootPath, schema, PropsOptions{}), want)
+	checkMessages(t, ValidateProps(rootPath, schema, Options{}), want)
 
 	// fieldPath is not checked on a schema that does not convert.
 	schema = props(t, `{"type":"object","properties":{"a":{"type":"string","$ref":"#/x"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".b"}]}`)
-	checkMessages(t, ValidateProps(rootPath, schema, PropsOptions{}), []string{
+	checkMessages(t, ValidateProps(rootPath, schema, Options{}), []string{
 		"spec.validation.openAPIV3Schema.properties[a].$ref: Forbidden: $ref is not supported",
 	})
 }
@@ -160,7 +160,7 @@ func TestValidatePropsRules(t *testing.T) {
 func TestValidatePropsDoesNotModify(t *testing.T) {
 	for _, c := range loadCases(t) {
 		before := mustJSON(t, &c.Schema)
-		ValidateProps(rootPath, &c.Schema, PropsOptions{})
+		ValidateProps(rootPath, &c.Schema, Options{})
 		if after := mustJSON(t, &c.Schema); after != before {
 			t.Fatalf("%s: ValidateProps modified its input", c.Name)
 		}

@@ -30,7 +30,7 @@ func TestUnfold(t *testing.T) {
 			if after := mustJSON(t, s.ToJSONSchemaProps()); after != before {
 				t.Error("Unfold modified its receiver")
 			}
-			if errs := Validate(nil, u, ValidateOptions{}); len(errs) != 0 {
+			if errs := Validate(nil, u, Options{}); len(errs) != 0 {
 				t.Errorf("unfolded schema is not structural: %v", errs)
 			}
 		})

@@ -8,26 +8,45 @@ import (
 	"github.com/crdschema/crdschema/internal/pathstack"
 )
 
-// ValidateOptions widen the structural rules. The zero value (and a nil
-// *ValidateOptions) is what the API server applies to CRD schemas.
-type ValidateOptions struct {
+// Options relax the checks of a schema: Validate's structural rules
+// (the Allow...Nested... fields and AllowValidationPropertiesWith...) and
+// ValidateProps' restrictions of a CRD's schema (the others). The zero
+// value is what the API server enforces when a CRD is created; on update
+// it relaxes the restrictions that the stored CRD already violated
+// ("ratcheting"), which package crd works out.
+type Options struct {
 	// AllowNestedAdditionalProperties allows additionalProperties inside
-	// allOf, anyOf, oneOf and not.
+	// allOf, anyOf, oneOf and not (Validate).
 	AllowNestedAdditionalProperties bool
 	// AllowNestedXValidations allows x-kubernetes-validations inside allOf
-	// (never inside anyOf, oneOf or not).
+	// (never inside anyOf, oneOf or not) (Validate).
 	AllowNestedXValidations bool
 	// AllowValidationPropertiesWithAdditionalProperties allows a junctor to
 	// validate a property that the structural part only specifies through
-	// an additionalProperties schema.
+	// an additionalProperties schema (Validate).
 	AllowValidationPropertiesWithAdditionalProperties bool
+
+	// ForbidDefaults reports every default as "must not be set", followed
+	// by ForbidDefaultsReason when that is not empty (ValidateProps).
+	ForbidDefaults       bool
+	ForbidDefaultsReason string
+	// AllowInvalidPropertyType accepts a type other than array, boolean,
+	// integer, number, object and string (ValidateProps).
+	AllowInvalidPropertyType bool
+	// AllowNonAtomicSetItems accepts items of an x-kubernetes-list-type:
+	// set list that are not atomic (ValidateProps).
+	AllowNonAtomicSetItems bool
+	// AllowNullableListKeys accepts nullable items of set and map lists,
+	// and map keys that are nullable or neither required nor defaulted
+	// (ValidateProps).
+	AllowNullableListKeys bool
 }
 
 // validateConfig is what one Validate call passes down: the options, and
 // the patterns parsed so far with their errors (schemas repeat patterns a
 // lot).
 type validateConfig struct {
-	ValidateOptions
+	Options
 	patterns map[string]error
 }
 
@@ -58,15 +77,15 @@ const (
 //   - every pattern is a valid regular expression.
 //
 // A nil s has no errors.
-func Validate(fldPath *crdschema.Path, s *Schema, opts ValidateOptions) crdschema.ErrorList {
-	o := validateConfig{ValidateOptions: opts, patterns: map[string]error{}}
+func Validate(fldPath *crdschema.Path, s *Schema, opts Options) crdschema.ErrorList {
+	o := validateConfig{Options: opts, patterns: map[string]error{}}
 	errs := crdschema.ErrorList{}
 	// The walk keeps its location as a stack and builds paths for
 	// errors only.
 	st := pathstack.New(fldPath)
 	defer st.Release()
 	errs = validateInvariants(errs, s, rootLevel, &st, o)
-	errs = validateCompleteness(errs, s, fldPath, o.ValidateOptions)
+	errs = validateCompleteness(errs, s, fldPath, o.Options)
 	sortErrors(errs)
 	return errs
 }

@@ -3,7 +3,7 @@ package testserver
 import (
 	"fmt"
 
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"

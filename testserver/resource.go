@@ -7,8 +7,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/printer"
-	"github.com/crdschema/crdschema/prune"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/crdoptions"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
@@ -112,18 +113,16 @@ type Hazard struct {
 // of the CRD (another group or kind); their verdict is Unreadable with the
 // reason, and the others are still checked.
 //
-// Neither def, old nor objects are modified.
-func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any, opts ...Option) (*Report, error) {
+// Neither def, old nor objects are modified. Options: crd.WithKubernetesVersion
+// checks the upgrade as the API server of that release would run it (the
+// default is 1.37), its validation of the CRD update and of the stored
+// objects' updates; crd.WithCache shares compiled rules. Others are ignored.
+func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, objects []map[string]any, opts ...crd.Option) (*Report, error) {
 	if def == nil || old == nil {
 		return nil, errors.New("upgrade: both the new and the stored CRD are needed")
 	}
-	var o options
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
-	kv := crd.WithKubernetesVersion(o.version)
+	set := crdoptions.Apply(opts)
+	kv := func(s *crdoptions.Settings) { s.Version, s.Cache = set.Version, set.Cache }
 	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old, kv)}
 	r.Hazards = hazards(def, old)
 	r.SchemaChanges = schemaChanges(def, old)
@@ -143,13 +142,13 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 
 // The calls into package crd that its API changes may touch.
 
-func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.SharedOption) crdschema.ErrorList {
+func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.Option) crdschema.ErrorList {
 	return crd.ValidateUpdate(ctx, def, old, kv)
 }
 
 // newResource serves a version of def, which an update validates
 // (validateUpdate) and a stored CRD need not pass again.
-func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.SharedOption) (*crd.Resource, error) {
+func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.Option) (*crd.Resource, error) {
 	return crd.New(def, version, crd.WithoutValidation(), kv)
 }
 
@@ -162,7 +161,7 @@ type checker struct {
 	ctx            context.Context
 	def, old       *crdschema.CustomResourceDefinition
 	newRes, oldRes map[string]resource
-	kv             crd.SharedOption // the release
+	kv             crd.Option // the release
 }
 
 func (c *checker) resource(def *crdschema.CustomResourceDefinition, cache map[string]resource, version string) (*crd.Resource, error) {

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"os"
 	"testing"
 
@@ -108,7 +109,7 @@ func BenchmarkValidateListSetsAndMaps(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if errs := ValidateListSetsAndMaps(nil, obj, s); len(errs) != 0 {
+		if errs := objectcheck.ListSetsAndMaps(nil, obj, s); len(errs) != 0 {
 			b.Fatal(errs)
 		}
 	}
@@ -120,7 +121,7 @@ func BenchmarkValidateEmbeddedMeta(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if errs := ValidateEmbeddedMeta(nil, obj, s, false); len(errs) != 0 {
+		if errs := objectcheck.EmbeddedMeta(nil, obj, s, false); len(errs) != 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -2,6 +2,7 @@ package validation_test
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"os"
 	"strings"
 	"sync"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/ratchet"
-	"github.com/crdschema/crdschema/validation"
 )
 
 // TestConcurrentValidator validates different objects with one Validator
@@ -46,9 +46,10 @@ func TestConcurrentValidator(t *testing.T) {
 	run := func(i int) string {
 		o := objs[i]
 		errs := v.Validate(nil, o)
-		uerrs, warns := v.ValidateUpdate(nil, o, ratchet.Correlate(o, o, s))
-		lerrs := validation.ValidateListSetsAndMaps(nil, o.(map[string]any), s)
-		eerrs := validation.ValidateEmbeddedMeta(nil, o, s, true)
+		u := v.ValidateUpdate(nil, o, ratchet.Correlate(o, o, s))
+		uerrs, warns := u.Errors, u.Warnings
+		lerrs := objectcheck.ListSetsAndMaps(nil, o.(map[string]any), s)
+		eerrs := objectcheck.EmbeddedMeta(nil, o, s, true)
 		return fmt.Sprint(keys(errs), keys(uerrs), keys(warns), keys(lerrs), keys(eerrs))
 	}
 	want := make([]string, n)

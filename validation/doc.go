@@ -15,15 +15,18 @@
 // int-or-string, nullable, float-safe multipleOf, lengths counted in
 // runes, and every string format the API server recognises.
 //
+// Besides the schema keywords, a Validator checks what the API server checks
+// with them on every request: the apiVersion, kind and metadata of embedded
+// resources and the uniqueness rules of x-kubernetes-list-type set and map
+// lists, so that one Validate call reports everything schema validation
+// reports, in the API server's order. The metadata of the resource itself
+// is checked by package crd (Pipeline and Resource).
+//
 // ValidateUpdate validates an update with ratcheting: given a Correlation
 // of the new object with the old one, failures in unchanged parts become
-// warnings.
-//
-// Besides the schema keywords, the package checks the uniqueness rules of
-// x-kubernetes-list-type set and map lists (ValidateListSetsAndMaps) and the
-// apiVersion, kind and metadata of embedded resources (ValidateEmbeddedMeta).
-// The metadata of the resource itself is checked by package crd's request
-// pipeline.
+// warnings (its Result has both, as package celrules' Result has for the
+// CEL rules); list set and map errors are reported only when the old object
+// had none.
 //
 // Where the API server's error order follows Go map iteration, this
 // package reports errors in a deterministic (sorted) order instead.

@@ -1,6 +1,10 @@
 package validation
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/objectcheck"
+)
 
 func TestValidateEmbeddedMeta(t *testing.T) {
 	schema := specSchema(`{
@@ -42,7 +46,7 @@ func TestValidateEmbeddedMeta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkErrors(t, ValidateEmbeddedMeta(nil, mustObject(t, tt.obj), s, tt.root), tt.want)
+			checkErrors(t, objectcheck.EmbeddedMeta(nil, mustObject(t, tt.obj), s, tt.root), tt.want)
 		})
 	}
 }

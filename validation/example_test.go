@@ -36,8 +36,7 @@ func Example() {
 	}
 
 	obj, _ := manifest.UnmarshalObject([]byte(`{"spec": {"replicas": 20, "ports": [80, 80]}}`))
-	errs := v.Validate(nil, obj)
-	errs = append(errs, validation.ValidateListSetsAndMaps(nil, obj, schema)...)
+	errs := v.Validate(nil, obj) // the keywords, then list sets and maps
 	for _, e := range errs {
 		fmt.Println(e)
 	}

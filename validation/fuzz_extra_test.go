@@ -3,6 +3,7 @@ package validation_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/ratchet"
 	"testing"
 
@@ -55,9 +56,9 @@ func FuzzNewValidator(f *testing.F) {
 		}
 		v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, obj, s))
 		if m, ok := obj.(map[string]any); ok {
-			validation.ValidateListSetsAndMaps(nil, m, s)
+			objectcheck.ListSetsAndMaps(nil, m, s)
 		}
-		validation.ValidateEmbeddedMeta(nil, obj, s, true)
+		objectcheck.EmbeddedMeta(nil, obj, s, true)
 		if fmt.Sprint(obj) != before {
 			t.Fatal("the object was modified")
 		}

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/ratchet"
 	"strings"
 	"testing"
@@ -61,9 +62,9 @@ func FuzzValidate(f *testing.F) {
 		if first != second {
 			t.Fatalf("not deterministic:\n%s\n---\n%s", first, second)
 		}
-		ValidateEmbeddedMeta(nil, obj, s, true)
+		objectcheck.EmbeddedMeta(nil, obj, s, true)
 		if m, ok := obj.(map[string]any); ok {
-			ValidateListSetsAndMaps(nil, m, s)
+			objectcheck.ListSetsAndMaps(nil, m, s)
 		}
 		v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, obj, s))
 	})

@@ -1,6 +1,10 @@
 package validation
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/objectcheck"
+)
 
 func TestValidateListSetsAndMaps(t *testing.T) {
 	schema := specSchema(`{
@@ -45,7 +49,7 @@ func TestValidateListSetsAndMaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := mustObject(t, tt.obj).(map[string]any)
-			checkErrors(t, ValidateListSetsAndMaps(nil, obj, s), tt.want)
+			checkErrors(t, objectcheck.ListSetsAndMaps(nil, obj, s), tt.want)
 		})
 	}
 }

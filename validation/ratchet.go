@@ -5,6 +5,16 @@ import (
 	"github.com/crdschema/crdschema/ratchet"
 )
 
+// Result is the outcome of ValidateUpdate.
+type Result struct {
+	// Errors fail the update.
+	Errors crdschema.ErrorList
+	// Warnings are the failures that ratcheting keeps from being errors,
+	// which the API server returns as warnings (package celrules' Result
+	// reports those of the CEL rules the same way).
+	Warnings crdschema.ErrorList
+}
+
 // ValidateUpdate validates obj like Validate, ratcheting with c, the
 // correlation of obj with the object it replaces (ratchet.Correlate): the
 // failures of a part of the object that the update left unchanged are
@@ -12,11 +22,29 @@ import (
 // correlated and unchanged, its failures (those of its descendants
 // included) become warnings; a node without a correlation stays under its
 // nearest correlated ancestor. The root's kind and apiVersion never
-// ratchet on their own. With a nil c, it is Validate.
-func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) (errs, warnings crdschema.ErrorList) {
+// ratchet on their own. Embedded resources never ratchet, and the errors
+// of list sets and maps are all or nothing: they are reported only when
+// the old object has none. With a nil c, it is Validate.
+func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) Result {
 	if v == nil || v.root == nil {
-		return nil, nil
+		return Result{}
 	}
+	r := v.validateOpenAPIUpdate(fldPath, obj, c)
+	r.Errors = append(r.Errors, v.embeddedMeta(fldPath, obj)...)
+	if errs := v.listSetsAndMaps(fldPath, obj); len(errs) > 0 {
+		if c == nil || len(v.listSetsAndMaps(fldPath, oldValue(c))) == 0 {
+			r.Errors = append(r.Errors, errs...)
+		}
+	}
+	return r
+}
+
+func oldValue(c *ratchet.Correlation) any {
+	_, old := c.Values()
+	return old
+}
+
+func (v *Validator) validateOpenAPIUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) Result {
 	st := v.getState()
 	defer v.putState(st)
 	st.corr, st.corrRoot = c, true
@@ -25,7 +53,7 @@ func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c *ratchet.
 		st.markWarnings(0)
 	}
 	if !st.warnings {
-		return toFieldErrors(fldPath, st.fails), nil
+		return Result{Errors: toFieldErrors(fldPath, st.fails)}
 	}
 	var e, w []failure
 	for _, f := range st.fails {
@@ -35,7 +63,7 @@ func (v *Validator) ValidateUpdate(fldPath *crdschema.Path, obj any, c *ratchet.
 			e = append(e, f)
 		}
 	}
-	return toFieldErrors(fldPath, e), toFieldErrors(fldPath, w)
+	return Result{Errors: toFieldErrors(fldPath, e), Warnings: toFieldErrors(fldPath, w)}
 }
 
 // child validates the value of a property, map entry or item with n,

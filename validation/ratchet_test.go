@@ -50,16 +50,64 @@ func TestValidateUpdateRatcheting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			newObj, oldObj := mustObject(t, tt.new), mustObject(t, tt.old)
-			errs, warnings := v.ValidateUpdate(nil, newObj, ratchet.Correlate(newObj, oldObj, s))
+			r := v.ValidateUpdate(nil, newObj, ratchet.Correlate(newObj, oldObj, s))
+			errs, warnings := r.Errors, r.Warnings
 			checkErrors(t, errs, tt.errs)
 			checkErrors(t, warnings, tt.warning)
 		})
 	}
 	// Without a correlation it is Validate.
 	obj := mustObject(t, `{"spec":{"a":"xx"}}`)
-	errs, warnings := v.ValidateUpdate(nil, obj, nil)
+	r := v.ValidateUpdate(nil, obj, nil)
+	errs, warnings := r.Errors, r.Warnings
 	checkErrors(t, errs, errorTexts(v.Validate(nil, obj)))
 	if warnings != nil {
 		t.Errorf("warnings without correlation: %v", warnings)
 	}
+}
+
+// TestValidateFoldsObjectChecks: one Validate reports the OpenAPI errors,
+// then the embedded resources', then the list sets and maps'; an update
+// reports the embedded resources' always and the list errors only when the
+// old object has none.
+func TestValidateFoldsObjectChecks(t *testing.T) {
+	schema := `{"type":"object","properties":{"spec":{"type":"object","properties":{
+		"a":{"type":"string","maxLength":1},
+		"e":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true},
+		"s":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}}}}}}`
+	v := mustValidator(t, schema)
+	s := mustStructural(t, []byte(schema))
+	obj := mustObject(t, `{"spec":{"a":"xx","e":{"kind":"K"},"s":["x","x"]}}`)
+	want := []string{
+		"spec.a: Too long: may not be more than 1 byte",
+		"spec.e.apiVersion: Required value",
+		`spec.s[1]: Duplicate value: "x"`,
+	}
+	checkOrder := func(what string, got []string) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %q, want %q", what, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%s: %q, want %q", what, got, want)
+			}
+		}
+	}
+	var got []string
+	for _, e := range v.Validate(nil, obj) {
+		got = append(got, e.Error())
+	}
+	checkOrder("Validate", got)
+
+	// The old object has the same duplicate: the list error is not
+	// reported, the embedded one is (it never ratchets), spec.a ratchets.
+	old := mustObject(t, `{"spec":{"a":"xx","e":{"kind":"K"},"s":["x","x"]}}`)
+	r := v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, old, s))
+	checkErrors(t, r.Errors, []string{"spec.e.apiVersion: Required value"})
+	checkErrors(t, r.Warnings, []string{"spec.a: Too long: may not be more than 1 byte"})
+	// The old object has no duplicate: the list error is reported.
+	old = mustObject(t, `{"spec":{"a":"xx","e":{"kind":"K"},"s":["x"]}}`)
+	r = v.ValidateUpdate(nil, obj, ratchet.Correlate(obj, old, s))
+	checkErrors(t, r.Errors, []string{"spec.e.apiVersion: Required value", `spec.s[1]: Duplicate value: "x"`})
 }

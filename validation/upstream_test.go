@@ -49,9 +49,7 @@ func mustStructural(t testing.TB, schemaJSON []byte) *structural.Schema {
 // validateRequest runs every check of this package that the API server runs
 // on a created custom resource.
 func validateRequest(v *Validator, s *structural.Schema, obj map[string]any, namespaced bool) crdschema.ErrorList {
-	errs := v.Validate(nil, obj)
-	errs = append(errs, ValidateListSetsAndMaps(nil, obj, s)...)
-	errs = append(errs, ValidateEmbeddedMeta(nil, obj, s, false)...)
+	errs := v.Validate(nil, obj) // OpenAPI, list sets and maps, embedded resources
 	if md, ok := obj["metadata"]; ok {
 		meta, err := metavalidation.DecodeObjectMeta(md)
 		if err == nil {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/pattern"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
@@ -21,22 +22,24 @@ const defaultCompatibilityMinor = 36
 type Validator struct {
 	root   *node
 	states sync.Pool // of *state, reused between validations
+	// embedded is the schema when it has embedded resources, lists the
+	// schema cut down to its lists of type set or map: the object checks
+	// run only where they can find something.
+	embedded, lists *structural.Schema
 }
 
 // Option configures New.
 type Option func(*options)
 
-type options struct {
-	minor    int
-	defaults bool
-	release  release.Minor
-}
+// options are objectcheck's, so that package crd can ask for the OpenAPI
+// checks alone.
+type options = objectcheck.ValidatorOptions
 
 // withCompatibilityVersion selects the Kubernetes compatibility version
 // 1.minor whose format set applies: formats introduced later (for example
 // k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
 func withCompatibilityVersion(minor int) Option {
-	return func(o *options) { o.minor = minor }
+	return func(o *options) { o.Minor = minor }
 }
 
 // WithKubernetesVersion makes the Validator answer as the API server of
@@ -47,8 +50,8 @@ func withCompatibilityVersion(minor int) Option {
 func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 	return func(o *options) {
 		r := release.Of(v)
-		o.release = r
-		o.minor = r.Compatibility()
+		o.Release = r
+		o.Minor = r.Compatibility()
 	}
 }
 
@@ -60,7 +63,7 @@ func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 // a format), and x-kubernetes-int-or-string sets no type (an anyOf, if
 // any, judges the value alone).
 func WithDefaultsCheck() Option {
-	return func(o *options) { o.defaults = true }
+	return func(o *options) { o.Defaults = true }
 }
 
 // New compiles s into a Validator: patterns are compiled, formats resolved
@@ -69,12 +72,14 @@ func WithDefaultsCheck() Option {
 // here: like the API server, the Validator reports it on every value it
 // checks.
 func New(s *structural.Schema, opts ...Option) (*Validator, error) {
-	o := options{minor: defaultCompatibilityMinor, release: release.Default}
+	o := options{Minor: defaultCompatibilityMinor, Release: release.Default}
 	for _, opt := range opts {
-		opt(&o)
+		if opt != nil {
+			opt(&o)
+		}
 	}
-	c := compiler{defaults: o.defaults, release: o.release, formats: formatsAt(o.minor), regexps: map[string]*pattern.Matcher{}}
-	if o.defaults {
+	c := compiler{defaults: o.Defaults, release: o.Release, formats: formatsAt(o.Minor), regexps: map[string]*pattern.Matcher{}}
+	if o.Defaults {
 		// Every format the validator knows, whatever the version.
 		c.formats = formatsAt(maxCompatibilityMinor)
 	}
@@ -82,14 +87,26 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{root: root}, nil
+	v := &Validator{root: root}
+	if !o.OpenAPIOnly {
+		if objectcheck.Has(s, objectcheck.IsEmbedded) {
+			v.embedded = s
+		}
+		v.lists = objectcheck.ListTypesOnly(s)
+	}
+	return v, nil
 }
 
 // Validate checks obj against the schema and returns the problems found,
-// with paths below fldPath (nil for a whole custom resource). Like the API
-// server, it reports failed anyOf, oneOf, allOf and not keywords and
-// number format range failures at fldPath itself, which prints as "<nil>"
-// for a nil fldPath. obj is not modified.
+// with paths below fldPath (nil for a whole custom resource), in the API
+// server's order: those of the OpenAPI keywords, then those of the
+// embedded resources below obj (apiVersion, kind and metadata), then those
+// of the x-kubernetes-list-type set and map lists (repeated items and
+// keys). Like the API server, it reports failed anyOf, oneOf, allOf and
+// not keywords and number format range failures at fldPath itself, which
+// prints as "<nil>" for a nil fldPath. The metadata of obj itself, when it
+// is a whole custom resource, is not checked here (package crd does). obj
+// is not modified.
 //
 // Upstream reports sibling properties in Go map order; here properties
 // and keys are visited in sorted order, so results are deterministic.
@@ -101,7 +118,22 @@ func (v *Validator) Validate(fldPath *crdschema.Path, obj any) crdschema.ErrorLi
 	v.root.validate(obj, st)
 	errs := toFieldErrors(fldPath, st.fails)
 	v.putState(st)
-	return errs
+	errs = append(errs, v.embeddedMeta(fldPath, obj)...)
+	return append(errs, v.listSetsAndMaps(fldPath, obj)...)
+}
+
+func (v *Validator) embeddedMeta(fldPath *crdschema.Path, obj any) crdschema.ErrorList {
+	if v.embedded == nil {
+		return nil
+	}
+	return objectcheck.EmbeddedMeta(fldPath, obj, v.embedded, false)
+}
+
+func (v *Validator) listSetsAndMaps(fldPath *crdschema.Path, obj any) crdschema.ErrorList {
+	if v.lists == nil {
+		return nil
+	}
+	return objectcheck.ListSetsAndMaps(fldPath, obj, v.lists)
 }
 
 // getState returns an empty validation state, reusing a released one when

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"encoding/json"
+	"github.com/crdschema/crdschema/internal/objectcheck"
 	"testing"
 
 	"github.com/crdschema/crdschema"
@@ -210,7 +211,7 @@ func TestValidateDeep(t *testing.T) {
 	if errs := v.Validate(nil, obj); len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	if errs := ValidateListSetsAndMaps(nil, obj, mustStructural(t, []byte(specSchema(`{"x":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}`)))); len(errs) != 0 {
+	if errs := objectcheck.ListSetsAndMaps(nil, obj, mustStructural(t, []byte(specSchema(`{"x":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}`)))); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/manifest"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 

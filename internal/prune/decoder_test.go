@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 

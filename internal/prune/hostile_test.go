@@ -15,8 +15,8 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/hostile"
 	"github.com/crdschema/crdschema/internal/objectmeta"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/manifest"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 

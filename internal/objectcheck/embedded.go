@@ -1,4 +1,4 @@
-package validation
+package objectcheck
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// ValidateEmbeddedMeta checks the embedded resources in obj, the objects
+// EmbeddedMeta checks the embedded resources in obj, the objects
 // whose schema sets x-kubernetes-embedded-resource: each needs an
 // apiVersion and a kind (strings; the kind a DNS-1035 label once lower
 // cased), and its metadata must be valid ObjectMeta whose name and
@@ -18,7 +18,7 @@ import (
 // leave its name empty. With isResourceRoot, obj itself is checked as an
 // embedded resource too (the API server does that for defaults); request
 // validation passes false, the root's metadata being checked on its own.
-func ValidateEmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema, isResourceRoot bool) crdschema.ErrorList {
+func EmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema, isResourceRoot bool) crdschema.ErrorList {
 	if isResourceRoot {
 		if s == nil {
 			s = &structural.Schema{}

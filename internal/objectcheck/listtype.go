@@ -1,4 +1,4 @@
-package validation
+package objectcheck
 
 import (
 	"encoding/json"
@@ -9,23 +9,27 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// ValidateListSetsAndMaps checks the uniqueness rules of the lists in obj
+// ListSetsAndMaps checks the uniqueness rules of the lists in obj
 // whose schema sets x-kubernetes-list-type: in a "set" every item must be
 // unique, in a "map" every item must be an object with a unique
 // combination of the x-kubernetes-list-map-keys fields. Like the API
 // server, it reports only the second occurrence of a repeated value, and
 // compares scalars by type and value (1 and 1.0 differ) but objects and
-// lists by their JSON text.
-func ValidateListSetsAndMaps(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema) crdschema.ErrorList {
+// lists by their JSON text. obj is a custom resource (the API server
+// checks a whole one) or any value below one, whose schema is s.
+func ListSetsAndMaps(fldPath *crdschema.Path, obj any, s *structural.Schema) crdschema.ErrorList {
+	if s == nil {
+		return nil
+	}
 	w := objectWalker{loc: pathstack.New(fldPath)}
 	defer w.loc.Release()
-	w.object(s, obj)
+	w.value(s, obj)
 	sortErrors(w.errs)
 	return w.errs
 }
 
-// objectWalker walks an object for ValidateListSetsAndMaps and
-// ValidateEmbeddedMeta, keeping its location as a stack.
+// objectWalker walks an object for ListSetsAndMaps and
+// EmbeddedMeta, keeping its location as a stack.
 type objectWalker struct {
 	loc  pathstack.Stack
 	errs crdschema.ErrorList

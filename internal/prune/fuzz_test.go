@@ -8,7 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonscan"
 	"github.com/crdschema/crdschema/internal/objectmeta"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 

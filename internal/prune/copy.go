@@ -25,6 +25,9 @@ func (d *Decoder) DecodeCopy(obj map[string]any) (map[string]any, []string, erro
 		return nil, nil, err
 	}
 	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
+	if d.opts.Kind == "" {
+		group, kind, version = d.opts.Group, d.opts.Kind, "" // any object
+	}
 	matches := gvErr == nil && group == d.opts.Group && kind == d.opts.Kind
 	s := d.opts.Schemas[version]
 

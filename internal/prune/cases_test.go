@@ -12,9 +12,9 @@ import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/casefile"
 	"github.com/crdschema/crdschema/internal/jsonscan"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/yamljson"
 	"github.com/crdschema/crdschema/manifest"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	yaml "go.yaml.in/yaml/v3"
 )

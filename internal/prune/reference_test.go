@@ -6,7 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
-	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/internal/prune"
 )
 
 // referenceDecode is Decoder.Decode as plainly as it can be put: Prune,

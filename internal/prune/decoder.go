@@ -11,7 +11,9 @@ import (
 // DecoderOptions configure NewDecoder.
 type DecoderOptions struct {
 	// Group and Kind are the CRD's API group and kind. Objects of another
-	// group or kind only get their metadata cleaned.
+	// group or kind only get their metadata cleaned. An empty Kind means
+	// objects of any group, kind and version, all decoded with the schema
+	// of Schemas[""].
 	Group, Kind string
 	// Schemas are the structural schemas of the CRD's versions, by
 	// version name, as the API server serves them: after
@@ -91,6 +93,9 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 	group, version, err := metavalidation.ParseGroupVersion(apiVersion)
 	if err != nil {
 		return nil, err
+	}
+	if d.opts.Kind == "" {
+		group, kind, version = d.opts.Group, d.opts.Kind, ""
 	}
 	if group == d.opts.Group && kind == d.opts.Kind {
 		s := d.opts.Schemas[version]

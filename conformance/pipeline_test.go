@@ -1,0 +1,295 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/manifest"
+)
+
+// TestPipelineMatchesResource runs every request of every conformance case,
+// at every release, through crd.Resource and through a crd.Pipeline
+// composed as a user would compose one, with exported API only
+// (userPipeline), and requires the same results on what the pipeline
+// covers:
+//
+//   - decoding: Pipeline.Decode refuses the body exactly when the Resource
+//     refuses it as one that "cannot be handled"; otherwise both report the
+//     same unknown fields;
+//   - defaulting: the body decoded and defaulted (Decode, Default) equals
+//     the Resource's result object outside what REST storage sets: the
+//     metadata, the status where a status subresource resets it (on a
+//     create or an update of the main resource), and everything but the
+//     status on a status update, which keeps the stored object;
+//   - validation: Validate, ValidateUpdate and ValidateStatusUpdate of the
+//     object the Resource validated (its result object, with the
+//     resourceVersion of the request) against the stored object decoded and
+//     defaulted by the pipeline give the Resource's field errors (type,
+//     path, detail and message, pointers in Go-syntax values aside), except
+//     the checks of the scale subresource (errors at its replicas and
+//     selector paths without " in body "), which are Resource's. They are
+//     compared in order where the API server's order is stable (the case's
+//     golden says errorsOrdered), else as multisets: the CEL rules of
+//     sibling fields run in Go map order, in the API server as here.
+//
+// Not covered, and counted: CRDs with spec.preserveUnknownFields (the
+// pipeline of a bare schema always prunes), and CRDs NewPipeline refuses
+// (a schema that is not structural, or CEL rules that do not compile) but
+// New serves because the case's CRD update keeps them.
+func TestPipelineMatchesResource(t *testing.T) {
+	dir := casesDir()
+	files := findCases(t, dir)
+	if len(files) == 0 {
+		t.Fatalf("no cases under %s", dir)
+	}
+	for _, rel := range []string{"", "1.36", "1.35", "1.34", "1.33"} {
+		var requests, cases, preserve, refused, other int
+		for _, f := range files {
+			c, err := readCase(f, strings.TrimSuffix(f, ".yaml")+".golden.json")
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			n, skip := comparePipeline(t, f, c, rel)
+			switch skip {
+			case "preserve":
+				preserve++
+			case "refused":
+				refused++
+			case "":
+				cases++
+				requests += n
+			default:
+				other++
+			}
+		}
+		if testing.Verbose() || cases == 0 {
+			fmt.Printf("pipeline %s: %d cases (%d requests) compared; not covered: %d with preserveUnknownFields, %d whose schema NewPipeline refuses; %d without requests or with a CRD New refuses\n",
+				orDefault(rel), cases, requests, preserve, refused, other)
+		}
+		if cases == 0 {
+			t.Errorf("release %s: no case compared", orDefault(rel))
+		}
+	}
+}
+
+func orDefault(rel string) string {
+	if rel == "" {
+		return "1.37"
+	}
+	return rel
+}
+
+// userPipeline composes the pipeline of a CRD's version as a user of the
+// library writes it.
+func userPipeline(def *crdschema.CustomResourceDefinition, version string, kv crdschema.KubernetesVersion) (*crd.Pipeline, error) {
+	def = crd.Defaulted(def)
+	schema, _ := crd.VersionSchema(def, version)
+	if schema == nil {
+		schema = &crdschema.JSONSchemaProps{} // no schema: nothing is known
+	}
+	return crd.NewPipeline(schema,
+		crd.WithKind(def.Spec.Group, version, def.Spec.Names.Kind, def.Spec.Scope),
+		crd.WithKubernetesVersion(kv))
+}
+
+// comparePipeline compares the requests of c at release rel; it returns
+// the number of requests compared, or why c is not covered.
+func comparePipeline(t *testing.T, name string, c *testCase, rel string) (int, string) {
+	t.Helper()
+	def, _, err := manifest.UnmarshalCRD(c.CRD)
+	if err != nil || len(c.Requests) == 0 {
+		return 0, "no requests"
+	}
+	version := caseVersion(c, def)
+	kv := mustKubeVersion(rel)
+	opts := []crd.Option{
+		crd.WithClock(func() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }),
+		crd.WithUID(func() string { return "00000000-0000-0000-0000-000000000001" }),
+		crd.WithNameSuffix(func() string { return "xxxxx" }),
+		crd.WithKubernetesVersion(kv),
+	}
+	if c.OldCRD != nil {
+		opts = append(opts, crd.WithoutValidation())
+	}
+	res, err := crd.New(def, version, opts...)
+	if err != nil {
+		return 0, "not served"
+	}
+	if def.Spec.PreserveUnknownFields {
+		return 0, "preserve"
+	}
+	p, err := userPipeline(def, version, kv)
+	if err != nil {
+		if c.OldCRD == nil {
+			t.Errorf("%s (%s): New serves the CRD, NewPipeline refuses its schema: %v", name, orDefault(rel), err)
+		}
+		return 0, "refused"
+	}
+	v := crd.Defaulted(def).Version(version)
+	var scale *crdschema.CustomResourceSubresourceScale
+	hasStatus := false
+	if v.Subresources != nil {
+		scale = v.Subresources.Scale
+		hasStatus = v.Subresources.Status != nil
+	}
+	ctx := context.Background()
+	n := 0
+	for i, r := range c.Requests {
+		where := fmt.Sprintf("%s (%s) request %d (%s %s)", name, orDefault(rel), i, r.Operation, r.Subresource)
+		body, err := manifest.UnmarshalObject(r.Object)
+		if err != nil {
+			continue
+		}
+		var old map[string]any
+		if r.Operation != "create" {
+			if old, err = manifest.UnmarshalObject(r.OldObject); err != nil {
+				continue
+			}
+		}
+		var result *crd.Result
+		switch {
+		case r.Operation == "create":
+			result, err = res.Create(ctx, body)
+		case r.Subresource == "status":
+			result, err = res.UpdateStatus(ctx, body, old)
+		default:
+			result, err = res.Update(ctx, body, old)
+		}
+		n++
+		decoded, unknown, derr := p.Decode(body)
+		if result.Object == nil {
+			cannot := err != nil && strings.Contains(err.Error(), "cannot be handled as")
+			if cannot != (derr != nil) {
+				t.Errorf("%s: Resource refused with %v; Decode: %v", where, err, derr)
+			}
+			continue
+		}
+		if derr != nil {
+			t.Errorf("%s: Decode: %v; the Resource decoded the body", where, derr)
+			continue
+		}
+		if !reflect.DeepEqual(unknown, result.UnknownFields) {
+			t.Errorf("%s: unknown fields %q, Resource %q", where, unknown, result.UnknownFields)
+		}
+		p.Default(decoded)
+		status := r.Subresource == "status"
+		if d := nonREST(decoded, hasStatus, status); !reflect.DeepEqual(d, nonREST(result.Object, hasStatus, status)) {
+			t.Errorf("%s: decoded and defaulted\n%v\nResource\n%v", where, d, nonREST(result.Object, hasStatus, status))
+		}
+
+		// The object the Resource validated.
+		obj := copyObject(result.Object)
+		m, _ := obj["metadata"].(map[string]any)
+		delete(m, "resourceVersion")
+		if bm, ok := body["metadata"].(map[string]any); ok && r.Operation != "create" && bm["resourceVersion"] != nil {
+			m["resourceVersion"] = bm["resourceVersion"]
+		}
+		var errs crdschema.ErrorList
+		if r.Operation == "create" {
+			errs = p.Validate(ctx, obj)
+		} else {
+			stored, _, err := p.Decode(old)
+			if err != nil {
+				t.Errorf("%s: Decode of the stored object: %v", where, err)
+				continue
+			}
+			p.Default(stored)
+			if status {
+				errs = p.ValidateStatusUpdate(ctx, obj, stored)
+			} else {
+				errs = p.ValidateUpdate(ctx, obj, stored)
+			}
+		}
+		greqs, _ := c.Golden["requests"].([]any)
+		ordered := false
+		if i < len(greqs) {
+			g, _ := greqs[i].(map[string]any)
+			ordered = g["errorsOrdered"] == true
+		}
+		if got, want := errorTexts(errs, ordered), errorTexts(withoutScale(result.Errors, scale), ordered); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: errors\n%s\nResource\n%s", where, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	return n, ""
+}
+
+// nonREST is what of o the pipeline decides: o without metadata, and
+// without the status where REST storage sets it, or only the status on a
+// status update.
+func nonREST(o map[string]any, hasStatus, statusUpdate bool) map[string]any {
+	out := map[string]any{}
+	for k, v := range o {
+		switch {
+		case k == "metadata":
+		case statusUpdate && k != "status":
+		case !statusUpdate && hasStatus && k == "status":
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// withoutScale leaves out of errs the checks of the scale subresource.
+func withoutScale(errs crdschema.ErrorList, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
+	if scale == nil {
+		return errs
+	}
+	paths := map[string]bool{scale.SpecReplicasPath: true, scale.StatusReplicasPath: true}
+	if scale.LabelSelectorPath != nil {
+		paths[*scale.LabelSelectorPath] = true
+	}
+	var out crdschema.ErrorList
+	for _, e := range errs {
+		if (paths[e.Field] || paths["."+e.Field]) && e.Type == crdschema.ErrorTypeInvalid && !strings.Contains(e.Detail, " in body ") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// goPointer matches a pointer in a value printed in Go syntax.
+var goPointer = regexp.MustCompile(`\(0x[0-9a-f]+\)`)
+
+func errorTexts(errs crdschema.ErrorList, ordered bool) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, fmt.Sprintf("%s %s %s: %s", e.Type, e.Field, e.Detail, goPointer.ReplaceAllString(e.Error(), "(ptr)")))
+	}
+	if !ordered {
+		sort.Strings(out)
+	}
+	return out
+}
+
+func copyObject(o map[string]any) map[string]any {
+	out, _ := copyValue(o).(map[string]any)
+	return out
+}
+
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copyValue(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = copyValue(e)
+		}
+		return l
+	}
+	return v
+}
