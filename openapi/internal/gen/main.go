@@ -346,6 +346,14 @@ func (c *collected) generate() ([]byte, error) {
 	if !reflect.DeepEqual(names, sortedKeys(c.defsV3)) {
 		return nil, fmt.Errorf("v2 and v3 documents define different built-in types")
 	}
+	for _, n := range names {
+		var v3 any
+		_ = json.Unmarshal([]byte(c.defsV3[n]), &v3)
+		v2, _ := json.Marshal(asV2(v3))
+		if canonical(v2) != c.defsV2[n] {
+			return nil, fmt.Errorf("the v2 definition of %s is not its v3 definition as openapi's v2Schema writes it", n)
+		}
+	}
 	for _, want := range []string{"apiVersion", "kind"} {
 		if _, ok := c.typeMeta[want]; !ok {
 			return nil, fmt.Errorf("no description of TypeMeta %s found", want)
@@ -361,7 +369,7 @@ func (c *collected) generate() ([]byte, error) {
 	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
 	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n\tswitch name {\n", suffix)
 	for _, n := range names {
-		if c.sameAsBase(c.defsV2, n) {
+		if c.base != nil && c.base.defsV2[n] == c.defsV2[n] {
 			continue
 		}
 		var v any
@@ -391,35 +399,26 @@ func (c *collected) generate() ([]byte, error) {
 	c.writeMissing(&b, "nil")
 	b.WriteString(c.fallback("builtinReferences", "name", "nil"))
 
-	for _, v := range []struct {
-		fn   string
-		defs map[string]string
-		doc  string
-	}{
-		{"builtinDefinitionV2", c.defsV2, "OpenAPI v2 (defaults pruned)"},
-		{"builtinDefinitionV3", c.defsV3, "OpenAPI v3"},
-	} {
-		fmt.Fprintf(&b, "// %s%s returns a new copy of the %s schema of the built-in\n// definition name, and whether there is one.\n", v.fn, suffix, v.doc)
-		fmt.Fprintf(&b, "func %s%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", v.fn, suffix)
-		for _, n := range names {
-			if c.sameAsBase(v.defs, n) {
-				continue
-			}
-			var s spec.Schema
-			if err := json.Unmarshal([]byte(v.defs[n]), &s); err != nil {
-				return nil, err
-			}
-			if err := checkCovered(&s, v.defs[n]); err != nil {
-				return nil, fmt.Errorf("%s: %w", n, err)
-			}
-			fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
-			writeSchema(&b, &s)
-			b.WriteString(", true\n")
+	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
+	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", suffix)
+	for _, n := range names {
+		if c.base != nil && c.base.defsV3[n] == c.defsV3[n] {
+			continue
 		}
-		b.WriteString("\t}\n")
-		c.writeMissing(&b, "spec.Schema{}, false")
-		b.WriteString(c.fallback(v.fn, "name", "spec.Schema{}, false"))
+		var s spec.Schema
+		if err := json.Unmarshal([]byte(c.defsV3[n]), &s); err != nil {
+			return nil, err
+		}
+		if err := checkCovered(&s, c.defsV3[n]); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
+		writeSchema(&b, &s)
+		b.WriteString(", true\n")
 	}
+	b.WriteString("\t}\n")
+	c.writeMissing(&b, "spec.Schema{}, false")
+	b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
 
 	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
 	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n\tswitch options {\n", suffix)
@@ -444,20 +443,6 @@ func (c *collected) generate() ([]byte, error) {
 	b.WriteString("\t}\n")
 	b.WriteString(c.fallback("optionParameters", "options", "nil"))
 	return format.Source(b.Bytes())
-}
-
-// sameAsBase reports whether the default release publishes the definition
-// name as defs has it: the release's function leaves it to the default's.
-func (c *collected) sameAsBase(defs map[string]string, name string) bool {
-	if c.base == nil {
-		return false
-	}
-	base := c.base.defsV2
-	if reflect.ValueOf(defs).Pointer() == reflect.ValueOf(c.defsV3).Pointer() {
-		base = c.base.defsV3
-	}
-	old, ok := base[name]
-	return ok && old == defs[name]
 }
 
 // writeMissing writes the cases of the definitions that the default
@@ -489,6 +474,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// asV2 returns the JSON value of a v3 definition as openapi's v2Schema
+// turns it into a v2 one: no defaults, references to #/definitions/, no
+// allOf around a lone reference.
+func asV2(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			if k != "default" {
+				out[k] = asV2(x)
+			}
+		}
+		if all, ok := out["allOf"].([]any); ok && len(all) == 1 {
+			if ref, ok := all[0].(map[string]any); ok && len(ref) == 1 && ref["$ref"] != nil {
+				out["$ref"] = ref["$ref"]
+				delete(out, "allOf")
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = asV2(x)
+		}
+		return out
+	case string:
+		if strings.HasPrefix(v, v3Prefix) {
+			return v2Prefix + strings.TrimPrefix(v, v3Prefix)
+		}
+	}
+	return v
 }
 
 func collectRefs(v any, refs map[string]bool) {
