@@ -83,19 +83,25 @@ func decodeLaidOut(j []byte, crd *crdschema.CustomResourceDefinition) bool {
 	return true
 }
 
-// props returns s as a JSONSchemaProps (nil for nil).
+// props returns s as a JSONSchemaProps (nil for nil): its own embedded
+// one, completed.
 func (s *laidOutSchema) props() *crdschema.JSONSchemaProps {
 	if s == nil {
 		return nil
 	}
-	p := new(crdschema.JSONSchemaProps)
-	s.fill(p)
-	return p
+	s.complete()
+	return &s.JSONSchemaProps
 }
 
 // fill sets p to s.
 func (s *laidOutSchema) fill(p *crdschema.JSONSchemaProps) {
+	s.complete()
 	*p = s.JSONSchemaProps
+}
+
+// complete sets the schemas of s's embedded JSONSchemaProps.
+func (s *laidOutSchema) complete() {
+	p := &s.JSONSchemaProps
 	if s.Items != nil {
 		p.Items = &crdschema.JSONSchemaPropsOrArray{Schema: s.Items.props()}
 	}
