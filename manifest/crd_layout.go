@@ -83,25 +83,19 @@ func decodeLaidOut(j []byte, crd *crdschema.CustomResourceDefinition) bool {
 	return true
 }
 
-// props returns s as a JSONSchemaProps (nil for nil): its own embedded
-// one, completed.
+// props returns s as a JSONSchemaProps (nil for nil).
 func (s *laidOutSchema) props() *crdschema.JSONSchemaProps {
 	if s == nil {
 		return nil
 	}
-	s.complete()
-	return &s.JSONSchemaProps
+	p := new(crdschema.JSONSchemaProps)
+	s.fill(p)
+	return p
 }
 
 // fill sets p to s.
 func (s *laidOutSchema) fill(p *crdschema.JSONSchemaProps) {
-	s.complete()
 	*p = s.JSONSchemaProps
-}
-
-// complete sets the schemas of s's embedded JSONSchemaProps.
-func (s *laidOutSchema) complete() {
-	p := &s.JSONSchemaProps
 	if s.Items != nil {
 		p.Items = &crdschema.JSONSchemaPropsOrArray{Schema: s.Items.props()}
 	}
