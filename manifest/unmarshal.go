@@ -109,14 +109,9 @@ const groupVersion = "apiextensions.k8s.io/v1"
 // decoder.
 func crdFromJSON(j []byte) (*crdschema.CustomResourceDefinition, []string, error) {
 	crd := new(crdschema.CustomResourceDefinition)
-	var strictErrs []error
-	if !decodeLaidOut(j, crd) {
-		*crd = crdschema.CustomResourceDefinition{}
-		var err error
-		strictErrs, err = kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
-		if err != nil {
-			return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
-		}
+	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
 	if crd.APIVersion != "" && crd.APIVersion != groupVersion {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: apiVersion %q is not supported, only %s", crd.APIVersion, groupVersion)
