@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
+	"maps"
 	"math"
 	"reflect"
 	"runtime"
@@ -199,6 +200,10 @@ func (d *digester) value(v reflect.Value, depth int) {
 			d.value(v.MapIndex(k), depth+1)
 		}
 	case reflect.Struct:
+		if v.Type() == schemaType && v.CanAddr() {
+			d.schema(v.Addr().Interface().(*crdschema.JSONSchemaProps), depth)
+			return
+		}
 		if v.Type() == timeType {
 			if !v.CanInterface() {
 				d.skip = true
@@ -213,5 +218,207 @@ func (d *digester) value(v reflect.Value, depth int) {
 		}
 	default: // functions, channels: none in a CRD
 		d.skip = true
+	}
+}
+
+var schemaType = reflect.TypeFor[crdschema.JSONSchemaProps]()
+
+func (d *digester) bool(b bool) {
+	if b {
+		d.uint(1)
+	} else {
+		d.uint(0)
+	}
+}
+
+func (d *digester) optStr(s *string) {
+	d.bool(s != nil)
+	if s != nil {
+		d.str(*s)
+	}
+}
+
+func (d *digester) optInt(i *int64) {
+	d.bool(i != nil)
+	if i != nil {
+		d.uint(uint64(*i))
+	}
+}
+
+func (d *digester) optFloat(f *float64) {
+	d.bool(f != nil)
+	if f != nil {
+		d.uint(math.Float64bits(*f))
+	}
+}
+
+func (d *digester) optBool(b *bool) {
+	d.bool(b != nil)
+	if b != nil {
+		d.bool(*b)
+	}
+}
+
+// size writes whether a list or map is nil, and its length.
+func (d *digester) size(isNil bool, n int) {
+	if isNil {
+		d.uint(0)
+	} else {
+		d.uint(uint64(n) + 1)
+	}
+}
+
+func (d *digester) strs(l []string) {
+	d.size(l == nil, len(l))
+	for _, s := range l {
+		d.str(s)
+	}
+}
+
+// schema writes s field by field (the bulk of a CRD, where reflection
+// was most of the digest's time); TestDigestCoversSchema checks that
+// every field counts.
+func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
+	if depth > maxDigestDepth {
+		d.skip = true
+		return
+	}
+	d.bool(s != nil)
+	if s == nil {
+		return
+	}
+	depth++
+	d.str(s.ID)
+	d.str(s.Schema)
+	d.optStr(s.Ref)
+	d.str(s.Description)
+	d.str(s.Type)
+	d.str(s.Format)
+	d.str(s.Title)
+	d.json(s.Default, depth)
+	d.optFloat(s.Maximum)
+	d.bool(s.ExclusiveMaximum)
+	d.optFloat(s.Minimum)
+	d.bool(s.ExclusiveMinimum)
+	d.optInt(s.MaxLength)
+	d.optInt(s.MinLength)
+	d.str(s.Pattern)
+	d.optInt(s.MaxItems)
+	d.optInt(s.MinItems)
+	d.bool(s.UniqueItems)
+	d.optFloat(s.MultipleOf)
+	d.size(s.Enum == nil, len(s.Enum))
+	for i := range s.Enum {
+		d.jsonValue(s.Enum[i].Value, depth)
+	}
+	d.optInt(s.MaxProperties)
+	d.optInt(s.MinProperties)
+	d.strs(s.Required)
+	d.bool(s.Items != nil)
+	if s.Items != nil {
+		d.schema(s.Items.Schema, depth)
+		d.schemas(s.Items.JSONSchemas, depth)
+	}
+	d.schemas(s.AllOf, depth)
+	d.schemas(s.OneOf, depth)
+	d.schemas(s.AnyOf, depth)
+	d.schema(s.Not, depth)
+	d.schemaMap(s.Properties, depth)
+	d.orBool(s.AdditionalProperties, depth)
+	d.schemaMap(s.PatternProperties, depth)
+	d.size(s.Dependencies == nil, len(s.Dependencies))
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+		d.str(k)
+		d.schema(s.Dependencies[k].Schema, depth)
+		d.strs(s.Dependencies[k].Property)
+	}
+	d.orBool(s.AdditionalItems, depth)
+	d.schemaMap(s.Definitions, depth)
+	d.bool(s.ExternalDocs != nil)
+	if s.ExternalDocs != nil {
+		d.str(s.ExternalDocs.Description)
+		d.str(s.ExternalDocs.URL)
+	}
+	d.json(s.Example, depth)
+	d.bool(s.Nullable)
+	d.optBool(s.XPreserveUnknownFields)
+	d.bool(s.XEmbeddedResource)
+	d.bool(s.XIntOrString)
+	d.strs(s.XListMapKeys)
+	d.optStr(s.XListType)
+	d.optStr(s.XMapType)
+	d.size(s.XValidations == nil, len(s.XValidations))
+	for i := range s.XValidations {
+		d.value(reflect.ValueOf(&s.XValidations[i]).Elem(), depth)
+	}
+}
+
+func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
+	d.size(l == nil, len(l))
+	for i := range l {
+		d.schema(&l[i], depth)
+	}
+}
+
+func (d *digester) schemaMap(m map[string]crdschema.JSONSchemaProps, depth int) {
+	d.size(m == nil, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		d.str(k)
+		s := m[k]
+		d.schema(&s, depth)
+	}
+}
+
+func (d *digester) orBool(o *crdschema.JSONSchemaPropsOrBool, depth int) {
+	d.bool(o != nil)
+	if o != nil {
+		d.bool(o.Allows)
+		d.schema(o.Schema, depth)
+	}
+}
+
+func (d *digester) json(j *crdschema.JSON, depth int) {
+	d.bool(j != nil)
+	if j != nil {
+		d.jsonValue(j.Value, depth)
+	}
+}
+
+// jsonValue writes a value of a JSON as decoding makes them, with its
+// kind; other values (built by hand) go through reflection.
+func (d *digester) jsonValue(v any, depth int) {
+	if depth > maxDigestDepth {
+		d.skip = true
+		return
+	}
+	switch v := v.(type) {
+	case string:
+		d.uint(1)
+		d.str(v)
+	case int64:
+		d.uint(2)
+		d.uint(uint64(v))
+	case float64:
+		d.uint(3)
+		d.uint(math.Float64bits(v))
+	case bool:
+		d.uint(4)
+		d.bool(v)
+	case map[string]any:
+		d.uint(5)
+		d.size(v == nil, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			d.str(k)
+			d.jsonValue(v[k], depth+1)
+		}
+	case []any:
+		d.uint(6)
+		d.size(v == nil, len(v))
+		for _, x := range v {
+			d.jsonValue(x, depth+1)
+		}
+	default:
+		d.uint(7)
+		d.value(reflect.ValueOf(&v).Elem(), depth+1)
 	}
 }

@@ -2,8 +2,10 @@ package crd
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -219,5 +221,69 @@ func changeAtRandom(rng *rand.Rand, doc any) any {
 		default:
 			return doc
 		}
+	}
+}
+
+// schemaDigest is the digest input of s.
+func schemaDigest(s *crdschema.JSONSchemaProps) string {
+	d := digester{h: sha256.New()}
+	d.schema(s, 0)
+	return string(d.buf)
+}
+
+// TestDigestCoversSchema: setting any field of a JSONSchemaProps (to an
+// empty list, map or pointer, to a non-empty string, to true) or of a
+// validation rule changes the digest.
+func TestDigestCoversSchema(t *testing.T) {
+	empty := schemaDigest(&crdschema.JSONSchemaProps{})
+	set := func(f reflect.Value) {
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+		case reflect.Map:
+			f.Set(reflect.MakeMap(f.Type()))
+		default:
+			t.Fatalf("no test value for a %s", f.Kind())
+		}
+	}
+	typ := reflect.TypeFor[crdschema.JSONSchemaProps]()
+	for i := range typ.NumField() {
+		var s crdschema.JSONSchemaProps
+		set(reflect.ValueOf(&s).Elem().Field(i))
+		if schemaDigest(&s) == empty {
+			t.Errorf("setting %s does not change the digest", typ.Field(i).Name)
+		}
+	}
+	rule := reflect.TypeFor[crdschema.ValidationRule]()
+	for i := range rule.NumField() {
+		s := crdschema.JSONSchemaProps{XValidations: []crdschema.ValidationRule{{}}}
+		before := schemaDigest(&s)
+		set(reflect.ValueOf(&s.XValidations[0]).Elem().Field(i))
+		if schemaDigest(&s) == before {
+			t.Errorf("setting the rule's %s does not change the digest", rule.Field(i).Name)
+		}
+	}
+	// Values of defaults, by kind.
+	seen := map[string]bool{}
+	for _, v := range []any{nil, "1", int64(1), float64(1), true, false, map[string]any{}, []any{}, map[string]any{"a": nil}, []any{nil}, 1} {
+		k := schemaDigest(&crdschema.JSONSchemaProps{Default: &crdschema.JSON{Value: v}})
+		if seen[k] {
+			t.Errorf("the default %#v has the digest of another", v)
+		}
+		seen[k] = true
+	}
+}
+
+func BenchmarkDigest(b *testing.B) {
+	def := mustCRD(b, readHTTPRoute(b))
+	for b.Loop() {
+		d := digester{h: sha256.New()}
+		d.value(reflect.ValueOf(def), 0)
 	}
 }
