@@ -40,6 +40,11 @@ func WithKubernetesVersion(v crdschema.KubernetesVersion) Option {
 // Without it, each call shares compilations only within itself (between
 // the versions of a CRD, between the nodes of a schema).
 //
+// Validate and ValidateUpdate also keep their verdicts in c: a CRD (and,
+// for an update, the stored one) validated again at the same release,
+// decoded anew or not, gets copies of the errors of its first validation
+// without any work but a digest of its values (verdicts.go).
+//
 // Give one Cache to the calls of one piece of work that see the same rules
 // again: validating a CRD and serving its versions, checking a set of
 // related CRDs, running test suites over variants of a CRD. A Cache keeps

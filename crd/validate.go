@@ -62,9 +62,11 @@ const generatedSuffix = "xxxxx"
 // defaulting); it is not modified. ctx bounds the evaluation of CEL rules
 // on defaults, which CRD validation does.
 func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c := newConfig(ctx, opts)
-	in := toInternal(prepareCreate(def))
-	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
+	return cachedVerdict(ctx, applyOptions(opts), "create", func() crdschema.ErrorList {
+		c := newConfig(ctx, opts)
+		in := toInternal(prepareCreate(def))
+		return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
+	}, def)
 }
 
 // ValidateUpdate reports every reason why the API server would refuse to
@@ -81,16 +83,18 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 // server. Neither def nor old is modified. ctx bounds the evaluation of
 // CEL rules on defaults.
 func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-	c := newConfig(ctx, opts)
-	stored := prepareStored(old)
-	oldIn := toInternal(stored)
-	in := toInternal(prepareUpdate(def, stored))
-	vo := updateOptions(in, oldIn)
-	if c.release < 35 {
-		// More selectable fields than allowed may stay from 1.35 on.
-		vo.allowTooManySelectableFields = nil
-	}
-	return nilIfEmpty(legacyErrors(validateUpdate(in, oldIn, vo, c), c.release))
+	return cachedVerdict(ctx, applyOptions(opts), "update", func() crdschema.ErrorList {
+		c := newConfig(ctx, opts)
+		stored := prepareStored(old)
+		oldIn := toInternal(stored)
+		in := toInternal(prepareUpdate(def, stored))
+		vo := updateOptions(in, oldIn)
+		if c.release < 35 {
+			// More selectable fields than allowed may stay from 1.35 on.
+			vo.allowTooManySelectableFields = nil
+		}
+		return nilIfEmpty(legacyErrors(validateUpdate(in, oldIn, vo, c), c.release))
+	}, def, old)
 }
 
 func nilIfEmpty(errs crdschema.ErrorList) crdschema.ErrorList {

@@ -71,60 +71,16 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 // names them (Go field names), in its order.
 var rootFieldsWithStatus = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
 
-// rootKeyword is a keyword of a schema root, and whether s sets it.
-type rootKeyword struct {
-	name string
-	set  func(s *crdschema.JSONSchemaProps) bool
-}
-
-// rootKeywords lists the keywords in the order of the API server's internal
-// JSONSchemaProps fields, which decides which error comes first.
-var rootKeywords = []rootKeyword{
-	{"ID", func(s *crdschema.JSONSchemaProps) bool { return s.ID != "" }},
-	{"Schema", func(s *crdschema.JSONSchemaProps) bool { return s.Schema != "" }},
-	{"Ref", func(s *crdschema.JSONSchemaProps) bool { return s.Ref != nil }},
-	{"Description", func(s *crdschema.JSONSchemaProps) bool { return s.Description != "" }},
-	{"Type", func(s *crdschema.JSONSchemaProps) bool { return s.Type != "" }},
-	{"Nullable", func(s *crdschema.JSONSchemaProps) bool { return s.Nullable }},
-	{"Format", func(s *crdschema.JSONSchemaProps) bool { return s.Format != "" }},
-	{"Title", func(s *crdschema.JSONSchemaProps) bool { return s.Title != "" }},
-	{"Default", func(s *crdschema.JSONSchemaProps) bool { return s.Default != nil }},
-	{"Maximum", func(s *crdschema.JSONSchemaProps) bool { return s.Maximum != nil }},
-	{"ExclusiveMaximum", func(s *crdschema.JSONSchemaProps) bool { return s.ExclusiveMaximum }},
-	{"Minimum", func(s *crdschema.JSONSchemaProps) bool { return s.Minimum != nil }},
-	{"ExclusiveMinimum", func(s *crdschema.JSONSchemaProps) bool { return s.ExclusiveMinimum }},
-	{"MaxLength", func(s *crdschema.JSONSchemaProps) bool { return s.MaxLength != nil }},
-	{"MinLength", func(s *crdschema.JSONSchemaProps) bool { return s.MinLength != nil }},
-	{"Pattern", func(s *crdschema.JSONSchemaProps) bool { return s.Pattern != "" }},
-	{"MaxItems", func(s *crdschema.JSONSchemaProps) bool { return s.MaxItems != nil }},
-	{"MinItems", func(s *crdschema.JSONSchemaProps) bool { return s.MinItems != nil }},
-	{"UniqueItems", func(s *crdschema.JSONSchemaProps) bool { return s.UniqueItems }},
-	{"MultipleOf", func(s *crdschema.JSONSchemaProps) bool { return s.MultipleOf != nil }},
-	{"Enum", func(s *crdschema.JSONSchemaProps) bool { return s.Enum != nil }},
-	{"MaxProperties", func(s *crdschema.JSONSchemaProps) bool { return s.MaxProperties != nil }},
-	{"MinProperties", func(s *crdschema.JSONSchemaProps) bool { return s.MinProperties != nil }},
-	{"Required", func(s *crdschema.JSONSchemaProps) bool { return s.Required != nil }},
-	{"Items", func(s *crdschema.JSONSchemaProps) bool { return s.Items != nil }},
-	{"AllOf", func(s *crdschema.JSONSchemaProps) bool { return s.AllOf != nil }},
-	{"OneOf", func(s *crdschema.JSONSchemaProps) bool { return s.OneOf != nil }},
-	{"AnyOf", func(s *crdschema.JSONSchemaProps) bool { return s.AnyOf != nil }},
-	{"Not", func(s *crdschema.JSONSchemaProps) bool { return s.Not != nil }},
-	{"Properties", func(s *crdschema.JSONSchemaProps) bool { return s.Properties != nil }},
-	{"AdditionalProperties", func(s *crdschema.JSONSchemaProps) bool { return s.AdditionalProperties != nil }},
-	{"PatternProperties", func(s *crdschema.JSONSchemaProps) bool { return s.PatternProperties != nil }},
-	{"Dependencies", func(s *crdschema.JSONSchemaProps) bool { return s.Dependencies != nil }},
-	{"AdditionalItems", func(s *crdschema.JSONSchemaProps) bool { return s.AdditionalItems != nil }},
-	{"Definitions", func(s *crdschema.JSONSchemaProps) bool { return s.Definitions != nil }},
-	{"ExternalDocs", func(s *crdschema.JSONSchemaProps) bool { return s.ExternalDocs != nil }},
-	{"Example", func(s *crdschema.JSONSchemaProps) bool { return s.Example != nil }},
-	{"XPreserveUnknownFields", func(s *crdschema.JSONSchemaProps) bool { return s.XPreserveUnknownFields != nil }},
-	{"XEmbeddedResource", func(s *crdschema.JSONSchemaProps) bool { return s.XEmbeddedResource }},
-	{"XIntOrString", func(s *crdschema.JSONSchemaProps) bool { return s.XIntOrString }},
-	{"XListMapKeys", func(s *crdschema.JSONSchemaProps) bool { return s.XListMapKeys != nil }},
-	{"XListType", func(s *crdschema.JSONSchemaProps) bool { return s.XListType != nil }},
-	{"XMapType", func(s *crdschema.JSONSchemaProps) bool { return s.XMapType != nil }},
-	{"XValidations", func(s *crdschema.JSONSchemaProps) bool { return s.XValidations != nil }},
-}
+// rootKeywords are the names of JSONSchemaProps' fields in the order of
+// the API server's internal type, which decides which error comes first.
+var rootKeywords = func() []string {
+	t := reflect.TypeFor[apiextensions.JSONSchemaProps]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Name
+	}
+	return names
+}()
 
 // validateStatusRoot restricts the root of a schema whose version has the
 // status subresource, so that the status schema can be taken out as
@@ -132,25 +88,20 @@ var rootKeywords = []rootKeyword{
 // and may only use rootFieldsWithStatus. Like the API server, it reports
 // the first problem only.
 func validateStatusRoot(s *crdschema.JSONSchemaProps, fldPath *crdschema.Path) *crdschema.Error {
-	for _, k := range rootKeywords {
-		if !k.set(s) {
+	v := reflect.ValueOf(s).Elem()
+	for _, name := range rootKeywords {
+		if v.FieldByName(name).IsZero() {
 			continue
 		}
-		if k.name == "Type" {
+		if name == "Type" {
 			if s.Type != "object" {
 				return crdschema.Invalid(fldPath.Child("openAPIV3Schema.type"), s.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)
 			}
 			continue
 		}
-		if !contains(rootFieldsWithStatus, k.name) {
+		if !contains(rootFieldsWithStatus, name) {
 			return crdschema.Invalid(fldPath.Child("openAPIV3Schema"), apiextensions.Schema(s), fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", rootFieldsWithStatus))
 		}
 	}
 	return nil
-}
-
-// rootKeywordsCoverFields reports whether rootKeywords covers every field of
-// JSONSchemaProps; it is used by the tests.
-func rootKeywordsCoverFields() bool {
-	return reflect.TypeOf(crdschema.JSONSchemaProps{}).NumField() == len(rootKeywords)
 }

@@ -1,6 +1,9 @@
 package openapi
 
 import (
+	"reflect"
+	"strings"
+
 	"github.com/go-openapi/spec"
 
 	"github.com/crdschema/crdschema/internal/release"
@@ -10,18 +13,19 @@ import (
 // use: the built-in definitions and the query parameters of requests.
 // Each release's are generated from documents its API server published
 // (zz_generated_static.go for 1.37, zz_generated_k13N.go for the others).
+// The v2 definitions are the v3 ones as v2 writes them (v2Definition).
 type builtins struct {
 	references func(name string) []string
-	v2, v3     func(name string) (spec.Schema, bool)
+	v3         func(name string) (spec.Schema, bool)
 	parameters func(options string) []queryParameter
 }
 
 var builtinsByRelease = map[release.Minor]*builtins{
-	33: {builtinReferencesK133, builtinDefinitionV2K133, builtinDefinitionV3K133, optionParametersK133},
-	34: {builtinReferencesK134, builtinDefinitionV2K134, builtinDefinitionV3K134, optionParametersK134},
-	35: {builtinReferencesK135, builtinDefinitionV2K135, builtinDefinitionV3K135, optionParametersK135},
-	36: {builtinReferencesK136, builtinDefinitionV2K136, builtinDefinitionV3K136, optionParametersK136},
-	37: {builtinReferences, builtinDefinitionV2, builtinDefinitionV3, optionParameters},
+	33: {builtinReferencesK133, builtinDefinitionV3K133, optionParametersK133},
+	34: {builtinReferencesK134, builtinDefinitionV3K134, optionParametersK134},
+	35: {builtinReferencesK135, builtinDefinitionV3K135, optionParametersK135},
+	36: {builtinReferencesK136, builtinDefinitionV3K136, optionParametersK136},
+	37: {builtinReferences, builtinDefinitionV3, optionParameters},
 }
 
 // builtins returns the facts of r's release.
@@ -30,4 +34,46 @@ func (r *resource) builtins() *builtins {
 		return b
 	}
 	return builtinsByRelease[release.Default]
+}
+
+// v2 returns a new copy of the OpenAPI v2 schema of the built-in
+// definition name, and whether there is one: the v3 schema without
+// defaults (v2 documents prune them), with references to
+// #/definitions/ and without the allOf that v3 wraps a described
+// reference in. internal/gen checks that every release's published v2
+// definitions are exactly that.
+func (b *builtins) v2(name string) (spec.Schema, bool) {
+	s, ok := b.v3(name)
+	if ok {
+		v2Schema(&s)
+	}
+	return s, ok
+}
+
+func v2Schema(s *spec.Schema) {
+	s.Default = nil
+	if len(s.AllOf) == 1 {
+		bare := s.AllOf[0]
+		ref := bare.Ref
+		bare.Ref = spec.Ref{}
+		if reflect.DeepEqual(bare, spec.Schema{}) {
+			s.Ref, s.AllOf = ref, nil
+		}
+	}
+	if r := s.Ref.String(); r != "" {
+		s.Ref = spec.MustCreateRef(v2RefPrefix + strings.TrimPrefix(r, v3RefPrefix))
+	}
+	for k, p := range s.Properties {
+		v2Schema(&p)
+		s.Properties[k] = p
+	}
+	for i := range s.AllOf {
+		v2Schema(&s.AllOf[i])
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		v2Schema(s.Items.Schema)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		v2Schema(s.AdditionalProperties.Schema)
+	}
 }

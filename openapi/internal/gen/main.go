@@ -69,6 +69,9 @@ type collected struct {
 	params         map[string]map[string]param
 	typeMeta       map[string]string // "apiVersion"/"kind" -> description
 	misc           map[string]string // fixed parameter descriptions
+	// base is what the default release publishes (-release): only what
+	// differs from it is written; the rest falls back to its functions.
+	base *collected
 }
 
 func main() {
@@ -82,6 +85,22 @@ func main() {
 	if flag.NArg() == 0 {
 		log.Fatal("usage: gen -o FILE DIR...")
 	}
+	c := collect(flag.Args(), *overlay)
+	if *rel != "" {
+		c.base = collect(flag.Args(), "")
+	}
+	src, err := c.generate()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// collect reads the documents of the goldens below dirs (with overlay's
+// in their place where it has them).
+func collect(dirs []string, overlay string) *collected {
 	c := &collected{
 		defsV2:   map[string]string{},
 		defsV3:   map[string]string{},
@@ -90,14 +109,14 @@ func main() {
 		misc:     map[string]string{},
 	}
 	n := 0
-	for _, dir := range flag.Args() {
+	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".golden.json") {
 				return err
 			}
-			if *overlay != "" {
+			if overlay != "" {
 				rel, _ := filepath.Rel(dir, path)
-				if o := filepath.Join(*overlay, rel); fileExists(o) {
+				if o := filepath.Join(overlay, rel); fileExists(o) {
 					path = o
 				}
 			}
@@ -117,13 +136,7 @@ func main() {
 	if n == 0 {
 		log.Fatal("no published documents found")
 	}
-	src, err := c.generate()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	return c
 }
 
 // suffix ends the names of the functions written (-release).
@@ -333,6 +346,14 @@ func (c *collected) generate() ([]byte, error) {
 	if !reflect.DeepEqual(names, sortedKeys(c.defsV3)) {
 		return nil, fmt.Errorf("v2 and v3 documents define different built-in types")
 	}
+	for _, n := range names {
+		var v3 any
+		_ = json.Unmarshal([]byte(c.defsV3[n]), &v3)
+		v2, _ := json.Marshal(asV2(v3))
+		if canonical(v2) != c.defsV2[n] {
+			return nil, fmt.Errorf("the v2 definition of %s is not its v3 definition as openapi's v2Schema writes it", n)
+		}
+	}
 	for _, want := range []string{"apiVersion", "kind"} {
 		if _, ok := c.typeMeta[want]; !ok {
 			return nil, fmt.Errorf("no description of TypeMeta %s found", want)
@@ -348,12 +369,18 @@ func (c *collected) generate() ([]byte, error) {
 	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
 	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n\tswitch name {\n", suffix)
 	for _, n := range names {
+		if c.base != nil && c.base.defsV2[n] == c.defsV2[n] {
+			continue
+		}
 		var v any
 		_ = json.Unmarshal([]byte(c.defsV2[n]), &v)
 		refs := map[string]bool{}
 		collectRefs(v, refs)
 		delete(refs, n)
 		if len(refs) == 0 {
+			if c.base != nil {
+				fmt.Fprintf(&b, "\tcase %q:\n\t\treturn nil\n", n)
+			}
 			continue
 		}
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []string{", n)
@@ -368,36 +395,37 @@ func (c *collected) generate() ([]byte, error) {
 		}
 		b.WriteString("}\n")
 	}
-	b.WriteString("\t}\n\treturn nil\n}\n\n")
+	b.WriteString("\t}\n")
+	c.writeMissing(&b, "nil")
+	b.WriteString(c.fallback("builtinReferences", "name", "nil"))
 
-	for _, v := range []struct {
-		fn   string
-		defs map[string]string
-		doc  string
-	}{
-		{"builtinDefinitionV2", c.defsV2, "OpenAPI v2 (defaults pruned)"},
-		{"builtinDefinitionV3", c.defsV3, "OpenAPI v3"},
-	} {
-		fmt.Fprintf(&b, "// %s%s returns a new copy of the %s schema of the built-in\n// definition name, and whether there is one.\n", v.fn, suffix, v.doc)
-		fmt.Fprintf(&b, "func %s%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", v.fn, suffix)
-		for _, n := range names {
-			var s spec.Schema
-			if err := json.Unmarshal([]byte(v.defs[n]), &s); err != nil {
-				return nil, err
-			}
-			if err := checkCovered(&s, v.defs[n]); err != nil {
-				return nil, fmt.Errorf("%s: %w", n, err)
-			}
-			fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
-			writeSchema(&b, &s)
-			b.WriteString(", true\n")
+	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
+	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", suffix)
+	for _, n := range names {
+		if c.base != nil && c.base.defsV3[n] == c.defsV3[n] {
+			continue
 		}
-		b.WriteString("\t}\n\treturn spec.Schema{}, false\n}\n\n")
+		var s spec.Schema
+		if err := json.Unmarshal([]byte(c.defsV3[n]), &s); err != nil {
+			return nil, err
+		}
+		if err := checkCovered(&s, c.defsV3[n]); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
+		writeSchema(&b, &s)
+		b.WriteString(", true\n")
 	}
+	b.WriteString("\t}\n")
+	c.writeMissing(&b, "spec.Schema{}, false")
+	b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
 
 	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
 	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n\tswitch options {\n", suffix)
 	for _, kind := range sortedKeys(c.params) {
+		if c.base != nil && reflect.DeepEqual(c.params[kind], c.base.params[kind]) {
+			continue
+		}
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []queryParameter{\n", kind)
 		for _, n := range sortedKeys(c.params[kind]) {
 			p := c.params[kind][n]
@@ -405,8 +433,38 @@ func (c *collected) generate() ([]byte, error) {
 		}
 		b.WriteString("\t\t}\n")
 	}
-	b.WriteString("\t}\n\treturn nil\n}\n")
+	if c.base != nil {
+		for _, kind := range sortedKeys(c.base.params) {
+			if _, ok := c.params[kind]; !ok {
+				fmt.Fprintf(&b, "\tcase %q:\n\t\treturn nil\n", kind)
+			}
+		}
+	}
+	b.WriteString("\t}\n")
+	b.WriteString(c.fallback("optionParameters", "options", "nil"))
 	return format.Source(b.Bytes())
+}
+
+// writeMissing writes the cases of the definitions that the default
+// release has and this one has not, returning zero.
+func (c *collected) writeMissing(b *bytes.Buffer, zero string) {
+	if c.base == nil {
+		return
+	}
+	for _, n := range sortedKeys(c.base.defsV2) {
+		if _, ok := c.defsV2[n]; !ok {
+			fmt.Fprintf(b, "\tswitch name {\n\tcase %q:\n\t\treturn %s\n\t}\n", n, zero)
+		}
+	}
+}
+
+// fallback ends a function of the release: what it does not know is the
+// default release's (or, for the default release, nothing).
+func (c *collected) fallback(fn, arg, zero string) string {
+	if c.base == nil {
+		return "\treturn " + zero + "\n}\n\n"
+	}
+	return "\treturn " + fn + "(" + arg + ")\n}\n\n"
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -416,6 +474,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// asV2 returns the JSON value of a v3 definition as openapi's v2Schema
+// turns it into a v2 one: no defaults, references to #/definitions/, no
+// allOf around a lone reference.
+func asV2(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			if k != "default" {
+				out[k] = asV2(x)
+			}
+		}
+		if all, ok := out["allOf"].([]any); ok && len(all) == 1 {
+			if ref, ok := all[0].(map[string]any); ok && len(ref) == 1 && ref["$ref"] != nil {
+				out["$ref"] = ref["$ref"]
+				delete(out, "allOf")
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = asV2(x)
+		}
+		return out
+	case string:
+		if strings.HasPrefix(v, v3Prefix) {
+			return v2Prefix + strings.TrimPrefix(v, v3Prefix)
+		}
+	}
+	return v
 }
 
 func collectRefs(v any, refs map[string]bool) {

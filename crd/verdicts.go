@@ -1,0 +1,424 @@
+package crd
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+	"maps"
+	"math"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/release"
+)
+
+// A cache given with WithCache also keeps the verdicts of Validate and
+// ValidateUpdate: the errors, by a SHA-256 digest of everything they
+// depend on (the call, the release, and each CRD value, field by field).
+// A CRD validated again, decoded anew or changed and changed back, gets
+// the errors of its first validation without compiling, walking or
+// evaluating anything.
+//
+// The verdicts live beside the celrules.Cache, as long as it does.
+var verdictStores struct {
+	sync.Mutex
+	m map[weak.Pointer[celrules.Cache]]*verdictStore
+}
+
+type verdictStore struct {
+	sync.Mutex
+	m map[[sha256.Size]byte]crdschema.ErrorList
+}
+
+// verdicts returns the verdicts kept beside c.
+func verdicts(c *celrules.Cache) *verdictStore {
+	w := weak.Make(c)
+	verdictStores.Lock()
+	defer verdictStores.Unlock()
+	if s := verdictStores.m[w]; s != nil {
+		return s
+	}
+	if verdictStores.m == nil {
+		verdictStores.m = map[weak.Pointer[celrules.Cache]]*verdictStore{}
+	}
+	s := &verdictStore{m: map[[sha256.Size]byte]crdschema.ErrorList{}}
+	verdictStores.m[w] = s
+	runtime.AddCleanup(c, func(w weak.Pointer[celrules.Cache]) {
+		verdictStores.Lock()
+		delete(verdictStores.m, w)
+		verdictStores.Unlock()
+	}, w)
+	return s
+}
+
+// cachedVerdict returns validate's errors for the CRDs defs, from the
+// verdicts of s.cache when they hold them; otherwise it runs validate and
+// keeps its errors there (unless ctx ended meanwhile, which may have cut
+// the evaluation of rules short). Each call gets errors of its own; their
+// bad values may be shared.
+func cachedVerdict(ctx context.Context, s settings, call string, validate func() crdschema.ErrorList, defs ...*crdschema.CustomResourceDefinition) crdschema.ErrorList {
+	if s.cache == nil {
+		return validate()
+	}
+	d := digester{h: sha256.New(), buf: make([]byte, 0, 64<<10)}
+	d.str(call)
+	d.uint(uint64(release.Of(s.version)))
+	for _, def := range defs {
+		d.value(reflect.ValueOf(def), 0)
+	}
+	if d.skip {
+		return validate()
+	}
+	var key [sha256.Size]byte
+	d.h.Write(d.buf)
+	d.h.Sum(key[:0])
+	store := verdicts(s.cache)
+	store.Lock()
+	errs, ok := store.m[key]
+	store.Unlock()
+	if !ok {
+		errs = validate()
+		if ctx != nil && ctx.Err() != nil {
+			return errs
+		}
+		store.Lock()
+		store.m[key] = copyErrors(errs)
+		store.Unlock()
+	}
+	return copyErrors(errs)
+}
+
+func copyErrors(errs crdschema.ErrorList) crdschema.ErrorList {
+	if errs == nil {
+		return nil
+	}
+	out := make(crdschema.ErrorList, len(errs))
+	for i, e := range errs {
+		c := *e
+		out[i] = &c
+	}
+	return out
+}
+
+// maxDigestDepth bounds the nesting a digest follows; a deeper value (or
+// a cycle of pointers built by hand) is validated without the verdicts.
+const maxDigestDepth = 1000
+
+// digester writes values into a hash, each with its kind and, for lists
+// and maps, its length, so that different values give different inputs.
+type digester struct {
+	h    hash.Hash
+	buf  []byte // written to h when full
+	skip bool   // a value the digest does not cover
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+func (d *digester) uint(u uint64) {
+	d.buf = binary.AppendUvarint(d.buf, u)
+}
+
+func (d *digester) str(s string) {
+	d.uint(uint64(len(s)))
+	if len(d.buf)+len(s) > cap(d.buf) {
+		d.h.Write(d.buf)
+		d.buf = d.buf[:0]
+		if len(s) > cap(d.buf) {
+			d.h.Write([]byte(s))
+			return
+		}
+	}
+	d.buf = append(d.buf, s...)
+}
+
+func (d *digester) value(v reflect.Value, depth int) {
+	if depth > maxDigestDepth {
+		d.skip = true
+		return
+	}
+	if !v.IsValid() {
+		d.uint(0)
+		return
+	}
+	d.uint(uint64(v.Kind()))
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			d.uint(1)
+		} else {
+			d.uint(0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		d.uint(uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		d.uint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		d.uint(math.Float64bits(v.Float()))
+	case reflect.String:
+		d.str(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			d.uint(0)
+			return
+		}
+		if v.Kind() == reflect.Interface {
+			d.str(v.Elem().Type().String())
+		}
+		d.uint(1)
+		d.value(v.Elem(), depth+1)
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			d.uint(0)
+			return
+		}
+		d.uint(uint64(v.Len()) + 1)
+		for i := range v.Len() {
+			d.value(v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			d.uint(0)
+			return
+		}
+		d.uint(uint64(v.Len()) + 1)
+		if v.Type().Key().Kind() != reflect.String {
+			d.skip = true // none in a CRD
+			return
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			d.value(k, depth+1)
+			d.value(v.MapIndex(k), depth+1)
+		}
+	case reflect.Struct:
+		if v.Type() == schemaType && v.CanAddr() {
+			d.schema(v.Addr().Interface().(*crdschema.JSONSchemaProps), depth)
+			return
+		}
+		if v.Type() == timeType {
+			if !v.CanInterface() {
+				d.skip = true
+				return
+			}
+			b, _ := v.Interface().(time.Time).MarshalBinary()
+			d.str(string(b))
+			return
+		}
+		for i := range v.NumField() {
+			d.value(v.Field(i), depth+1)
+		}
+	default: // functions, channels: none in a CRD
+		d.skip = true
+	}
+}
+
+var schemaType = reflect.TypeFor[crdschema.JSONSchemaProps]()
+
+func (d *digester) bool(b bool) {
+	if b {
+		d.uint(1)
+	} else {
+		d.uint(0)
+	}
+}
+
+func (d *digester) optStr(s *string) {
+	d.bool(s != nil)
+	if s != nil {
+		d.str(*s)
+	}
+}
+
+func (d *digester) optInt(i *int64) {
+	d.bool(i != nil)
+	if i != nil {
+		d.uint(uint64(*i))
+	}
+}
+
+func (d *digester) optFloat(f *float64) {
+	d.bool(f != nil)
+	if f != nil {
+		d.uint(math.Float64bits(*f))
+	}
+}
+
+func (d *digester) optBool(b *bool) {
+	d.bool(b != nil)
+	if b != nil {
+		d.bool(*b)
+	}
+}
+
+// size writes whether a list or map is nil, and its length.
+func (d *digester) size(isNil bool, n int) {
+	if isNil {
+		d.uint(0)
+	} else {
+		d.uint(uint64(n) + 1)
+	}
+}
+
+func (d *digester) strs(l []string) {
+	d.size(l == nil, len(l))
+	for _, s := range l {
+		d.str(s)
+	}
+}
+
+// schema writes s field by field (the bulk of a CRD, where reflection
+// was most of the digest's time); TestDigestCoversSchema checks that
+// every field counts.
+func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
+	if depth > maxDigestDepth {
+		d.skip = true
+		return
+	}
+	d.bool(s != nil)
+	if s == nil {
+		return
+	}
+	depth++
+	d.str(s.ID)
+	d.str(s.Schema)
+	d.optStr(s.Ref)
+	d.str(s.Description)
+	d.str(s.Type)
+	d.str(s.Format)
+	d.str(s.Title)
+	d.json(s.Default, depth)
+	d.optFloat(s.Maximum)
+	d.bool(s.ExclusiveMaximum)
+	d.optFloat(s.Minimum)
+	d.bool(s.ExclusiveMinimum)
+	d.optInt(s.MaxLength)
+	d.optInt(s.MinLength)
+	d.str(s.Pattern)
+	d.optInt(s.MaxItems)
+	d.optInt(s.MinItems)
+	d.bool(s.UniqueItems)
+	d.optFloat(s.MultipleOf)
+	d.size(s.Enum == nil, len(s.Enum))
+	for i := range s.Enum {
+		d.jsonValue(s.Enum[i].Value, depth)
+	}
+	d.optInt(s.MaxProperties)
+	d.optInt(s.MinProperties)
+	d.strs(s.Required)
+	d.bool(s.Items != nil)
+	if s.Items != nil {
+		d.schema(s.Items.Schema, depth)
+		d.schemas(s.Items.JSONSchemas, depth)
+	}
+	d.schemas(s.AllOf, depth)
+	d.schemas(s.OneOf, depth)
+	d.schemas(s.AnyOf, depth)
+	d.schema(s.Not, depth)
+	d.schemaMap(s.Properties, depth)
+	d.orBool(s.AdditionalProperties, depth)
+	d.schemaMap(s.PatternProperties, depth)
+	d.size(s.Dependencies == nil, len(s.Dependencies))
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+		d.str(k)
+		d.schema(s.Dependencies[k].Schema, depth)
+		d.strs(s.Dependencies[k].Property)
+	}
+	d.orBool(s.AdditionalItems, depth)
+	d.schemaMap(s.Definitions, depth)
+	d.bool(s.ExternalDocs != nil)
+	if s.ExternalDocs != nil {
+		d.str(s.ExternalDocs.Description)
+		d.str(s.ExternalDocs.URL)
+	}
+	d.json(s.Example, depth)
+	d.bool(s.Nullable)
+	d.optBool(s.XPreserveUnknownFields)
+	d.bool(s.XEmbeddedResource)
+	d.bool(s.XIntOrString)
+	d.strs(s.XListMapKeys)
+	d.optStr(s.XListType)
+	d.optStr(s.XMapType)
+	d.size(s.XValidations == nil, len(s.XValidations))
+	for i := range s.XValidations {
+		d.value(reflect.ValueOf(&s.XValidations[i]).Elem(), depth)
+	}
+}
+
+func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
+	d.size(l == nil, len(l))
+	for i := range l {
+		d.schema(&l[i], depth)
+	}
+}
+
+func (d *digester) schemaMap(m map[string]crdschema.JSONSchemaProps, depth int) {
+	d.size(m == nil, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		d.str(k)
+		s := m[k]
+		d.schema(&s, depth)
+	}
+}
+
+func (d *digester) orBool(o *crdschema.JSONSchemaPropsOrBool, depth int) {
+	d.bool(o != nil)
+	if o != nil {
+		d.bool(o.Allows)
+		d.schema(o.Schema, depth)
+	}
+}
+
+func (d *digester) json(j *crdschema.JSON, depth int) {
+	d.bool(j != nil)
+	if j != nil {
+		d.jsonValue(j.Value, depth)
+	}
+}
+
+// jsonValue writes a value of a JSON as decoding makes them, with its
+// kind; other values (built by hand) go through reflection.
+func (d *digester) jsonValue(v any, depth int) {
+	if depth > maxDigestDepth {
+		d.skip = true
+		return
+	}
+	switch v := v.(type) {
+	case string:
+		d.uint(1)
+		d.str(v)
+	case int64:
+		d.uint(2)
+		d.uint(uint64(v))
+	case float64:
+		d.uint(3)
+		d.uint(math.Float64bits(v))
+	case bool:
+		d.uint(4)
+		d.bool(v)
+	case map[string]any:
+		d.uint(5)
+		d.size(v == nil, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			d.str(k)
+			d.jsonValue(v[k], depth+1)
+		}
+	case []any:
+		d.uint(6)
+		d.size(v == nil, len(v))
+		for _, x := range v {
+			d.jsonValue(x, depth+1)
+		}
+	default:
+		d.uint(7)
+		d.value(reflect.ValueOf(&v).Elem(), depth+1)
+	}
+}
