@@ -60,17 +60,17 @@ func verdicts(c *celrules.Cache) *verdictStore {
 }
 
 // cachedVerdict returns validate's errors for the CRDs defs, from the
-// verdicts of s.cache when they hold them; otherwise it runs validate and
+// verdicts of s.Cache when they hold them; otherwise it runs validate and
 // keeps its errors there (unless ctx ended meanwhile, which may have cut
 // the evaluation of rules short). Each call gets errors of its own; their
 // bad values may be shared.
 func cachedVerdict(ctx context.Context, s settings, call string, validate func() crdschema.ErrorList, defs ...*crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	if s.cache == nil {
+	if s.Cache == nil {
 		return validate()
 	}
 	d := digester{h: sha256.New(), buf: make([]byte, 0, 64<<10)}
 	d.str(call)
-	d.uint(uint64(release.Of(s.version)))
+	d.uint(uint64(release.Of(s.Version)))
 	for _, def := range defs {
 		d.value(reflect.ValueOf(def), 0)
 	}
@@ -80,7 +80,7 @@ func cachedVerdict(ctx context.Context, s settings, call string, validate func()
 	var key [sha256.Size]byte
 	d.h.Write(d.buf)
 	d.h.Sum(key[:0])
-	store := verdicts(s.cache)
+	store := verdicts(s.Cache)
 	store.Lock()
 	errs, ok := store.m[key]
 	store.Unlock()
