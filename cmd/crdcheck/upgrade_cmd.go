@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/upgrade"
 )
 
@@ -44,6 +45,7 @@ type upgradeOptions struct {
 	from, to []string
 	files    []string
 	output   string
+	release  string // -kubernetes-version
 }
 
 func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -63,6 +65,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	})
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
+	fs.StringVar(&opts.release, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37)")
 	files, err := parseInterspersed(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -78,6 +81,12 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdcheck upgrade: -o %s: the format must be text, json, junit, tap or github\n", opts.output)
 		return exitUsage
 	}
+	v, err := crdschema.ParseKubernetesVersion(opts.release)
+	if err != nil {
+		fmt.Fprintln(stderr, "crdcheck upgrade: -kubernetes-version:", err)
+		return exitUsage
+	}
+	kubernetesVersion = v
 	opts.files = files
 	// a CRD folder or file that is not there is an input error at once:
 	// without it, every verdict would be wrong
@@ -271,7 +280,7 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 		for i, j := range idx {
 			objs[i] = objects[j].obj
 		}
-		r, _ := upgrade.Check(ctx, e.def, old.def, objs) // objects of the kind only: no error
+		r, _ := upgrade.Check(ctx, e.def, old.def, objs, crd.WithKubernetesVersion(kubernetesVersion)) // objects of the kind only: no error
 		c.Errors = fieldErrors(r.Errors)
 		if len(c.Errors) > 0 {
 			c.Status = statusRejected

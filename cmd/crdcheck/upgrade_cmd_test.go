@@ -140,3 +140,23 @@ func TestUpgradeCIOutputs(t *testing.T) {
 		t.Errorf("tap: exit status %d\n%s", code, out)
 	}
 }
+
+// TestUpgradeRelease checks that -kubernetes-version reaches the verdicts:
+// before 1.35 the API server shows a failed rule's value as its type name.
+func TestUpgradeRelease(t *testing.T) {
+	stored := "testdata/upgrade/stored.yaml"
+	from, to := filepath.Join(gatewayAPI, "v1.1.0"), filepath.Join(gatewayAPI, "v1.2.0")
+	for _, c := range []struct{ release, want string }{
+		{"1.34", `spec.listeners: Invalid value: "array": tls mode must be Terminate for protocol HTTPS`},
+		{"1.37", `spec.listeners: Invalid value: tls mode must be Terminate for protocol HTTPS`},
+	} {
+		code, out, errOut := runArgs(t, "upgrade", stored, "-from", from, "-to", to, "-kubernetes-version", c.release)
+		if code != exitOK || !strings.Contains(out, c.want) {
+			t.Errorf("-kubernetes-version %s: exit status %d, output lacks %q:\n%s%s", c.release, code, c.want, out, errOut)
+		}
+	}
+	code, _, errOut := runArgs(t, "upgrade", "-kubernetes-version", "1.99", "-from", from, "-to", to)
+	if code != exitUsage || !strings.Contains(errOut, "crdcheck upgrade: -kubernetes-version: unsupported Kubernetes version \"1.99\"") {
+		t.Errorf("-kubernetes-version 1.99: exit status %d, want %d with the error:\n%s", code, exitUsage, errOut)
+	}
+}
