@@ -31,8 +31,9 @@ import (
 //     status on a status update, which keeps the stored object;
 //   - validation: Validate, ValidateUpdate and ValidateStatusUpdate of the
 //     object the Resource validated (its result object, with the
-//     resourceVersion of the request) against the stored object decoded and
-//     defaulted by the pipeline give the Resource's field errors (type,
+//     resourceVersion of the request) against the stored object as the
+//     pipelines read it (readStored: ReadStored with the pipeline of the
+//     version it is stored in, then converted and decoded) give the Resource's field errors (type,
 //     path, detail and message, pointers in Go-syntax values aside), except
 //     the checks of the scale subresource (errors at its replicas and
 //     selector paths without " in body "), which are Resource's. They are
@@ -98,6 +99,29 @@ func userPipeline(def *crdschema.CustomResourceDefinition, version string, kv cr
 	return crd.NewPipeline(schema,
 		crd.WithKind(def.Spec.Group, version, def.Spec.Names.Kind, def.Spec.Scope),
 		crd.WithKubernetesVersion(kv))
+}
+
+// readStored reads the stored object old as a user composes it: with the
+// pipeline of the version it is stored in (ReadStored), then, when that is
+// not the request's version, converted (for conversion strategy None, the
+// apiVersion alone changes) and decoded with the request's pipeline p.
+func readStored(p *crd.Pipeline, old map[string]any, def *crdschema.CustomResourceDefinition, version string, kv crdschema.KubernetesVersion) (map[string]any, error) {
+	av, _ := old["apiVersion"].(string)
+	_, sv, _ := strings.Cut(av, "/")
+	if s, _ := crd.VersionSchema(crd.Defaulted(def), sv); sv == "" || sv == version || s == nil {
+		return p.ReadStored(old)
+	}
+	sp, err := userPipeline(def, sv, kv)
+	if err != nil {
+		return nil, err
+	}
+	o, err := sp.ReadStored(old)
+	if err != nil {
+		return nil, err
+	}
+	o["apiVersion"] = def.Spec.Group + "/" + version
+	o, _, err = p.Decode(o)
+	return o, err
 }
 
 // comparePipeline compares the requests of c at release rel; it returns
@@ -196,12 +220,11 @@ func comparePipeline(t *testing.T, name string, c *testCase, rel string) (int, s
 		if r.Operation == "create" {
 			errs = p.Validate(ctx, obj)
 		} else {
-			stored, _, err := p.Decode(old)
+			stored, err := readStored(p, old, def, version, kv)
 			if err != nil {
-				t.Errorf("%s: Decode of the stored object: %v", where, err)
+				t.Errorf("%s: ReadStored: %v", where, err)
 				continue
 			}
-			p.Default(stored)
 			if status {
 				errs = p.ValidateStatusUpdate(ctx, obj, stored)
 			} else {

@@ -52,6 +52,7 @@ type core struct {
 	schemas map[string]*structural.Schema // every version's, defaults pruned, by name
 	schema  *structural.Schema            // this version's
 	decoder *prune.Decoder                // request bodies
+	storage *prune.Decoder                // objects read back from storage
 
 	validator       *validation.Validator // OpenAPI checks alone
 	statusValidator *validation.Validator // nil when there is no status to update
@@ -154,6 +155,13 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 		Schemas:               schemas,
 		PreserveUnknownFields: preserveUnknown,
 	})
+	c.storage = prune.NewDecoder(prune.DecoderOptions{
+		Group:                 group,
+		Kind:                  kind,
+		Schemas:               schemas,
+		PreserveUnknownFields: preserveUnknown,
+		Storage:               true,
+	})
 	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {
@@ -201,6 +209,39 @@ func (p *Pipeline) Decode(obj map[string]any) (map[string]any, []string, error) 
 		sortStrings(unknown)
 	}
 	return o, unknown, nil
+}
+
+// ReadStored returns a copy of obj, a stored object, as the API server
+// reads it back from storage before it validates an update against it:
+// decoded as storage decodes it (malformed metadata dropped, a missing
+// generation set to 1, unknown fields pruned; nulls kept), defaulted, and
+// decoded as Decode decodes a body. obj is not modified.
+func (p *Pipeline) ReadStored(obj map[string]any) (map[string]any, error) {
+	return p.readStored(obj)
+}
+
+// readStored is ReadStored: with the storage version's schema when the
+// CRD stores objects in another version than c's (a Resource's).
+func (c *core) readStored(obj map[string]any) (map[string]any, error) {
+	if obj == nil {
+		return nil, refuse("the stored object is not an object")
+	}
+	o, _, err := c.storage.DecodeCopy(obj)
+	if err != nil {
+		return nil, refuse("the stored object cannot be decoded: %v", err)
+	}
+	c.defaultObject(o)
+	// Conversion between versions with strategy None changes only the
+	// apiVersion.
+	if c.kind != "" {
+		if av, _ := o["apiVersion"].(string); av != c.group+"/"+c.version {
+			o["apiVersion"] = c.group + "/" + c.version
+		}
+	}
+	if _, err := c.decoder.Decode(o); err != nil {
+		return nil, refuse("the stored object cannot be decoded: %v", err)
+	}
+	return o, nil
 }
 
 // Default applies the defaults of the schema to obj, in place, as the API

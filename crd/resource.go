@@ -14,7 +14,6 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
-	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -34,8 +33,6 @@ type Resource struct {
 	def            *crdschema.CustomResourceDefinition // defaulted copy
 	resource       string                              // plural.group, as the API server names the resource in errors
 	storageVersion string
-	storage        *prune.Decoder // objects read back from storage
-	reader         *prune.Decoder // stored objects after conversion
 
 	hasStatus bool
 	scale     *crdschema.CustomResourceSubresourceScale
@@ -143,14 +140,6 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
-	r.reader = r.decoder
-	r.storage = prune.NewDecoder(prune.DecoderOptions{
-		Group:                 r.group,
-		Kind:                  r.kind,
-		Schemas:               schemas,
-		PreserveUnknownFields: d.Spec.PreserveUnknownFields,
-		Storage:               true,
-	})
 	return r, nil
 }
 
@@ -442,23 +431,7 @@ func (r *Resource) updateDecoded(ctx context.Context, o map[string]any, unknown 
 // dropped, a missing generation set to 1), defaulted, converted to this
 // version and decoded again.
 func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
-	if obj == nil {
-		return nil, refuse("the stored object is not an object")
-	}
-	o, _, err := r.storage.DecodeCopy(obj)
-	if err != nil {
-		return nil, refuse("the stored object cannot be decoded: %v", err)
-	}
-	r.defaultObject(o)
-	// Conversion between versions with strategy None changes only the
-	// apiVersion.
-	if av, _ := o["apiVersion"].(string); av != r.group+"/"+r.version {
-		o["apiVersion"] = r.group + "/" + r.version
-	}
-	if _, err := r.reader.Decode(o); err != nil {
-		return nil, refuse("the stored object cannot be decoded: %v", err)
-	}
-	return o, nil
+	return r.readStored(obj)
 }
 
 // decodeRequest decodes a copy of a request body as the API server does:
