@@ -174,7 +174,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 		errs = append(errs, crdschema.Invalid(fldPath.Child("namespace"), newMeta.Namespace, fieldImmutable))
 	}
 	if newMeta.UID != oldMeta.UID {
-		errs = append(errs, crdschema.Invalid(fldPath.Child("uid"), newMeta.UID, fieldImmutable))
+		errs = append(errs, crdschema.Invalid(fldPath.Child("uid"), typedString(newMeta.UID), fieldImmutable))
 	}
 	if !newMeta.CreationTimestamp.Equal(oldMeta.CreationTimestamp.Time) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("creationTimestamp"), newMeta.CreationTimestamp, fieldImmutable))
@@ -376,7 +376,7 @@ func validateManagedFields(entries []crdschema.ManagedFieldsEntry, fldPath *crds
 			errs = append(errs, crdschema.Required(p.Child("operation"), "must not be empty"))
 		case "Apply", "Update":
 		default:
-			errs = append(errs, crdschema.NotSupported(p.Child("operation"), e.Operation, []string{"Apply", "Update"}))
+			errs = append(errs, crdschema.NotSupported(p.Child("operation"), typedString(e.Operation), []string{"Apply", "Update"}))
 		}
 		if e.FieldsType != "" && e.FieldsType != "FieldsV1" {
 			errs = append(errs, crdschema.Invalid(p.Child("fieldsType"), e.FieldsType, "must be `FieldsV1`"))
@@ -412,3 +412,10 @@ func DecodeObjectMeta(v any) (*crdschema.ObjectMeta, error) {
 	}
 	return meta, nil
 }
+
+// typedString is the bad value of an error about a field that
+// apimachinery declares with a string type of its own (types.UID,
+// ManagedFieldsOperationType): field.Error prints such a value with
+// json.Marshal, which escapes <, > and & ("\u0026"), not with
+// strconv.Quote as it prints a plain string.
+type typedString string

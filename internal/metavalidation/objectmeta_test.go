@@ -108,6 +108,14 @@ func TestValidateObjectMeta(t *testing.T) {
 				`metadata.managedFields[2].operation: Unsupported value: "Patch": supported values: "Apply", "Update"`,
 				"metadata.managedFields[2].manager: Too long: may not be more than 128 bytes",
 			}},
+		// apimachinery prints a value of a string type of its own with
+		// json.Marshal, which escapes &, < and >.
+		{"managed fields operation escaped", crdschema.ObjectMeta{Name: "a", ManagedFields: []crdschema.ManagedFieldsEntry{
+			{Operation: "<&>", FieldsType: "FieldsV1", Manager: "m"},
+		}}, false,
+			[]string{
+				`metadata.managedFields[0].operation: Unsupported value: "\u003c\u0026\u003e": supported values: "Apply", "Update"`,
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
