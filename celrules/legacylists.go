@@ -1,7 +1,6 @@
 package celrules
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/google/cel-go/common/types"
@@ -128,27 +127,9 @@ type rawMapListVal struct {
 	byKey map[any]any
 }
 
-// rawKey is the Go map key of a raw item: its key property's value, an
-// array of two or three, or more joined with %v.
-func (l *rawMapListVal) rawKey(item any) any {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return types.NewErr("unexpected data format for element of array with x-kubernetes-list-type=map: %T", item)
-	}
-	switch len(l.keys) {
-	case 1:
-		return m[l.keys[0]]
-	case 2:
-		return [2]any{m[l.keys[0]], m[l.keys[1]]}
-	case 3:
-		return [3]any{m[l.keys[0]], m[l.keys[1]], m[l.keys[2]]}
-	}
-	k := make([]any, len(l.keys))
-	for i, name := range l.keys {
-		k[i] = m[name]
-	}
-	return fmt.Sprintf("%v", k)
-}
+// rawKey is the Go map key of a raw item (itemKey, more than three key
+// values joined with %v).
+func (l *rawMapListVal) rawKey(item any) any { return itemKey(item, l.keys, "%v") }
 
 // index maps the raw keys to the raw items, the last item of a key
 // winning, built once.

@@ -291,24 +291,30 @@ type mapListVal struct {
 
 // rawKey is the key of an unstructured item. Like the API server, it looks
 // the key properties up by their escaped names.
-func (l *mapListVal) rawKey(item any) any {
+func (l *mapListVal) rawKey(item any) any { return itemKey(item, l.keys, "%#v") }
+
+// itemKey is the Go map key of an unstructured item of a map list with the
+// key properties keys (escaped names): the key's value, an array of two or
+// three values, or more values joined with the fmt verb joined (1.37 prints
+// them in Go syntax, earlier releases with %v).
+func itemKey(item any, keys []string, joined string) any {
 	m, ok := item.(map[string]any)
 	if !ok {
 		return types.NewErr("unexpected data format for element of array with x-kubernetes-list-type=map: %T", item)
 	}
-	switch len(l.keys) {
+	switch len(keys) {
 	case 1:
-		return m[l.keys[0]]
+		return m[keys[0]]
 	case 2:
-		return [2]any{m[l.keys[0]], m[l.keys[1]]}
+		return [2]any{m[keys[0]], m[keys[1]]}
 	case 3:
-		return [3]any{m[l.keys[0]], m[l.keys[1]], m[l.keys[2]]}
+		return [3]any{m[keys[0]], m[keys[1]], m[keys[2]]}
 	}
-	k := make([]any, len(l.keys))
-	for i, name := range l.keys {
+	k := make([]any, len(keys))
+	for i, name := range keys {
 		k[i] = m[name]
 	}
-	return fmt.Sprintf("%#v", k)
+	return fmt.Sprintf(joined, k)
 }
 
 func (l *mapListVal) index() map[any]any {
