@@ -214,7 +214,8 @@ func runRequest(c *testCase, out *crdOutcome, r testRequest, rel string) (*reque
 			result, err = res.Update(context.Background(), obj, old)
 		}
 	}
-	if result.Object == nil {
+	if result.Object == nil || err != nil && len(result.Errors) == 0 {
+		// refused before validation, or by storage
 		return &requestOutcome{requestError: err.Error()}, nil
 	}
 	if err == nil {

@@ -65,7 +65,8 @@
 // the API server's reason and text: before validation (a body over 3 MiB,
 // an undecodable body, a wrong apiVersion, a missing or stale
 // resourceVersion; the Result's Object is then nil), by validation (reason
-// Invalid, "... is invalid: ..."), or by storage (an object over 1.5 MiB).
+// Invalid, "... is invalid: ..."), or by storage (a new object carrying a
+// resourceVersion, an object over 1.5 MiB; no reason: an internal error).
 // A test asserts with
 //
 //	if _, err := res.Create(ctx, obj); err != nil { t.Fatal(err) }

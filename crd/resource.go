@@ -253,8 +253,9 @@ func refuseAs(reason StatusReason, format string, args ...any) *RequestError {
 }
 
 // Create runs a create request with body obj: decoding, defaulting, the
-// preparation of a new object, its validation and the checks of storage.
-// obj is not modified. The Result is never nil; the error is nil when the
+// preparation of a new object, its validation and the checks of storage
+// (a new object must not carry a resourceVersion, and must fit into
+// etcd's limit). obj is not modified. The Result is never nil; the error is nil when the
 // request is accepted and a *RequestError saying why otherwise (the
 // Result's Errors are its field errors). ctx bounds the evaluation of the
 // CEL rules, besides their cost limits.
@@ -307,7 +308,16 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	if len(m) > 0 {
 		o["metadata"] = m
 	}
-	return r.store(r.result(o, unknown, r.validateCreate(ctx, o, r.scale), true, nil), 0)
+	res := r.result(o, unknown, r.validateCreate(ctx, o, r.scale), true, nil)
+	if len(res.Errors) == 0 {
+		// Storage refuses a new object that carries a resourceVersion, one
+		// that parses as a number other than 0 (an unparsable one is
+		// replaced), with an error of no reason: an internal error.
+		if rv, err := parseResourceVersion(m["resourceVersion"]); err == nil && rv != 0 {
+			return res, &RequestError{Message: "resourceVersion should not be set on objects to be created"}
+		}
+	}
+	return r.store(res, 0)
 }
 
 // Update runs an update (PUT) of the main resource: obj is the request

@@ -9,7 +9,8 @@ package upstream
 // managedFields (server-side apply bookkeeping), owner reference
 // de-duplication, and the round trip through etcd after validation.
 // Optimistic concurrency is checked as the store does: an update must carry
-// the resourceVersion of the stored object.
+// the resourceVersion of the stored object, and a valid create must carry
+// none (etcd3's Create refuses it).
 
 import (
 	"context"
@@ -162,6 +163,20 @@ func (si *servingInfo) runRequest(c *Case, i int, r Request) (*RequestResult, er
 		return &RequestResult{RequestError: err.Error(), Errors: []FieldError{}}, nil
 	}
 
+	if r.Operation == "create" && len(errs) == 0 {
+		// Storage (etcd3's Create) refuses a valid new object that carries
+		// a resourceVersion; the handler reports the plain error as an
+		// internal one.
+		versioner := storage.APIObjectVersioner{}
+		if rv, err := versioner.ObjectResourceVersion(obj); err == nil && rv != 0 {
+			return &RequestResult{RequestError: storage.ErrResourceVersionSetOnCreate.Error(), Errors: []FieldError{}}, nil
+		}
+		// one that does not parse is cleared, as storage prepares every
+		// new object
+		if err := versioner.PrepareObjectForStorage(obj); err != nil {
+			return nil, err
+		}
+	}
 	res.Object = obj.Object
 	res.Errors = toFieldErrors(errs)
 	res.Table, err = si.tableFor(obj)
