@@ -108,8 +108,7 @@ const groupVersion = "apiextensions.k8s.io/v1"
 // crdFromJSON decodes a CustomResourceDefinition with the API server's
 // decoder.
 func crdFromJSON(j []byte) (*crdschema.CustomResourceDefinition, []string, error) {
-	crd := new(crdschema.CustomResourceDefinition)
-	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	crd, strictErrs, err := decodeCRD(j)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
@@ -128,4 +127,24 @@ func crdFromJSON(j []byte) (*crdschema.CustomResourceDefinition, []string, error
 	}
 	sort.Strings(unknown)
 	return crd, unknown, nil
+}
+
+// decodeCRD decodes j by the fast decode, or when that fails by
+// sigs.k8s.io/json's strict decode, whose strict errors (unknown and
+// repeated fields) it returns.
+func decodeCRD(j []byte) (*crdschema.CustomResourceDefinition, []error, error) {
+	if crd, err := fastCRD(j); err == nil {
+		return crd, nil, nil
+	}
+	return referenceCRD(j)
+}
+
+// referenceCRD decodes j as the API server does, with sigs.k8s.io/json.
+func referenceCRD(j []byte) (*crdschema.CustomResourceDefinition, []error, error) {
+	crd := new(crdschema.CustomResourceDefinition)
+	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, nil, err
+	}
+	return crd, strictErrs, nil
 }
