@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
-	"maps"
 	"math"
 	"reflect"
 	"runtime"
@@ -327,10 +326,11 @@ func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
 	d.orBool(s.AdditionalProperties, depth)
 	d.schemaMap(s.PatternProperties, depth)
 	d.size(s.Dependencies == nil, len(s.Dependencies))
-	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+	for _, k := range sortedKeys(s.Dependencies) {
+		dep := s.Dependencies[k]
 		d.str(k)
-		d.schema(s.Dependencies[k].Schema, depth)
-		d.strs(s.Dependencies[k].Property)
+		d.schema(dep.Schema, depth)
+		d.strs(dep.Property)
 	}
 	d.orBool(s.AdditionalItems, depth)
 	d.schemaMap(s.Definitions, depth)
@@ -349,7 +349,16 @@ func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
 	d.optStr(s.XMapType)
 	d.size(s.XValidations == nil, len(s.XValidations))
 	for i := range s.XValidations {
-		d.value(reflect.ValueOf(&s.XValidations[i]).Elem(), depth)
+		r := &s.XValidations[i]
+		d.str(r.Rule)
+		d.str(r.Message)
+		d.str(r.MessageExpression)
+		d.bool(r.Reason != nil)
+		if r.Reason != nil {
+			d.str(string(*r.Reason))
+		}
+		d.str(r.FieldPath)
+		d.optBool(r.OptionalOldSelf)
 	}
 }
 
@@ -362,7 +371,7 @@ func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
 
 func (d *digester) schemaMap(m map[string]crdschema.JSONSchemaProps, depth int) {
 	d.size(m == nil, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		d.str(k)
 		s := m[k]
 		d.schema(&s, depth)
@@ -407,7 +416,7 @@ func (d *digester) jsonValue(v any, depth int) {
 	case map[string]any:
 		d.uint(5)
 		d.size(v == nil, len(v))
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		for _, k := range sortedKeys(v) {
 			d.str(k)
 			d.jsonValue(v[k], depth+1)
 		}
@@ -419,6 +428,19 @@ func (d *digester) jsonValue(v any, depth int) {
 		}
 	default:
 		d.uint(7)
-		d.value(reflect.ValueOf(&v).Elem(), depth+1)
+		if v != nil {
+			d.str(reflect.TypeOf(v).String())
+		}
+		d.value(reflect.ValueOf(v), depth+1)
 	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
