@@ -32,6 +32,7 @@ var fastOptions = jsonv2.JoinOptions(
 		jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
 		jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
 		jsonv2.UnmarshalFromFunc(unmarshalBytes),
+		jsonv2.UnmarshalFromFunc(unmarshalSchemaMap),
 	)),
 )
 
@@ -170,5 +171,35 @@ func unmarshalBytes(dec *jsontext.Decoder, b *[]byte) error {
 		return err
 	}
 	*b = out[:n]
+	return nil
+}
+
+// unmarshalSchemaMap decodes the properties (or definitions, pattern
+// properties) of a schema without reflection on the map.
+func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
+	if dec.PeekKind() != '{' {
+		return jsonv2.SkipFunc
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	out := map[string]crdschema.JSONSchemaProps{}
+	s := new(crdschema.JSONSchemaProps)
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		name := tok.String() // before the next read voids tok
+		*s = crdschema.JSONSchemaProps{}
+		if err := jsonv2.UnmarshalDecode(dec, s); err != nil {
+			return err
+		}
+		out[name] = *s
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*m = out
 	return nil
 }

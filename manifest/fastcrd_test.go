@@ -78,6 +78,9 @@ var fastSeeds = []string{
 	`{"spec":null,"status":{}}`,
 	`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"default":{"a":1,"a":2}}}}]}}`,
 	"{\"metadata\":{\"name\":\"\xff\"}}",
+	`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":{},"patternProperties":[],"definitions":{"a":null,"b":{"properties":{"c":{"type":"string"}}}}}}}]}}`,
+	"{\"spec\":{\"versions\":[{\"schema\":{\"openAPIV3Schema\":{\"properties\":{\"\xff\":{},\"\\u00e9\":{}}}}}]}}",
+	`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":"x","definitions":{"a":1}}}}]}}`,
 }
 
 // FuzzFastCRDDecode compares the fast CRD decode with sigs.k8s.io/json's
