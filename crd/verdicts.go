@@ -67,7 +67,7 @@ func cachedVerdict(ctx context.Context, s settings, call string, validate func()
 	if s.Cache == nil {
 		return validate()
 	}
-	d := digester{h: sha256.New(), buf: make([]byte, 0, 64<<10)}
+	d := digester{h: sha256.New(), buf: make([]byte, 0, 8<<10)}
 	d.str(call)
 	d.uint(uint64(release.Of(s.Version)))
 	for _, def := range defs {
@@ -122,6 +122,10 @@ type digester struct {
 var timeType = reflect.TypeFor[time.Time]()
 
 func (d *digester) uint(u uint64) {
+	if len(d.buf)+binary.MaxVarintLen64 > cap(d.buf) {
+		d.h.Write(d.buf)
+		d.buf = d.buf[:0]
+	}
 	d.buf = binary.AppendUvarint(d.buf, u)
 }
 
