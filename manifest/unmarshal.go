@@ -39,6 +39,11 @@ func UnmarshalObject(data []byte) (map[string]any, error) {
 // The API server's strict field validation would refuse such a body
 // (duplicate field); kubectl never sends one, since it decodes a file and
 // encodes it again.
+//
+// A faster decoder (github.com/go-json-experiment/json, in one pass)
+// answers first; on anything it reports, sigs.k8s.io/json decodes the
+// body and its answer is returned, so the result is always
+// sigs.k8s.io/json's.
 func UnmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, []string, error) {
 	j, err := oneDocument(data)
 	if err != nil {
