@@ -81,6 +81,8 @@ var fastSeeds = []string{
 	`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":{},"patternProperties":[],"definitions":{"a":null,"b":{"properties":{"c":{"type":"string"}}}}}}}]}}`,
 	"{\"spec\":{\"versions\":[{\"schema\":{\"openAPIV3Schema\":{\"properties\":{\"\xff\":{},\"\\u00e9\":{}}}}}]}}",
 	`{"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":"x","definitions":{"a":1}}}}]}}`,
+	`{"metadata":{"name":"\ud800"},"spec":{"versions":[{"schema":{"openAPIV3Schema":{"properties":{"a":{"default":"\ud800\udc00"}}}}}]}}`,
+	`{"kind":"CustomResourceDefinition","KIND":"x","Spec":{}}`,
 }
 
 // FuzzFastCRDDecode compares the fast CRD decode with sigs.k8s.io/json's
