@@ -117,13 +117,19 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	if err := servedSchemas(d, schemas); err != nil {
 		return nil, err
 	}
+	// A cache of New's own holds no verdict yet: the CRD is validated
+	// without looking one up (its digest costs a quarter of New).
+	validate := Validate
 	if set.Cache == nil {
 		set.Cache = new(celrules.Cache)
+		validate = func(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
+			return validateDef(ctx, def, opts)
+		}
 	}
 	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
-		if errs := Validate(context.Background(), def, WithKubernetesVersion(set.Version), WithCache(set.Cache)); len(errs) > 0 {
+		if errs := validate(context.Background(), def, WithKubernetesVersion(set.Version), WithCache(set.Cache)); len(errs) > 0 {
 			return nil, &RequestError{
 				Reason:  StatusReasonInvalid,
 				Message: fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", def.Name, errs.ToAggregate()),

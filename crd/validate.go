@@ -63,10 +63,15 @@ const generatedSuffix = "xxxxx"
 // on defaults, which CRD validation does.
 func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
 	return cachedVerdict(ctx, applyOptions(opts), "create", func() crdschema.ErrorList {
-		c := newConfig(ctx, opts)
-		in := toInternal(prepareCreate(def))
-		return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
+		return validateDef(ctx, def, opts)
 	}, def)
+}
+
+// validateDef is Validate without the cache's verdicts.
+func validateDef(ctx context.Context, def *crdschema.CustomResourceDefinition, opts []Option) crdschema.ErrorList {
+	c := newConfig(ctx, opts)
+	in := toInternal(prepareCreate(def))
+	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }
 
 // ValidateUpdate reports every reason why the API server would refuse to

@@ -226,9 +226,10 @@ func changeAtRandom(rng *rand.Rand, doc any) any {
 
 // schemaDigest is the digest input of s.
 func schemaDigest(s *crdschema.JSONSchemaProps) string {
-	d := digester{h: sha256.New()}
+	d := digester{h: sha256.New(), buf: make([]byte, 0, 64)}
 	d.schema(s, 0)
-	return string(d.buf)
+	d.h.Write(d.buf)
+	return string(d.h.Sum(nil))
 }
 
 // TestDigestCoversSchema: setting any field of a JSONSchemaProps (to an

@@ -39,6 +39,11 @@ func UnmarshalObject(data []byte) (map[string]any, error) {
 // The API server's strict field validation would refuse such a body
 // (duplicate field); kubectl never sends one, since it decodes a file and
 // encodes it again.
+//
+// A faster decoder (github.com/go-json-experiment/json, in one pass)
+// answers first; on anything it reports, sigs.k8s.io/json decodes the
+// body and its answer is returned, so the result is always
+// sigs.k8s.io/json's.
 func UnmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, []string, error) {
 	j, err := oneDocument(data)
 	if err != nil {
@@ -108,8 +113,7 @@ const groupVersion = "apiextensions.k8s.io/v1"
 // crdFromJSON decodes a CustomResourceDefinition with the API server's
 // decoder.
 func crdFromJSON(j []byte) (*crdschema.CustomResourceDefinition, []string, error) {
-	crd := new(crdschema.CustomResourceDefinition)
-	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	crd, strictErrs, err := decodeCRD(j)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decoding CustomResourceDefinition: %w", err)
 	}
@@ -128,4 +132,24 @@ func crdFromJSON(j []byte) (*crdschema.CustomResourceDefinition, []string, error
 	}
 	sort.Strings(unknown)
 	return crd, unknown, nil
+}
+
+// decodeCRD decodes j by the fast decode, or when that fails by
+// sigs.k8s.io/json's strict decode, whose strict errors (unknown and
+// repeated fields) it returns.
+func decodeCRD(j []byte) (*crdschema.CustomResourceDefinition, []error, error) {
+	if crd, err := fastCRD(j); err == nil {
+		return crd, nil, nil
+	}
+	return referenceCRD(j)
+}
+
+// referenceCRD decodes j as the API server does, with sigs.k8s.io/json.
+func referenceCRD(j []byte) (*crdschema.CustomResourceDefinition, []error, error) {
+	crd := new(crdschema.CustomResourceDefinition)
+	strictErrs, err := kjson.UnmarshalStrict(j, crd, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, nil, err
+	}
+	return crd, strictErrs, nil
 }

@@ -16,6 +16,8 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2
 )
 
+require github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
+
 require (
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect

@@ -8,6 +8,8 @@ require (
 	k8s.io/kubernetes v1.37.2
 )
 
+require github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
+
 require (
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect

@@ -1,0 +1,205 @@
+package manifest
+
+import (
+	"encoding/base64"
+	"errors"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonscan"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The fast CRD decode: github.com/go-json-experiment/json (the prototype
+// of encoding/json/v2) streams the body into the types in one pass, where
+// sigs.k8s.io/json rescans every nested schema once per level through the
+// JSON methods of the schema unions. It is strict where the reference
+// path is lenient or reports something: an unknown member, a repeated
+// name, invalid UTF-8 or any wrongly typed value is an error here, and
+// crdFromJSON then decodes the body again with sigs.k8s.io/json, whose
+// result, errors and unknown-field paths are the ones returned. So the
+// fast decode only answers for the bodies on which both decoders agree
+// (FuzzFastCRDDecode compares them).
+
+// fastOptions are the options of the fast decode: unknown members are
+// errors, and the schema unions, the JSON values and the byte strings are
+// decoded as sigs.k8s.io/json decodes them.
+var fastOptions = jsonv2.JoinOptions(
+	jsonv2.RejectUnknownMembers(true),
+	jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+		jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
+		jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
+		jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
+		jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
+		jsonv2.UnmarshalFromFunc(unmarshalBytes),
+		jsonv2.UnmarshalFromFunc(unmarshalSchemaMap),
+	)),
+)
+
+// errFastUnsure is returned where the fast decode leaves a value to the
+// reference decode.
+var errFastUnsure = errors.New("left to the reference decode")
+
+// fastCRD decodes j into a new CustomResourceDefinition, or fails; a
+// failure says nothing about j except that the reference decode must
+// answer.
+func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
+	crd := new(crdschema.CustomResourceDefinition)
+	if err := jsonv2.Unmarshal(j, crd, fastOptions); err != nil {
+		return nil, err
+	}
+	return crd, nil
+}
+
+// unmarshalPropsOrBool decodes a schema, true or false. Null is left to
+// the library, which sets a pointer to nil as sigs.k8s.io/json does.
+func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrBool) error {
+	var v crdschema.JSONSchemaPropsOrBool
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '{':
+		v.Allows = true
+		v.Schema = new(crdschema.JSONSchemaProps)
+		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
+			return err
+		}
+	case 't':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		v.Allows = true
+	case 'f':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+	default:
+		return errFastUnsure
+	}
+	*s = v
+	return nil
+}
+
+// unmarshalPropsOrArray decodes a schema or a list of schemas; another
+// value decodes as neither, as in the reference decode.
+func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
+	var v crdschema.JSONSchemaPropsOrArray
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '{':
+		v.Schema = new(crdschema.JSONSchemaProps)
+		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
+			return err
+		}
+	case '[':
+		v.JSONSchemas = []crdschema.JSONSchemaProps{}
+		if err := jsonv2.UnmarshalDecode(dec, &v.JSONSchemas); err != nil {
+			return err
+		}
+	default:
+		if err := dec.SkipValue(); err != nil {
+			return err
+		}
+	}
+	*s = v
+	return nil
+}
+
+// unmarshalPropsOrStringArray decodes a schema or a list of names;
+// another value decodes as neither, as in the reference decode.
+func unmarshalPropsOrStringArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrStringArray) error {
+	var v crdschema.JSONSchemaPropsOrStringArray
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '{':
+		v.Schema = new(crdschema.JSONSchemaProps)
+		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
+			return err
+		}
+	case '[':
+		v.Property = []string{}
+		if err := jsonv2.UnmarshalDecode(dec, &v.Property); err != nil {
+			return err
+		}
+	default:
+		if err := dec.SkipValue(); err != nil {
+			return err
+		}
+	}
+	*s = v
+	return nil
+}
+
+// unmarshalJSONValue decodes any JSON value with the scanner the JSON
+// type's own method uses.
+func unmarshalJSONValue(dec *jsontext.Decoder, j *crdschema.JSON) error {
+	if dec.PeekKind() == 'n' {
+		return jsonv2.SkipFunc
+	}
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	v, err := jsonscan.Decode(raw)
+	if err != nil {
+		return err
+	}
+	j.Value = v
+	return nil
+}
+
+// unmarshalBytes decodes a base64 string as encoding/json does; anything
+// else but null is left to the reference decode.
+func unmarshalBytes(dec *jsontext.Decoder, b *[]byte) error {
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '"':
+	default:
+		return errFastUnsure
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	s := tok.String()
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+	n, err := base64.StdEncoding.Decode(out, []byte(s))
+	if err != nil {
+		return err
+	}
+	*b = out[:n]
+	return nil
+}
+
+// unmarshalSchemaMap decodes the properties (or definitions, pattern
+// properties) of a schema without reflection on the map.
+func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
+	if dec.PeekKind() != '{' {
+		return jsonv2.SkipFunc
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	out := map[string]crdschema.JSONSchemaProps{}
+	s := new(crdschema.JSONSchemaProps)
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		name := tok.String() // before the next read voids tok
+		*s = crdschema.JSONSchemaProps{}
+		if err := jsonv2.UnmarshalDecode(dec, s); err != nil {
+			return err
+		}
+		out[name] = *s
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*m = out
+	return nil
+}
