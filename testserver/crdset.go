@@ -92,9 +92,14 @@ func (c *cachedCRD) markValid(version crdschema.KubernetesVersion) {
 // storedObject returns a copy of the CRD's stored form: with the API
 // server's defaults, as an object.
 func (c *cachedCRD) storedObject() (map[string]any, error) {
-	c.storedOnce.Do(func() { c.stored, c.storedErr = fromCRD(crd.Defaulted(c.def)) })
+	c.makeStored()
 	if c.storedErr != nil {
 		return nil, c.storedErr
 	}
 	return deepCopyMap(c.stored), nil
+}
+
+// makeStored makes the CRD's stored form, once.
+func (c *cachedCRD) makeStored() {
+	c.storedOnce.Do(func() { c.stored, c.storedErr = fromCRD(crd.Defaulted(c.def)) })
 }

@@ -6,7 +6,6 @@ package testserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -302,15 +301,6 @@ func newRequestDecoder(def *crdschema.CustomResourceDefinition) (*prune.Decoder,
 // getScale reads the autoscaling/v1 Scale of a stored object.
 func getScale(res *crd.Resource, obj map[string]any) (*crd.Scale, error) {
 	return res.GetScale(obj)
-}
-
-// decodeScale decodes a Scale request body.
-func decodeScale(data []byte) (*crd.Scale, error) {
-	var sc crd.Scale
-	if err := json.Unmarshal(data, &sc); err != nil {
-		return nil, err
-	}
-	return &sc, nil
 }
 
 // updateScale runs an update of the scale subresource over stored.

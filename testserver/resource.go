@@ -82,6 +82,10 @@ type servedVersion struct {
 	res           *crd.Resource
 	main          *serving
 	statusServing *serving
+
+	scaleOnce    sync.Once
+	scaleErr     error
+	scaleServing *scaleServing
 }
 
 // serving is what serves one (sub)resource of a version: the scope of the
