@@ -79,15 +79,16 @@ func (v *servedVersion) buildScale(main *serving) (*scaleServing, error) {
 		mapping[gv.String()] = path
 	}
 	conv := scaleConverter{ObjectConvertor: main.scope.Convertor, valid: valid}
-	scope := *main.scope // as upstream: a copy of the main scope
+	// As upstream: a copy of the main scope with the Scale's serializer,
+	// kind, table and field manager; its creater and typer stay those of
+	// custom resources, its converter is theirs with typed Scales.
+	scope := *main.scope
 	scope.Subresource = "scale"
 	scope.Serializer = serializer.NewCodecFactory(scaleScheme)
 	scope.StandardSerializers = nil
 	scope.Kind = scaleGVK
 	scope.Convertor = conv
 	scope.UnsafeConvertor = conv
-	scope.Typer = scaleScheme
-	scope.Creater = scaleScheme
 	scope.TableConvertor = scaleTable{tableConvertor{p: printer.NewScale(v.scale, printer.WithClock(k.server.now))}}
 	tc, err := typeConverter(k.def, k.order)
 	if err != nil {
