@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -153,7 +154,7 @@ func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Obje
 	}
 	r, err := v.res.UpdateScale(ctx, sc, stored.Object)
 	if refusedBefore(r, err) {
-		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
+		return kubeapi.RequestError(err, v.kind.resource, v.kind.gk, obj.GetName())
 	}
 	if err := c.refused(v, r, obj.GetName(), ""); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,7 +35,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 	}
 	r, err := v.res.Create(ctx, body)
 	if refusedBefore(r, err) {
-		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
+		return kubeapi.RequestError(err, v.kind.resource, v.kind.gk, obj.GetName())
 	}
 	if err := c.refused(v, r, nameOf(r.Object, body), o.FieldValidation); err != nil {
 		return err
@@ -82,10 +83,10 @@ func nameOf(objs ...map[string]any) string {
 // validation, or nil when it is accepted.
 func (c *fakeClient) refused(v *version, r *crd.Result, name, fieldValidation string) error {
 	if len(r.Errors) > 0 {
-		return invalidError(v.kind.gk, name, r.Errors)
+		return kubeapi.InvalidError(v.kind.gk, name, r.Errors)
 	}
 	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
-		return strictError(r.UnknownFields)
+		return kubeapi.StrictError(r.UnknownFields)
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 	}
 	name := nameOf(body, stored.Object)
 	if refusedBefore(r, err) {
-		return nil, requestError(err, v.kind.resource, v.kind.gk, name)
+		return nil, kubeapi.RequestError(err, v.kind.resource, v.kind.gk, name)
 	}
 	if err := c.refused(v, r, name, fieldValidation); err != nil {
 		return nil, err

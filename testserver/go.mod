@@ -4,18 +4,21 @@ go 1.26.0
 
 require (
 	github.com/crdschema/crdschema v0.0.0
+	github.com/crdschema/crdschema/internal/kubeapi v0.0.0
 	github.com/go-openapi/spec v0.22.3
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
 	k8s.io/client-go v0.37.2
-	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad
 	sigs.k8s.io/controller-runtime v0.25.2
 	sigs.k8s.io/gateway-api v1.4.1
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -109,3 +112,5 @@ require (
 )
 
 replace github.com/crdschema/crdschema => ../
+
+replace github.com/crdschema/crdschema/internal/kubeapi => ../internal/kubeapi

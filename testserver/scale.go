@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	"github.com/crdschema/crdschema/printer"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -90,7 +91,7 @@ func (v *servedVersion) buildScale(main *serving) (*scaleServing, error) {
 	scope.Convertor = conv
 	scope.UnsafeConvertor = conv
 	scope.TableConvertor = scaleTable{tableConvertor{p: printer.NewScale(v.scale, printer.WithClock(k.server.now))}}
-	tc, err := typeConverter(k.def, k.order)
+	tc, err := kubeapi.TypeConverter(k.def, k.order)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (r *scaleREST) scaleOf(obj runtime.Object) (*autoscalingv1.Scale, error) {
 	k := r.version.kind
 	sc, err := getScale(r.version.res, u.Object)
 	if err != nil {
-		return nil, requestError(err, k.gr, k.gk(), u.GetName())
+		return nil, kubeapi.RequestError(err, k.gr, k.gk(), u.GetName())
 	}
 	return toAutoscaling(sc), nil
 }
@@ -250,7 +251,7 @@ func (i *scaleUpdate) currentScale(old *unstructured.Unstructured) (*autoscaling
 	path := strings.Split(strings.TrimPrefix(v.scale.SpecReplicasPath, "."), ".")
 	_, found, err := unstructured.NestedFieldNoCopy(obj, path...)
 	if err != nil {
-		return nil, requestError(err, k.gr, k.gk(), old.GetName())
+		return nil, kubeapi.RequestError(err, k.gr, k.gk(), old.GetName())
 	}
 	if !found {
 		obj = deepCopyMap(obj)
@@ -260,7 +261,7 @@ func (i *scaleUpdate) currentScale(old *unstructured.Unstructured) (*autoscaling
 	}
 	sc, err := getScale(v.res, obj)
 	if err != nil {
-		return nil, requestError(err, k.gr, k.gk(), old.GetName())
+		return nil, kubeapi.RequestError(err, k.gr, k.gk(), old.GetName())
 	}
 	out := toAutoscaling(sc)
 	if !found {
