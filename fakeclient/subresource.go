@@ -153,10 +153,7 @@ func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Obje
 		return err
 	}
 	r, err := v.res.UpdateScale(ctx, sc, stored.Object)
-	if refusedBefore(r, err) {
-		return kubeapi.RequestError(err, v.kind.resource, v.kind.gk, obj.GetName())
-	}
-	if err := c.refused(v, r, obj.GetName(), ""); err != nil {
+	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, obj.GetName(), ""); err != nil {
 		return err
 	}
 	u := v.kind.toStored(r.Object, stored.GetResourceVersion())

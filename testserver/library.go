@@ -89,17 +89,8 @@ type outcome struct {
 // are not warned about.
 func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidation string, run func() (*crd.Result, error)) (*outcome, error) {
 	r, err := run()
-	if err != nil && (r == nil || len(r.Errors) == 0) {
-		return nil, kubeapi.RequestError(err, gr, gk, name)
-	}
-	if len(r.Errors) > 0 {
-		if n := nameOf(r.Object); n != "" {
-			name = n
-		}
-		return nil, kubeapi.InvalidError(gk, name, r.Errors)
-	}
-	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
-		return nil, kubeapi.StrictError(r.UnknownFields)
+	if err := kubeapi.ResultError(r, err, gr, gk, name, fieldValidation); err != nil {
+		return nil, err
 	}
 	out := &outcome{object: r.Object}
 	for _, w := range r.Warnings {
@@ -170,17 +161,6 @@ func nestedString(obj map[string]any, keys ...string) (string, bool) {
 	}
 	s, ok := v.(string)
 	return s, ok
-}
-
-func nameOf(objs ...map[string]any) string {
-	for _, o := range objs {
-		if md, ok := o["metadata"].(map[string]any); ok {
-			if n, ok := md["name"].(string); ok && n != "" {
-				return n
-			}
-		}
-	}
-	return ""
 }
 
 // newRequestDecoder returns the schema-dependent part of the API server's

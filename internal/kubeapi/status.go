@@ -75,3 +75,29 @@ func StrictError(unknown []string) error {
 	}
 	return apierrors.NewBadRequest("strict decoding error: " + strings.Join(parts, ", "))
 }
+
+// ResultError is the API server's error for a write that crdschema's
+// pipeline ran (r and err as crd.Resource's writes return them), or nil if
+// the write is accepted: a refusal before validation is RequestError's, a
+// refusal by validation the 422 (named as the pipeline's object is, else
+// name), and unknown fields under fieldValidation=Strict the 400.
+func ResultError(r *crd.Result, err error, gr schema.GroupResource, gk schema.GroupKind, name, fieldValidation string) error {
+	if r == nil || len(r.Errors) == 0 && (err != nil || r.Object == nil) {
+		if err == nil {
+			err = errors.New("the pipeline returned no object")
+		}
+		return RequestError(err, gr, gk, name)
+	}
+	if len(r.Errors) > 0 {
+		if md, ok := r.Object["metadata"].(map[string]any); ok {
+			if n, ok := md["name"].(string); ok && n != "" {
+				name = n
+			}
+		}
+		return InvalidError(gk, name, r.Errors)
+	}
+	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
+		return StrictError(r.UnknownFields)
+	}
+	return nil
+}

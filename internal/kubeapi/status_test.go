@@ -92,3 +92,33 @@ func TestStrictError(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestResultError(t *testing.T) {
+	named := map[string]any{"metadata": map[string]any{"name": "from-object"}}
+	invalid := crdschema.ErrorList{{Type: crdschema.ErrorTypeRequired, Field: "spec.x"}}
+	for _, c := range []struct {
+		what            string
+		r               *crd.Result
+		err             error
+		fieldValidation string
+		want            string // the error's text, "" for none
+	}{
+		{"accepted", &crd.Result{Object: named}, nil, "", ""},
+		{"unknown fields, not strict", &crd.Result{Object: named, UnknownFields: []string{"a"}}, nil, metav1.FieldValidationWarn, ""},
+		{"unknown fields, strict", &crd.Result{Object: named, UnknownFields: []string{"a"}}, nil, metav1.FieldValidationStrict, `strict decoding error: unknown field "a"`},
+		{"refused before validation", &crd.Result{}, &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: "bad"}, "", "bad"},
+		{"no result", nil, &crd.RequestError{Reason: crd.StatusReasonConflict, Message: "conflict"}, "", "conflict"},
+		{"no object, no error", &crd.Result{}, nil, "", "Internal error occurred: the pipeline returned no object"},
+		{"invalid, named by the object", &crd.Result{Object: named, Errors: invalid}, errors.New("invalid"), "", `CronTab.stable.example.com "from-object" is invalid: spec.x: Required value`},
+		{"invalid, named by the request", &crd.Result{Errors: invalid}, nil, "", `CronTab.stable.example.com "a" is invalid: spec.x: Required value`},
+	} {
+		err := ResultError(c.r, c.err, gr, gk, "a", c.fieldValidation)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.what, got, c.want)
+		}
+	}
+}
