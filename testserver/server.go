@@ -348,6 +348,13 @@ func crdFiles(p string) ([]string, error) {
 	return files, nil
 }
 
+// requestTimeout is kube-apiserver's default --request-timeout.
+const requestTimeout = 60 * time.Second
+
+// longRunning tells the requests that the request timeout does not bound,
+// as kube-apiserver's configuration tells them.
+var longRunning = genericfilters.BasicLongRunningRequestCheck(sets.NewString("watch", "proxy"), sets.NewString("attach", "exec", "proxy", "log", "portforward"))
+
 // processCert is the certificate of every server of the process, made by
 // the first: a key and a signature cost a start about a millisecond, and the
 // servers of a test process need not tell themselves apart.
@@ -372,6 +379,12 @@ func (s *Server) listen(addr string) error {
 	s.caPEM = caPEM
 	s.url = "https://" + l.Addr().String()
 	var h http.Handler = http.HandlerFunc(s.serve)
+	// kube-apiserver's request timeout (--request-timeout, 60s by default,
+	// or the request's shorter ?timeout=): a request that has not been
+	// answered by then, such as one whose client stops sending its body,
+	// gets the 504 of the timeout filter. Watches are long-running.
+	h = genericfilters.WithTimeoutForNonLongRunningRequests(h, longRunning)
+	h = genericapifilters.WithRequestDeadline(h, nil, nil, longRunning, metaCodecs, requestTimeout)
 	h = genericapifilters.WithWarningRecorder(h)
 	h = genericapifilters.WithRequestInfo(h, s.resolver)
 	h = genericapifilters.WithAuditInit(h)
