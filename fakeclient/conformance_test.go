@@ -7,9 +7,6 @@ package fakeclient_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"reflect"
 	"testing"
 	"time"
 
@@ -18,8 +15,7 @@ import (
 	"github.com/crdschema/crdschema/manifest"
 
 	"github.com/crdschema/crdschema/internal/casefile"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
+	"github.com/crdschema/crdschema/internal/kubeapi/kubeapitest"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
@@ -42,18 +38,9 @@ func resourceOptions() []crd.Option {
 // runThroughClient runs one request; it returns why it cannot be compared,
 // or "".
 func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*casefile.Refusal, string) {
-	def, _, err := manifest.UnmarshalCRD(c.CRD)
-	if err != nil {
-		return nil, "the CRD does not decode"
-	}
-	body, err := manifest.UnmarshalObject(r.Object)
-	if err != nil {
-		return nil, "the body is not a JSON object"
-	}
-	if again, err := json.Marshal(body); err != nil {
-		return nil, "the body does not encode"
-	} else if back, err := manifest.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
-		return nil, "number literals a Go client cannot send (they change when encoded from Go values)"
+	def, body, reason := c.ClientBody(r)
+	if reason != "" {
+		return nil, reason
 	}
 	obj := &unstructured.Unstructured{Object: body}
 	if obj.GetKind() == "" || obj.GetAPIVersion() == "" {
@@ -120,7 +107,7 @@ func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want m
 	default:
 		err = cl.Update(ctx, obj)
 	}
-	return refusal(err), ""
+	return kubeapitest.Refusal(err), ""
 }
 
 func asCRDError(err error, target **fakeclient.CRDError) bool {
@@ -129,26 +116,4 @@ func asCRDError(err error, target **fakeclient.CRDError) bool {
 		*target = ce
 	}
 	return ok
-}
-
-// refusal is what the client reported of a refused request (nil err: it
-// was accepted).
-func refusal(err error) *casefile.Refusal {
-	if err == nil {
-		return nil
-	}
-	r := &casefile.Refusal{Message: err.Error()}
-	var se *apierrors.StatusError
-	if errors.As(err, &se) {
-		r.Status, r.Reason = true, string(se.ErrStatus.Reason)
-		if d := se.ErrStatus.Details; d != nil {
-			for _, c := range d.Causes {
-				r.Causes = append(r.Causes, casefile.Cause{Type: string(c.Type), Field: c.Field, Message: c.Message})
-			}
-		}
-	}
-	// The client refuses a kind it does not know before sending, as a
-	// client of the API server does.
-	r.Status = r.Status || meta.IsNoMatchError(err)
-	return r
 }

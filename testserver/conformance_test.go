@@ -10,16 +10,13 @@ package testserver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema/manifest"
 
 	"github.com/crdschema/crdschema/internal/casefile"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"github.com/crdschema/crdschema/internal/kubeapi/kubeapitest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
@@ -37,18 +34,9 @@ func TestConformanceOverHTTP(t *testing.T) {
 
 // runOverHTTP runs one request; it returns why it cannot be compared, or "".
 func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*casefile.Refusal, string) {
-	def, _, err := manifest.UnmarshalCRD(c.CRD)
-	if err != nil {
-		return nil, "the CRD does not decode"
-	}
-	body, err := manifest.UnmarshalObject(r.Object)
-	if err != nil {
-		return nil, "the body is not a JSON object"
-	}
-	if again, err := json.Marshal(body); err != nil {
-		return nil, "the body does not encode"
-	} else if back, err := manifest.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
-		return nil, "number literals a Go client cannot send (they change when encoded from Go values)"
+	def, body, reason := c.ClientBody(r)
+	if reason != "" {
+		return nil, reason
 	}
 	obj := &unstructured.Unstructured{Object: body}
 	if obj.GetKind() == "" || obj.GetAPIVersion() == "" {
@@ -146,24 +134,5 @@ func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[st
 			_, err = rc.Update(ctx, obj, metav1.UpdateOptions{})
 		}
 	}
-	return refusal(err), ""
-}
-
-// refusal is what the client reported of a refused request (nil err: it
-// was accepted).
-func refusal(err error) *casefile.Refusal {
-	if err == nil {
-		return nil
-	}
-	r := &casefile.Refusal{Message: err.Error()}
-	var se *apierrors.StatusError
-	if errors.As(err, &se) {
-		r.Status, r.Reason = true, string(se.ErrStatus.Reason)
-		if d := se.ErrStatus.Details; d != nil {
-			for _, c := range d.Causes {
-				r.Causes = append(r.Causes, casefile.Cause{Type: string(c.Type), Field: c.Field, Message: c.Message})
-			}
-		}
-	}
-	return r
+	return kubeapitest.Refusal(err), ""
 }

@@ -1,14 +1,19 @@
 package casefile
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/manifest"
 )
 
 // RunThroughClient runs the requests of every case under dir that has a
@@ -165,4 +170,23 @@ var selfType = regexp.MustCompile(`selfType[0-9]+`)
 // as the goldens do.
 func normalizeType(s string) string {
 	return selfType.ReplaceAllString(s, "selfType<N>")
+}
+
+// ClientBody decodes the case's CRD and the body of r as a Go client sends
+// them, or says why a Go client cannot send the body as written.
+func (c *Case) ClientBody(r Request) (def *crdschema.CustomResourceDefinition, body map[string]any, notSendable string) {
+	def, _, err := manifest.UnmarshalCRD(c.CRD)
+	if err != nil {
+		return nil, nil, "the CRD does not decode"
+	}
+	body, err = manifest.UnmarshalObject(r.Object)
+	if err != nil {
+		return nil, nil, "the body is not a JSON object"
+	}
+	if again, err := json.Marshal(body); err != nil {
+		return nil, nil, "the body does not encode"
+	} else if back, err := manifest.UnmarshalObject(again); err != nil || !reflect.DeepEqual(back, body) {
+		return nil, nil, "number literals a Go client cannot send (they change when encoded from Go values)"
+	}
+	return def, body, ""
 }
