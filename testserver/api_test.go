@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/crdschema/crdschema/internal/kubeapi/kubeapitest"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,26 +23,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
-
-// warnings collects the warning headers a client receives.
-type warnings struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (w *warnings) HandleWarningHeader(code int, agent, text string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, text)
-}
-
-func (w *warnings) take() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := w.msgs
-	w.msgs = nil
-	return out
-}
 
 func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 	t.Helper()
@@ -211,7 +191,7 @@ func TestPatchAndApply(t *testing.T) {
 
 func TestDryRunAndFieldValidation(t *testing.T) {
 	srv, _ := startCronTab(t)
-	ws := &warnings{}
+	ws := &kubeapitest.Warnings{}
 	cfg := srv.RESTConfig()
 	cfg.WarningHandler = ws
 	dc, err := dynamic.NewForConfig(cfg)
@@ -232,18 +212,18 @@ func TestDryRunAndFieldValidation(t *testing.T) {
 	if !apierrors.IsBadRequest(err) || err.Error() != want {
 		t.Errorf("strict: %v, want %s", err, want)
 	}
-	ws.take()
+	ws.Take()
 	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Warn"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ws.take(); len(got) != 1 || got[0] != `unknown field "spec.bogus"` {
+	if got := ws.Take(); len(got) != 1 || got[0] != `unknown field "spec.bogus"` {
 		t.Errorf("warnings: %q", got)
 	}
 	body.SetName("b")
 	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Ignore"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ws.take(); len(got) != 0 {
+	if got := ws.Take(); len(got) != 0 {
 		t.Errorf("warnings under Ignore: %q", got)
 	}
 }

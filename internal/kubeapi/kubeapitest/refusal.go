@@ -1,6 +1,6 @@
-// Package kubeapitest holds what the conformance tests of fakeclient and
-// testserver share that needs k8s.io's types: the reading of a client's
-// error as a casefile.Refusal.
+// Package kubeapitest holds what the tests of fakeclient and testserver
+// share: the reading of a client's error as a casefile.Refusal, which needs
+// k8s.io's types, and a recorder of warnings.
 package kubeapitest
 
 import (

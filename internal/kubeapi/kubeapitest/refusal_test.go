@@ -28,3 +28,15 @@ func TestRefusal(t *testing.T) {
 		t.Errorf("other error: %+v", r)
 	}
 }
+
+func TestWarnings(t *testing.T) {
+	var w Warnings
+	w.HandleWarningHeader(299, "-", "a")
+	w.HandleWarningHeader(299, "-", "b")
+	if got := w.Take(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("%v", got)
+	}
+	if got := w.Take(); len(got) != 0 {
+		t.Errorf("after Take: %v", got)
+	}
+}
