@@ -613,3 +613,35 @@ func TestScaleManagedFieldsAndApply(t *testing.T) {
 		t.Errorf("replicas after the failed apply: %d, want 5", r)
 	}
 }
+
+// TestScaleWithoutSpecReplicas follows upstream's ScaleREST for an object
+// without spec replicas: reading its Scale is a 500, a patch of the Scale
+// that sets the replicas writes them, and one that leaves them unset is a
+// 400.
+func TestScaleWithoutSpecReplicas(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": map[string]any{"name": "a"}}}
+	if _, err := c.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Get(ctx, "a", metav1.GetOptions{}, "scale")
+	if !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), `the spec replicas field ".spec.replicas" does not exist`) {
+		t.Errorf("get of the scale: %v, want a 500", err)
+	}
+	_, err = c.Patch(ctx, "a", types.MergePatchType, []byte(`{"status":{"replicas":1}}`), metav1.PatchOptions{}, "scale")
+	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), `the spec replicas field ".spec.replicas" cannot be empty`) {
+		t.Errorf("a patch leaving the replicas unset: %v, want a 400", err)
+	}
+	if _, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 3 {
+		t.Errorf("replicas after the patch: %d, want 3", r)
+	}
+}
