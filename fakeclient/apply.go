@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -119,10 +120,7 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 // createMap runs the create pipeline on body and stores the result.
 func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]any, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
 	r, err := v.res.Create(ctx, body)
-	if refusedBefore(r, err) {
-		return nil, requestError(err, v.kind.resource, v.kind.gk, nameOf(body))
-	}
-	if err := c.refused(v, r, nameOf(r.Object, body), fieldValidation); err != nil {
+	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, nameOf(body), fieldValidation); err != nil {
 		return nil, err
 	}
 	out := r.Object

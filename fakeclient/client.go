@@ -221,13 +221,3 @@ func (c *fakeClient) warn(v *version, warnings []string, validation string) {
 		c.warnings.HandleWarningHeader(299, "-", w)
 	}
 }
-
-// strictError is the API server's refusal of unknown fields under
-// fieldValidation=Strict.
-func strictError(unknown []string) error {
-	parts := make([]string, len(unknown))
-	for i, f := range unknown {
-		parts[i] = fmt.Sprintf("unknown field %q", f)
-	}
-	return apierrors.NewBadRequest("strict decoding error: " + strings.Join(parts, ", "))
-}

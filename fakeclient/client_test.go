@@ -118,7 +118,7 @@ func TestCreate(t *testing.T) {
 	if u.GetGeneration() != 1 || u.GetUID() == "" || u.GetResourceVersion() == "" || u.GetCreationTimestamp().Time.IsZero() {
 		t.Errorf("system fields: generation %d uid %q rv %q ts %v", u.GetGeneration(), u.GetUID(), u.GetResourceVersion(), u.GetCreationTimestamp())
 	}
-	if got := w.take(); !reflect.DeepEqual(got, []string{`unknown field "spec.unknown"`}) {
+	if got := w.Take(); !reflect.DeepEqual(got, []string{`unknown field "spec.unknown"`}) {
 		t.Errorf("warnings: %q", got)
 	}
 	strict := widget("b", map[string]any{"unknown": "x"})
@@ -485,7 +485,7 @@ func TestConversionNone(t *testing.T) {
 	if err := c.Create(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	if got := w.take(); !reflect.DeepEqual(got, []string{"example.com/v1beta1 Widget is deprecated"}) {
+	if got := w.Take(); !reflect.DeepEqual(got, []string{"example.com/v1beta1 Widget is deprecated"}) {
 		t.Errorf("warnings: %q", got)
 	}
 	v1 := widget("a", nil)

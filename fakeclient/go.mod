@@ -4,17 +4,21 @@ go 1.25.0
 
 require (
 	github.com/crdschema/crdschema v0.0.0
-	go.yaml.in/yaml/v3 v3.0.6
+	github.com/crdschema/crdschema/internal/kubeapi v0.0.0
 	gopkg.in/evanphx/json-patch.v4 v4.13.0
 	k8s.io/api v0.34.1
 	k8s.io/apiextensions-apiserver v0.34.1
 	k8s.io/apimachinery v0.34.1
 	k8s.io/client-go v0.34.1
-	k8s.io/kube-openapi v0.0.0-20250814151709-d7b6acb124c3
 	sigs.k8s.io/controller-runtime v0.22.4
 	sigs.k8s.io/gateway-api v1.4.1
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0
 	sigs.k8s.io/yaml v1.6.0
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	k8s.io/kube-openapi v0.0.0-20250814151709-d7b6acb124c3 // indirect
 )
 
 require (
@@ -69,3 +73,5 @@ require (
 )
 
 replace github.com/crdschema/crdschema => ../
+
+replace github.com/crdschema/crdschema/internal/kubeapi => ../internal/kubeapi

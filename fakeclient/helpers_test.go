@@ -1,39 +1,19 @@
 package fakeclient_test
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/crdschema/crdschema/fakeclient"
+	"github.com/crdschema/crdschema/internal/kubeapi/kubeapitest"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// warnings records the warnings a client reports.
-type warnings struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (w *warnings) HandleWarningHeader(code int, agent, text string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, text)
-}
-
-func (w *warnings) take() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := w.msgs
-	w.msgs = nil
-	return out
-}
-
 // widgetClient builds a client with the test CRDs and the CronTab types.
-func widgetClient(t testing.TB, more ...func(*fakeclient.ClientBuilder)) (client.WithWatch, *warnings) {
+func widgetClient(t testing.TB, more ...func(*fakeclient.ClientBuilder)) (client.WithWatch, *kubeapitest.Warnings) {
 	t.Helper()
-	w := &warnings{}
+	w := &kubeapitest.Warnings{}
 	b := fakeclient.NewClientBuilder().WithScheme(cronTabScheme()).
 		WithCRDFiles("testdata/widgets.yaml", "testdata/crontab.yaml").
 		WithWarningHandler(w)

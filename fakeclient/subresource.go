@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -152,10 +153,7 @@ func (c *fakeClient) writeScale(ctx context.Context, v *version, obj client.Obje
 		return err
 	}
 	r, err := v.res.UpdateScale(ctx, sc, stored.Object)
-	if refusedBefore(r, err) {
-		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
-	}
-	if err := c.refused(v, r, obj.GetName(), ""); err != nil {
+	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, obj.GetName(), ""); err != nil {
 		return err
 	}
 	u := v.kind.toStored(r.Object, stored.GetResourceVersion())

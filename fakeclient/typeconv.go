@@ -1,18 +1,16 @@
 package fakeclient
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/crdschema/crdschema/openapi"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/rest"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -28,28 +26,11 @@ type fieldManagers struct {
 
 func (k *kind) typeConverter() (managedfields.TypeConverter, error) {
 	k.fm.once.Do(func() {
-		models := map[string]*spec.Schema{}
+		names := make([]string, 0, len(k.versions))
 		for _, v := range k.versions {
-			doc, err := openapi.V3(k.def, v.name, openapi.Options{StripValueValidation: true, StripNullable: true, OmitSelectableFields: true})
-			if err != nil {
-				k.fm.err = fmt.Errorf("publishing the OpenAPI schema of %s: %w", v.gvk, err)
-				return
-			}
-			for name, s := range doc.Components.Schemas {
-				data, err := json.Marshal(s)
-				if err != nil {
-					k.fm.err = err
-					return
-				}
-				var ks spec.Schema
-				if err := json.Unmarshal(data, &ks); err != nil {
-					k.fm.err = err
-					return
-				}
-				models[name] = &ks
-			}
+			names = append(names, v.name)
 		}
-		k.fm.tc, k.fm.err = managedfields.NewTypeConverter(models, k.def.Spec.PreserveUnknownFields)
+		k.fm.tc, k.fm.err = kubeapi.TypeConverter(k.def, names)
 	})
 	return k.fm.tc, k.fm.err
 }

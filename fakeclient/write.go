@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -33,10 +34,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 		return err
 	}
 	r, err := v.res.Create(ctx, body)
-	if refusedBefore(r, err) {
-		return requestError(err, v.kind.resource, v.kind.gk, obj.GetName())
-	}
-	if err := c.refused(v, r, nameOf(r.Object, body), o.FieldValidation); err != nil {
+	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, obj.GetName(), o.FieldValidation); err != nil {
 		return err
 	}
 	out := v.trackUpdate(nil, r.Object, subMain, o.FieldManager)
@@ -78,18 +76,6 @@ func nameOf(objs ...map[string]any) string {
 	return ""
 }
 
-// refused returns the API server's error for a request that reached
-// validation, or nil when it is accepted.
-func (c *fakeClient) refused(v *version, r *crd.Result, name, fieldValidation string) error {
-	if len(r.Errors) > 0 {
-		return invalidError(v.kind.gk, name, r.Errors)
-	}
-	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
-		return strictError(r.UnknownFields)
-	}
-	return nil
-}
-
 // toStored returns a copy of m (an object of any served version) as it is
 // given to the store: with the storage version's apiVersion, and the
 // resourceVersion rv the store expects ("" for a create) instead of the
@@ -113,13 +99,6 @@ func (k *kind) toStored(m map[string]any, rv string) *unstructured.Unstructured 
 		s["metadata"] = md2
 	}
 	return &unstructured.Unstructured{Object: s}
-}
-
-// refusedBefore reports whether crd refused a request before validation
-// or in storage: the Result has no validation errors to report
-// (refused reports those).
-func refusedBefore(r *crd.Result, err error) bool {
-	return r.Object == nil || err != nil && len(r.Errors) == 0
 }
 
 // storeError maps an error of the wrapped store to the API server's, with the
@@ -203,10 +182,7 @@ func (c *fakeClient) write(ctx context.Context, v *version, body map[string]any,
 		r, err = v.res.Update(ctx, body, stored.Object)
 	}
 	name := nameOf(body, stored.Object)
-	if refusedBefore(r, err) {
-		return nil, requestError(err, v.kind.resource, v.kind.gk, name)
-	}
-	if err := c.refused(v, r, name, fieldValidation); err != nil {
+	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, name, fieldValidation); err != nil {
 		return nil, err
 	}
 	out := r.Object

@@ -3,12 +3,14 @@ package testserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/crdschema/crdschema/internal/kubeapi/kubeapitest"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,26 +23,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
-
-// warnings collects the warning headers a client receives.
-type warnings struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (w *warnings) HandleWarningHeader(code int, agent, text string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, text)
-}
-
-func (w *warnings) take() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := w.msgs
-	w.msgs = nil
-	return out
-}
 
 func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 	t.Helper()
@@ -209,7 +191,7 @@ func TestPatchAndApply(t *testing.T) {
 
 func TestDryRunAndFieldValidation(t *testing.T) {
 	srv, _ := startCronTab(t)
-	ws := &warnings{}
+	ws := &kubeapitest.Warnings{}
 	cfg := srv.RESTConfig()
 	cfg.WarningHandler = ws
 	dc, err := dynamic.NewForConfig(cfg)
@@ -230,18 +212,18 @@ func TestDryRunAndFieldValidation(t *testing.T) {
 	if !apierrors.IsBadRequest(err) || err.Error() != want {
 		t.Errorf("strict: %v, want %s", err, want)
 	}
-	ws.take()
+	ws.Take()
 	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Warn"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ws.take(); len(got) != 1 || got[0] != `unknown field "spec.bogus"` {
+	if got := ws.Take(); len(got) != 1 || got[0] != `unknown field "spec.bogus"` {
 		t.Errorf("warnings: %q", got)
 	}
 	body.SetName("b")
 	if _, err := c.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Ignore"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ws.take(); len(got) != 0 {
+	if got := ws.Take(); len(got) != 0 {
 		t.Errorf("warnings under Ignore: %q", got)
 	}
 }
@@ -564,5 +546,102 @@ func TestScalePatch(t *testing.T) {
 	}
 	if _, err := c.Patch(ctx, "missing", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale"); !apierrors.IsNotFound(err) {
 		t.Errorf("patch of a missing object's scale: %v, want 404", err)
+	}
+}
+
+// TestScaleManagedFieldsAndApply follows apiextensions-apiserver's
+// TestApplyScaleSubresource: a merge patch of the scale by a field manager
+// is recorded in the object's managedFields as an Update of subresource
+// "scale" owning the spec replicas path, which it takes from the applier's
+// entry. An apply patch of the Scale itself first meets the scaler's
+// ownership (409); forced, it fails in the field manager as in
+// kube-apiserver 1.37 (a 500): the applied Scale comes out of the merge as
+// an unstructured object, which the converter of custom resources refuses
+// to convert to autoscaling/v1 (apiextensions-apiserver's crConverter
+// converts only typed Scales).
+func TestScaleManagedFieldsAndApply(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	applied := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"cronSpec":"* * * * */5","replicas":3}}`
+	if _, err := c.Patch(ctx, "a", types.ApplyPatchType, []byte(applied), metav1.PatchOptions{FieldManager: "applier"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":5}}`), metav1.PatchOptions{FieldManager: "scaler"}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []string
+	for _, e := range got.GetManagedFields() {
+		entries = append(entries, fmt.Sprintf("%s %s %s %q %s", e.Manager, e.Operation, e.APIVersion, e.Subresource, e.FieldsV1.GetRawString()))
+	}
+	want := []string{
+		`applier Apply stable.example.com/v1 "" {"f:spec":{"f:cronSpec":{}}}`,
+		`scaler Update stable.example.com/v1 "scale" {"f:spec":{"f:replicas":{}}}`,
+	}
+	if !reflect.DeepEqual(entries, want) {
+		t.Errorf("managedFields:\n%s\nwant\n%s", strings.Join(entries, "\n"), strings.Join(want, "\n"))
+	}
+	// As upstream's ScaleREST.Get, a Scale read carries no managedFields.
+	sc, err := c.Get(ctx, "a", metav1.GetOptions{}, "scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mf := sc.GetManagedFields(); len(mf) != 0 {
+		t.Errorf("the Scale's managedFields: %v", mf)
+	}
+
+	scaleApply := `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"a","namespace":"default"},"spec":{"replicas":7}}`
+	// Without force, the field manager first finds the conflict with the
+	// scaler's replicas.
+	_, err = c.Patch(ctx, "a", types.ApplyPatchType, []byte(scaleApply), metav1.PatchOptions{FieldManager: "hpa"}, "scale")
+	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `conflict with "scaler" with subresource "scale" using autoscaling/v1: .spec.replicas`) {
+		t.Errorf("apply of the Scale without force: %v, want a conflict", err)
+	}
+	force := true
+	_, err = c.Patch(ctx, "a", types.ApplyPatchType, []byte(scaleApply), metav1.PatchOptions{FieldManager: "hpa", Force: &force}, "scale")
+	wantText := `failed to convert new object (default/a; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1`
+	if st, ok := err.(apierrors.APIStatus); !ok || st.Status().Code != http.StatusInternalServerError || !strings.Contains(err.Error(), wantText) {
+		t.Errorf("apply of the Scale: %v, want a 500 with %q", err, wantText)
+	}
+	if got, err := c.Get(ctx, "a", metav1.GetOptions{}); err != nil {
+		t.Fatal(err)
+	} else if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 5 {
+		t.Errorf("replicas after the failed apply: %d, want 5", r)
+	}
+}
+
+// TestScaleWithoutSpecReplicas follows upstream's ScaleREST for an object
+// without spec replicas: reading its Scale is a 500, a patch of the Scale
+// that sets the replicas writes them, and one that leaves them unset is a
+// 400.
+func TestScaleWithoutSpecReplicas(t *testing.T) {
+	_, dc := startCronTab(t)
+	ctx := context.Background()
+	c := dc.Resource(crontabs).Namespace("default")
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": map[string]any{"name": "a"}}}
+	if _, err := c.Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Get(ctx, "a", metav1.GetOptions{}, "scale")
+	if !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), `the spec replicas field ".spec.replicas" does not exist`) {
+		t.Errorf("get of the scale: %v, want a 500", err)
+	}
+	_, err = c.Patch(ctx, "a", types.MergePatchType, []byte(`{"status":{"replicas":1}}`), metav1.PatchOptions{}, "scale")
+	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), `the spec replicas field ".spec.replicas" cannot be empty`) {
+		t.Errorf("a patch leaving the replicas unset: %v, want a 400", err)
+	}
+	if _, err := c.Patch(ctx, "a", types.MergePatchType, []byte(`{"spec":{"replicas":3}}`), metav1.PatchOptions{}, "scale"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Get(ctx, "a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, _ := unstructured.NestedInt64(got.Object, "spec", "replicas"); r != 3 {
+		t.Errorf("replicas after the patch: %d, want 3", r)
 	}
 }

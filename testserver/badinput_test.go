@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -70,5 +71,49 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("message %q does not contain %q", st.Message, tc.message)
 			}
 		})
+	}
+}
+
+// TestSlowClient sends half a body and stops: as kube-apiserver, the
+// server answers with the timeout filter's 504 once the request's timeout
+// (here ?timeout=1s; 60s by default) has passed, and keeps serving others
+// meanwhile.
+func TestSlowClient(t *testing.T) {
+	srv, dc := startCronTab(t)
+	hc, err := rest.HTTPClientFor(srv.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, stall := io.Pipe()
+	defer stall.Close()
+	req, err := http.NewRequest("POST", srv.URL()+"/apis/stable.example.com/v1/namespaces/default/crontabs?timeout=1s", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	go func() { _, _ = stall.Write([]byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",`)) }()
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := hc.Do(req)
+		done <- result{resp, err}
+	}()
+	// Another client is served while the slow one holds its request.
+	if _, err := dc.Resource(crontabs).Namespace("default").List(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatalf("a list while a client stalls: %v", err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	defer r.resp.Body.Close()
+	data, _ := io.ReadAll(r.resp.Body)
+	var st metav1.Status
+	if r.resp.StatusCode != http.StatusGatewayTimeout || json.Unmarshal(data, &st) != nil || st.Reason != metav1.StatusReasonTimeout ||
+		st.Message != "Timeout: request did not complete within the allotted timeout" {
+		t.Errorf("status %d: %s", r.resp.StatusCode, data)
 	}
 }

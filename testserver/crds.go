@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	"github.com/crdschema/crdschema/printer"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -102,7 +103,7 @@ func (s *Server) admitCRD(ctx context.Context, u *unstructured.Unstructured) (*u
 func (s *Server) admitCRDDefinition(ctx context.Context, def *crdschema.CustomResourceDefinition, cached *cachedCRD, validated bool) (*unstructured.Unstructured, error) {
 	if !validated && !cached.validated(s.kubernetesVersion) {
 		if errs := validateCRD(ctx, def, s.kubernetesVersion, s.cache); len(errs) > 0 {
-			return nil, invalidError(crdGK, def.Name, errs)
+			return nil, kubeapi.InvalidError(crdGK, def.Name, errs)
 		}
 		cached.markValid(s.kubernetesVersion)
 	}
@@ -166,7 +167,7 @@ func (s *Server) admitCRDUpdate(ctx context.Context, u, old *unstructured.Unstru
 		return nil, err
 	}
 	if errs := validateCRDUpdate(ctx, def, oldDef, s.kubernetesVersion, s.cache); len(errs) > 0 {
-		return nil, invalidError(crdGK, def.Name, errs)
+		return nil, kubeapi.InvalidError(crdGK, def.Name, errs)
 	}
 	stored := crd.Defaulted(def)
 	m, err := fromCRD(stored)
@@ -382,7 +383,7 @@ func (s *Server) serveCRD(def *crdschema.CustomResourceDefinition) error {
 func (s *Server) createCRD(ctx context.Context, d sourcedCRD) error {
 	def := d.def
 	if len(d.errs) > 0 {
-		return invalidError(crdGK, def.Name, d.errs)
+		return kubeapi.InvalidError(crdGK, def.Name, d.errs)
 	}
 	u, err := s.admitCRDDefinition(ctx, def, d.cached, d.checked)
 	if err != nil {

@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/crdschema/crdschema"
@@ -89,12 +90,26 @@ func (c *cachedCRD) markValid(version crdschema.KubernetesVersion) {
 	c.valid[version] = true
 }
 
-// storedObject returns a copy of the CRD's stored form: with the API
-// server's defaults, as an object.
+// storedObject returns the CRD's stored form (with the API server's
+// defaults, as an object) for its admission: a copy of its top level and
+// of its metadata, the parts admission sets, sharing the rest with the
+// memo. The store copies what it keeps.
 func (c *cachedCRD) storedObject() (map[string]any, error) {
-	c.storedOnce.Do(func() { c.stored, c.storedErr = fromCRD(crd.Defaulted(c.def)) })
+	c.makeStored()
 	if c.storedErr != nil {
 		return nil, c.storedErr
 	}
-	return deepCopyMap(c.stored), nil
+	m := make(map[string]any, len(c.stored)+3)
+	for k, v := range c.stored {
+		m[k] = v
+	}
+	if md, ok := c.stored["metadata"].(map[string]any); ok {
+		m["metadata"] = maps.Clone(md)
+	}
+	return m, nil
+}
+
+// makeStored makes the CRD's stored form, once.
+func (c *cachedCRD) makeStored() {
+	c.storedOnce.Do(func() { c.stored, c.storedErr = fromCRD(crd.Defaulted(c.def)) })
 }

@@ -4,19 +4,23 @@ go 1.26.0
 
 require (
 	github.com/crdschema/crdschema v0.0.0
+	github.com/crdschema/crdschema/internal/kubeapi v0.0.0
 	github.com/go-openapi/spec v0.22.3
-	go.yaml.in/yaml/v3 v3.0.6
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
 	k8s.io/client-go v0.37.2
-	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad
 	sigs.k8s.io/controller-runtime v0.25.2
 	sigs.k8s.io/gateway-api v1.4.1
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2
 )
 
 require github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
+
+require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -97,7 +101,7 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/grpc v1.82.1 // indirect
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
-	gopkg.in/evanphx/json-patch.v4 v4.13.0
+	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
@@ -110,3 +114,5 @@ require (
 )
 
 replace github.com/crdschema/crdschema => ../
+
+replace github.com/crdschema/crdschema/internal/kubeapi => ../internal/kubeapi

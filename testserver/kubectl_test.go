@@ -221,4 +221,16 @@ func TestKubectl(t *testing.T) {
 	}
 	wantContains(t, "scale", k.run("", false, "scale", "crontab", "third", "--replicas=4"), "crontab.stable.example.com/third scaled")
 	wantContains(t, "after scale", k.run("", false, "get", "crontab", "third", "-o", "jsonpath={.spec.replicas}"), "4")
+	wantContains(t, "patch --subresource=scale", k.run("", false, "patch", "crontab", "third", "--subresource=scale", "--type=merge", "-p", `{"spec":{"replicas":2}}`),
+		"scale.autoscaling/third patched")
+	// The Scale as a table, with the API server's scale columns.
+	got = k.run("", false, "get", "crontab", "third", "--subresource=scale")
+	if f := strings.Fields(got); len(f) < 7 || strings.Join(f[:6], " ") != "NAME DESIRED AVAILABLE AGE third 2" {
+		t.Errorf("get --subresource=scale:\n%s", got)
+	}
+	// kubectl applies the CronTab itself to the scale subresource, which the
+	// scale's field manager refuses, as kube-apiserver's does: it manages
+	// Scales.
+	wantContains(t, "apply --subresource=scale", k.run(strings.Replace(cronTabYAML, "my-cron", "third", 1), true, "apply", "--server-side", "--subresource=scale", "-f", "-"),
+		"Error from server (BadRequest): invalid object type: stable.example.com/v1, Kind=CronTab")
 }

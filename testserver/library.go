@@ -6,21 +6,18 @@ package testserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/manifest"
 	"github.com/crdschema/crdschema/structural"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -92,17 +89,8 @@ type outcome struct {
 // are not warned about.
 func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidation string, run func() (*crd.Result, error)) (*outcome, error) {
 	r, err := run()
-	if err != nil && (r == nil || len(r.Errors) == 0) {
-		return nil, requestError(err, gr, gk, name)
-	}
-	if len(r.Errors) > 0 {
-		if n := nameOf(r.Object); n != "" {
-			name = n
-		}
-		return nil, invalidError(gk, name, r.Errors)
-	}
-	if fieldValidation == metav1.FieldValidationStrict && len(r.UnknownFields) > 0 {
-		return nil, strictError(r.UnknownFields)
+	if err := kubeapi.ResultError(r, err, gr, gk, name, fieldValidation); err != nil {
+		return nil, err
 	}
 	out := &outcome{object: r.Object}
 	for _, w := range r.Warnings {
@@ -175,98 +163,6 @@ func nestedString(obj map[string]any, keys ...string) (string, bool) {
 	return s, ok
 }
 
-func nameOf(objs ...map[string]any) string {
-	for _, o := range objs {
-		if md, ok := o["metadata"].(map[string]any); ok {
-			if n, ok := md["name"].(string); ok && n != "" {
-				return n
-			}
-		}
-	}
-	return ""
-}
-
-// invalidError returns the API server's 422 Invalid error for a write refused
-// by validation, with the texts crdschema renders.
-func invalidError(gk schema.GroupKind, name string, errs crdschema.ErrorList) *apierrors.StatusError {
-	causes := make([]metav1.StatusCause, 0, len(errs))
-	for _, e := range errs {
-		causes = append(causes, metav1.StatusCause{
-			Type:    metav1.CauseType(e.Type),
-			Message: e.Body(),
-			Field:   e.Field,
-		})
-	}
-	msg := ""
-	if err := errs.ToAggregate(); err != nil {
-		msg = err.Error()
-	}
-	return &apierrors.StatusError{ErrStatus: metav1.Status{
-		Status: metav1.StatusFailure,
-		Code:   http.StatusUnprocessableEntity,
-		Reason: metav1.StatusReasonInvalid,
-		Details: &metav1.StatusDetails{
-			Group:  gk.Group,
-			Kind:   gk.Kind,
-			Name:   name,
-			Causes: causes,
-		},
-		Message: fmt.Sprintf("%s %q is invalid: %s", gk.String(), name, msg),
-	}}
-}
-
-// requestError converts a request the library refuses before validation to
-// the API server's status error.
-func requestError(err error, gr schema.GroupResource, gk schema.GroupKind, name string) error {
-	var re *crd.RequestError
-	if !errors.As(err, &re) {
-		return apierrors.NewInternalError(err)
-	}
-	reason := metav1.StatusReason(re.Reason)
-	code := int32(http.StatusInternalServerError)
-	switch reason {
-	case metav1.StatusReasonBadRequest:
-		code = http.StatusBadRequest
-	case metav1.StatusReasonInvalid:
-		code = http.StatusUnprocessableEntity
-	case metav1.StatusReasonConflict:
-		code = http.StatusConflict
-	case metav1.StatusReasonNotFound:
-		code = http.StatusNotFound
-	case metav1.StatusReasonRequestEntityTooLarge:
-		code = http.StatusRequestEntityTooLarge
-	}
-	st := metav1.Status{
-		Status:  metav1.StatusFailure,
-		Code:    code,
-		Reason:  reason,
-		Message: re.Message,
-	}
-	switch reason {
-	case metav1.StatusReasonConflict, metav1.StatusReasonNotFound:
-		st.Details = &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name}
-	case metav1.StatusReasonInvalid:
-		st.Details = &metav1.StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name}
-	}
-	for _, e := range re.Errors {
-		if st.Details == nil {
-			st.Details = &metav1.StatusDetails{}
-		}
-		st.Details.Causes = append(st.Details.Causes, metav1.StatusCause{Type: metav1.CauseType(e.Type), Message: e.Body(), Field: e.Field})
-	}
-	return &apierrors.StatusError{ErrStatus: st}
-}
-
-// strictError is the API server's refusal of unknown fields under
-// fieldValidation=Strict.
-func strictError(unknown []string) error {
-	parts := make([]string, len(unknown))
-	for i, f := range unknown {
-		parts[i] = fmt.Sprintf("unknown field %q", f)
-	}
-	return apierrors.NewBadRequest("strict decoding error: " + strings.Join(parts, ", "))
-}
-
 // newRequestDecoder returns the schema-dependent part of the API server's
 // decoding of def's objects (metadata, pruning, nulls, embedded resources),
 // which the API server runs in its request decoder, before the field
@@ -302,15 +198,6 @@ func newRequestDecoder(def *crdschema.CustomResourceDefinition) (*prune.Decoder,
 // getScale reads the autoscaling/v1 Scale of a stored object.
 func getScale(res *crd.Resource, obj map[string]any) (*crd.Scale, error) {
 	return res.GetScale(obj)
-}
-
-// decodeScale decodes a Scale request body.
-func decodeScale(data []byte) (*crd.Scale, error) {
-	var sc crd.Scale
-	if err := json.Unmarshal(data, &sc); err != nil {
-		return nil, err
-	}
-	return &sc, nil
 }
 
 // updateScale runs an update of the scale subresource over stored.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
+	"github.com/crdschema/crdschema/internal/kubeapi"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/printer"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -82,6 +83,10 @@ type servedVersion struct {
 	res           *crd.Resource
 	main          *serving
 	statusServing *serving
+
+	scaleOnce    sync.Once
+	scaleErr     error
+	scaleServing *scaleServing
 }
 
 // serving is what serves one (sub)resource of a version: the scope of the
@@ -130,7 +135,7 @@ func (v *servedVersion) build() error {
 	var decoder *prune.Decoder
 	if k.def != nil {
 		var err error
-		if tc, err = typeConverter(k.def, k.order); err != nil {
+		if tc, err = kubeapi.TypeConverter(k.def, k.order); err != nil {
 			return err
 		}
 		if decoder, err = newRequestDecoder(k.def); err != nil {

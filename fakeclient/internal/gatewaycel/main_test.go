@@ -1,8 +1,10 @@
 // This file replaces the suite's main_test.go of sigs.k8s.io/gateway-api
-// v1.4.1 (pkg/test/cel): TestMain builds k8sClient from fakeclient and the
+// v1.4.1 (pkg/test/cel): TestMain builds k8sClient with newClient from the
 // release's CRDs of the channel the build tags select, instead of a
-// kubeconfig or envtest. ptrTo and celErrorStringMatches are copied from the
-// original file unchanged.
+// kubeconfig or envtest. newClient is in client_test.go: fakeclient's here,
+// testserver's in testserver/internal/gatewaycel, where this file and the
+// suite's are symbolic links to these. ptrTo and celErrorStringMatches are
+// copied from the original file unchanged.
 
 package main
 
@@ -23,8 +25,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/crdschema/crdschema/fakeclient"
 )
 
 var k8sClient client.Client
@@ -51,17 +51,17 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "GATEWAY_CEL_KUBERNETES_VERSION:", err)
 		os.Exit(2)
 	}
-	k8sClient, err = fakeclient.NewClientBuilder().
-		WithScheme(scheme).
-		WithKubernetesVersion(version).
-		WithCRDFiles(filepath.Join("testdata", "crd", crdChannel)).
-		Build()
+	var what string
+	var closeClient func()
+	k8sClient, closeClient, what, err = newClient(scheme, version, filepath.Join("testdata", "crd", crdChannel))
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the fake client with the %s CRDs: %v\n", crdChannel, err)
+		fmt.Fprintf(os.Stderr, "building the client with the %s CRDs: %v\n", crdChannel, err)
 		os.Exit(1)
 	}
-	fmt.Printf("gateway-api v1.4.1 CEL suite, %s channel, against fakeclient as Kubernetes %s\n", crdChannel, version)
-	os.Exit(m.Run())
+	fmt.Printf("gateway-api v1.4.1 CEL suite, %s channel, against %s as Kubernetes %s\n", crdChannel, what, version)
+	code := m.Run()
+	closeClient()
+	os.Exit(code)
 }
 
 func ptrTo[T any](a T) *T {

@@ -1,4 +1,4 @@
-package testserver
+package kubeapi
 
 import (
 	"encoding/json"
@@ -10,12 +10,12 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
-// typeConverter builds the type converter of server-side apply for a CRD
-// from the OpenAPI v3 schemas crdschema publishes for its served versions,
-// as the API server builds it (value validations and nullable stripped,
-// no selectable fields). The same construction is in fakeclient's
-// typeconv.go.
-func typeConverter(def *crdschema.CustomResourceDefinition, versions []string) (managedfields.TypeConverter, error) {
+// TypeConverter is the type converter of server-side apply for the served
+// versions of def, built as the API server builds it: from the OpenAPI v3
+// schemas of those versions (crdschema's publication, value validations
+// and nullable stripped, no selectable fields), converted to kube-openapi's
+// schema type.
+func TypeConverter(def *crdschema.CustomResourceDefinition, versions []string) (managedfields.TypeConverter, error) {
 	models := map[string]*spec.Schema{}
 	for _, v := range versions {
 		doc, err := openapi.V3(def, v, openapi.Options{StripValueValidation: true, StripNullable: true, OmitSelectableFields: true})
