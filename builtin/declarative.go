@@ -11,7 +11,7 @@ import (
 
 // rule is one declarative validation tag of a field (+k8s:minimum=0, in
 // k8s.io/api) that the release makes authoritative and a schema can
-// express, as internal/gen writes it.
+// express, as tools/builtingen writes it.
 type rule struct {
 	Minimum   *int64   `json:"minimum"`
 	Maximum   *int64   `json:"maximum"`
