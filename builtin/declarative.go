@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/crdschema/crdschema"
@@ -67,7 +69,7 @@ func (s *schemaWalk) declarative(rules []rule, v, old any, hasOld bool, path *cr
 			}
 		case map[string]any:
 			om, _ := old.(map[string]any)
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if oe, ok := om[k]; !(s.update && ok && reflect.DeepEqual(x[k], oe)) {
 					s.apply(r, x[k], nil, false, path.Key(k))
 				}
