@@ -121,7 +121,7 @@ func (s *schemaWalk) apply(r rule, v, old any, hasOld bool, path *crdschema.Path
 			add(crdschema.Invalid(path, str, m))
 		}
 	}
-	if r.Enum != nil && isString && !contains(r.Enum, str) {
+	if r.Enum != nil && isString && !slices.Contains(r.Enum, str) {
 		add(crdschema.NotSupported(path, str, r.Enum))
 	}
 	if r.Immutable && s.update && hasOld && old != nil && scalarValue(v) && scalarValue(old) && !sameScalar(v, old) {
@@ -179,13 +179,4 @@ func sameScalar(a, b any) bool {
 		}
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
