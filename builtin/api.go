@@ -16,7 +16,7 @@ import (
 //go:embed kinds.json.gz
 var kindsGz []byte
 
-// data is kinds.json.gz as internal/gen writes it.
+// data is kinds.json.gz as tools/builtingen writes it.
 type data struct {
 	Definitions []json.RawMessage `json:"definitions"`
 	Releases    []struct {

@@ -3,6 +3,8 @@ package builtin
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -303,7 +305,7 @@ func (s *schemaWalk) walk(v, old any, hasOld bool, n *node, path *crdschema.Path
 		om, _ := old.(map[string]any)
 		if n.props == nil {
 			if n.additional != nil {
-				for _, k := range sortedKeys(x) {
+				for _, k := range slices.Sorted(maps.Keys(x)) {
 					ov, ok := om[k]
 					s.walk(x[k], ov, ok, n.additional, path.Key(k))
 				}
@@ -340,7 +342,7 @@ func (s *schemaWalk) walkObject(x, old map[string]any, n *node, path *crdschema.
 		}
 	}
 	rules := s.rules[n.ref]
-	for _, k := range sortedKeys(x) {
+	for _, k := range slices.Sorted(maps.Keys(x)) {
 		if skip(k) {
 			continue
 		}

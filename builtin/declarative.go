@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/crdschema/crdschema"
@@ -11,7 +13,7 @@ import (
 
 // rule is one declarative validation tag of a field (+k8s:minimum=0, in
 // k8s.io/api) that the release makes authoritative and a schema can
-// express, as internal/gen writes it.
+// express, as tools/builtingen writes it.
 type rule struct {
 	Minimum   *int64   `json:"minimum"`
 	Maximum   *int64   `json:"maximum"`
@@ -67,7 +69,7 @@ func (s *schemaWalk) declarative(rules []rule, v, old any, hasOld bool, path *cr
 			}
 		case map[string]any:
 			om, _ := old.(map[string]any)
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if oe, ok := om[k]; !(s.update && ok && reflect.DeepEqual(x[k], oe)) {
 					s.apply(r, x[k], nil, false, path.Key(k))
 				}
@@ -119,7 +121,7 @@ func (s *schemaWalk) apply(r rule, v, old any, hasOld bool, path *crdschema.Path
 			add(crdschema.Invalid(path, str, m))
 		}
 	}
-	if r.Enum != nil && isString && !contains(r.Enum, str) {
+	if r.Enum != nil && isString && !slices.Contains(r.Enum, str) {
 		add(crdschema.NotSupported(path, str, r.Enum))
 	}
 	if r.Immutable && s.update && hasOld && old != nil && scalarValue(v) && scalarValue(old) && !sameScalar(v, old) {
@@ -177,13 +179,4 @@ func sameScalar(a, b any) bool {
 		}
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

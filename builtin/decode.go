@@ -4,8 +4,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -294,7 +295,7 @@ func entries(v any) ([]string, []any, bool) {
 	case *bodyObject:
 		return x.keys, x.vals, true
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		vals := make([]any, len(keys))
 		for i, k := range keys {
 			vals[i] = x[k]
@@ -302,15 +303,6 @@ func entries(v any) ([]string, []any, bool) {
 		return keys, vals, true
 	}
 	return nil, nil, false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // integral reports whether a float is a whole number in range. A decoded

@@ -60,8 +60,8 @@
 //
 // The kinds and schemas come from the k8s.io/kubernetes module of each
 // release (api/openapi-spec/v3), turned into kinds.json.gz by
-// internal/gen (descriptions dropped, each distinct definition stored
+// tools/builtingen (descriptions dropped, each distinct definition stored
 // once, compressed) and embedded.
 package builtin
 
-//go:generate go run ./internal/gen -o kinds.json.gz 1.33=v1.33.13 1.34=v1.34.4 1.35=v1.35.4 1.36=v1.36.3 1.37=v1.37.2
+//go:generate go -C ../tools run ./builtingen -o ../builtin/kinds.json.gz 1.33=v1.33.13 1.34=v1.34.4 1.35=v1.35.4 1.36=v1.36.3 1.37=v1.37.2

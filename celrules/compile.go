@@ -2,7 +2,8 @@ package celrules
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,18 +101,6 @@ func schemaPathOf(path []string) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys(m map[string]bool) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // sizeEstimator bounds the sizes of values reached from self through the
@@ -284,7 +273,7 @@ func (nc *nodeCompiler) estimate(env *cel.Env, a *cel.Ast) costResult {
 		if err != nil {
 			return costResult{err: err}
 		}
-		return costResult{max: est.Max, unbounded: sortedKeys(rec.used)}
+		return costResult{max: est.Max, unbounded: slices.Sorted(maps.Keys(rec.used))}
 	})
 }
 

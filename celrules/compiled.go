@@ -2,7 +2,8 @@ package celrules
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/crdschema/crdschema"
@@ -243,12 +244,7 @@ func (n *node) errors(p *crdschema.Path, errs crdschema.ErrorList, depth int) cr
 			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.messageErr.Error()))
 		}
 	}
-	names := make([]string, 0, len(n.props))
-	for k := range n.props {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(n.props)) {
 		errs = n.props[k].errors(p.Child("properties").Key(k), errs, depth+1)
 	}
 	errs = n.items.errors(p.Child("items"), errs, depth+1)

@@ -208,3 +208,18 @@ func costMessage(what string, cost, limit uint64) string {
 }
 
 var costErrorMessage = costMessage
+
+// withCompatibilityVersion selects the Kubernetes compatibility version
+// 1.minor whose CEL environment compiles new expressions: each version has
+// the libraries and options the API server of that version allows. The
+// default is 1.36, the compatibility version of a 1.37 API server. It has no
+// effect on stored expressions (every expression Compile compiles, and the
+// expressions Check is told an update keeps).
+func withCompatibilityVersion(minor int) Option {
+	return func(c *config) { c.minor = uint(max(minor, 0)) }
+}
+
+// newDeclType is newDeclTypeAt at 1.37.
+func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
+	return newDeclTypeDepth(s, isResourceRoot, true, 0)
+}

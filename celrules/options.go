@@ -48,16 +48,6 @@ func (c *config) check() error {
 	return nil
 }
 
-// withCompatibilityVersion selects the Kubernetes compatibility version
-// 1.minor whose CEL environment compiles new expressions: each version has
-// the libraries and options the API server of that version allows. The
-// default is 1.36, the compatibility version of a 1.37 API server. It has no
-// effect on stored expressions (every expression Compile compiles, and the
-// expressions Check is told an update keeps).
-func withCompatibilityVersion(minor int) Option {
-	return func(c *config) { c.minor = uint(max(minor, 0)) }
-}
-
 // WithKubernetesVersion makes rules compile, cost and fail as on the API
 // server of the Kubernetes release v (the default is 1.37): new
 // expressions compile in the environment of its compatibility version (v

@@ -1,6 +1,8 @@
 package crd
 
 import (
+	"slices"
+
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
@@ -35,7 +37,7 @@ func equalSchema(a, b *crdschema.JSONSchemaProps) bool {
 		equalPtr(a.MaxItems, b.MaxItems) && equalPtr(a.MinItems, b.MinItems) && a.UniqueItems == b.UniqueItems &&
 		equalPtr(a.MultipleOf, b.MultipleOf) && equalJSONList(a.Enum, b.Enum) &&
 		equalPtr(a.MaxProperties, b.MaxProperties) && equalPtr(a.MinProperties, b.MinProperties) &&
-		equalStrings(a.Required, b.Required) && equalItems(a.Items, b.Items) &&
+		slices.Equal(a.Required, b.Required) && equalItems(a.Items, b.Items) &&
 		equalSchemaList(a.AllOf, b.AllOf) && equalSchemaList(a.OneOf, b.OneOf) && equalSchemaList(a.AnyOf, b.AnyOf) &&
 		equalSchema(a.Not, b.Not) && equalSchemaMap(a.Properties, b.Properties) &&
 		equalOrBool(a.AdditionalProperties, b.AdditionalProperties) && equalSchemaMap(a.PatternProperties, b.PatternProperties) &&
@@ -43,7 +45,7 @@ func equalSchema(a, b *crdschema.JSONSchemaProps) bool {
 		equalSchemaMap(a.Definitions, b.Definitions) && equalPtr(a.ExternalDocs, b.ExternalDocs) &&
 		equalJSONPtr(a.Example, b.Example) && a.Nullable == b.Nullable &&
 		equalPtr(a.XPreserveUnknownFields, b.XPreserveUnknownFields) && a.XEmbeddedResource == b.XEmbeddedResource &&
-		a.XIntOrString == b.XIntOrString && equalStrings(a.XListMapKeys, b.XListMapKeys) &&
+		a.XIntOrString == b.XIntOrString && slices.Equal(a.XListMapKeys, b.XListMapKeys) &&
 		equalPtr(a.XListType, b.XListType) && equalPtr(a.XMapType, b.XMapType) &&
 		equalRules(a.XValidations, b.XValidations)
 }
@@ -55,18 +57,6 @@ func equalPtr[T comparable](a, b *T) bool {
 	return *a == *b
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func equalJSONPtr(a, b *crdschema.JSON) bool {
 	if a == nil || b == nil {
 		return a == b
@@ -75,15 +65,7 @@ func equalJSONPtr(a, b *crdschema.JSON) bool {
 }
 
 func equalJSONList(a, b []crdschema.JSON) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !jsonvalue.SemanticEqual(a[i].Value, b[i].Value) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y crdschema.JSON) bool { return jsonvalue.SemanticEqual(x.Value, y.Value) })
 }
 
 func equalItems(a, b *crdschema.JSONSchemaPropsOrArray) bool {
@@ -131,7 +113,7 @@ func equalDependencies(a, b map[string]crdschema.JSONSchemaPropsOrStringArray) b
 	}
 	for k, ad := range a {
 		bd, ok := b[k]
-		if !ok || !equalSchema(ad.Schema, bd.Schema) || !equalStrings(ad.Property, bd.Property) {
+		if !ok || !equalSchema(ad.Schema, bd.Schema) || !slices.Equal(ad.Property, bd.Property) {
 			return false
 		}
 	}

@@ -1,6 +1,8 @@
 package crd
 
 import (
+	"slices"
+
 	"github.com/crdschema/crdschema"
 )
 
@@ -197,21 +199,11 @@ func (s *internalSpec) schemas(fn func(*crdschema.JSONSchemaProps) bool) bool {
 }
 
 func hasPerVersionSchema(vs []internalVersion) bool {
-	for _, v := range vs {
-		if v.schema != nil {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vs, func(v internalVersion) bool { return v.schema != nil })
 }
 
 func hasPerVersionSubresources(vs []internalVersion) bool {
-	for _, v := range vs {
-		if v.subresources != nil {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vs, func(v internalVersion) bool { return v.subresources != nil })
 }
 
 func hasStatusEnabled(s *crdschema.CustomResourceSubresources) bool {

@@ -51,11 +51,11 @@
 //
 // The built-in definitions and parameter descriptions are facts about the
 // Kubernetes API; zz_generated_static.go holds them and is written by
-// internal/gen from documents that a real API server published.
+// tools/openapigen from documents that a real API server published.
 package openapi
 
-//go:generate go run ./internal/gen -o zz_generated_static.go ../conformance/testdata/cases
-//go:generate go run ./internal/gen -release 1.33 -overlay ../conformance/testdata/releases/1.33 -o zz_generated_k133.go ../conformance/testdata/cases
-//go:generate go run ./internal/gen -release 1.34 -overlay ../conformance/testdata/releases/1.34 -o zz_generated_k134.go ../conformance/testdata/cases
-//go:generate go run ./internal/gen -release 1.35 -overlay ../conformance/testdata/releases/1.35 -o zz_generated_k135.go ../conformance/testdata/cases
-//go:generate go run ./internal/gen -release 1.36 -overlay ../conformance/testdata/releases/1.36 -o zz_generated_k136.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -o ../openapi/zz_generated_static.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.33 -overlay ../conformance/testdata/releases/1.33 -o ../openapi/zz_generated_k133.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.34 -overlay ../conformance/testdata/releases/1.34 -o ../openapi/zz_generated_k134.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.35 -overlay ../conformance/testdata/releases/1.35 -o ../openapi/zz_generated_k135.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.36 -overlay ../conformance/testdata/releases/1.36 -o ../openapi/zz_generated_k136.go ../conformance/testdata/cases

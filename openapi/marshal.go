@@ -2,7 +2,9 @@ package openapi
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -63,7 +65,7 @@ func (d Document) appendJSON(b []byte) ([]byte, error) {
 	} else {
 		w := schemaWriter{b: b}
 		w.b = append(w.b, '{')
-		for i, n := range sortedKeys(d.Components.Schemas) {
+		for i, n := range slices.Sorted(maps.Keys(d.Components.Schemas)) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
@@ -341,7 +343,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case float64:
 		if !math.IsInf(x, 0) && !math.IsNaN(x) {
-			return appendFloat(b, x), nil
+			return jsonvalue.AppendFloat(b, x), nil
 		}
 	case []any:
 		if x == nil {
@@ -393,34 +395,4 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	}
 	j, err := json.Marshal(v)
 	return append(b, j...), err
-}
-
-// appendFloat appends a finite f as encoding/json writes a float64: the
-// shortest representation, in exponent form (with at least one digit of
-// exponent) below 1e-6 and from 1e21 on.
-func appendFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 becomes e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

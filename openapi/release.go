@@ -40,7 +40,7 @@ func (r *resource) builtins() *builtins {
 // definition name, and whether there is one: the v3 schema without
 // defaults (v2 documents prune them), with references to
 // #/definitions/ and without the allOf that v3 wraps a described
-// reference in. internal/gen checks that every release's published v2
+// reference in. tools/openapigen checks that every release's published v2
 // definitions are exactly that.
 func (b *builtins) v2(name string) (spec.Schema, bool) {
 	s, ok := b.v3(name)

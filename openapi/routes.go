@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -305,12 +306,7 @@ func sortParams(ps []param) {
 
 // isCommon reports whether p is among the path's common parameters.
 func (g *pathGroup) isCommon(p param) bool {
-	for _, c := range g.common {
-		if c.name == p.name && c.in == p.in {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(g.common, func(c param) bool { return c.name == p.name && c.in == p.in })
 }
 
 // ownParams are the parameters of rt, body aside, that are not common to

@@ -1,6 +1,7 @@
 package structural
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -190,7 +191,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 
 // checkKeywords reports the keywords a CRD schema may not use.
 func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ctx propsContext) {
-	if !w.opts.AllowInvalidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
+	if !w.opts.AllowInvalidPropertyType && p.Type != "" && !slices.Contains(openAPIV3Types, p.Type) {
 		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && p.Default.Value != nil && !ctx.allowDefaults {
@@ -227,15 +228,6 @@ func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, st *pathstack.
 	if ctx.insideResourceMeta && p.XEmbeddedResource {
 		w.errs = append(w.errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
 	}
-}
-
-func isOpenAPIV3Type(t string) bool {
-	for _, v := range openAPIV3Types {
-		if v == t {
-			return true
-		}
-	}
-	return false
 }
 
 // checkExtensions checks x-kubernetes-preserve-unknown-fields, -map-type,
@@ -386,7 +378,7 @@ func (w *propsWalker) checkRules(p *crdschema.JSONSchemaProps, fldPath *crdschem
 		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
 			w.errs = append(w.errs, crdschema.Required(path.Child("messageExpression"), "messageExpression must be non-empty if specified"))
 		}
-		if r.Reason != nil && !isReason(string(*r.Reason)) {
+		if r.Reason != nil && !slices.Contains(reasons, string(*r.Reason)) {
 			w.errs = append(w.errs, crdschema.NotSupported(path.Child("reason"), apiextensions.FieldValueErrorReason(*r.Reason), reasons))
 		}
 		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
@@ -401,13 +393,4 @@ func (w *propsWalker) checkRules(p *crdschema.JSONSchemaProps, fldPath *crdschem
 			}
 		}
 	}
-}
-
-func isReason(r string) bool {
-	for _, v := range reasons {
-		if v == r {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,8 @@ package upgrade
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -58,7 +59,7 @@ func (c SchemaChange) String() string {
 // in (status.storedVersions and the storage version) in old and def.
 func schemaChanges(def, old *crdschema.CustomResourceDefinition) []SchemaChange {
 	versions := append([]string(nil), old.Status.StoredVersions...)
-	if sv := storageVersion(old); sv != "" && !contains(versions, sv) {
+	if sv := storageVersion(old); sv != "" && !slices.Contains(versions, sv) {
 		versions = append(versions, sv)
 	}
 	var out []SchemaChange
@@ -146,7 +147,7 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 		}
 	}
 	for _, r := range n.Required {
-		if !contains(o.Required, r) {
+		if !slices.Contains(o.Required, r) {
 			report(path, fmt.Sprintf("%q now required", r))
 		}
 	}
@@ -163,12 +164,7 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 		report(path, fmt.Sprintf("x-kubernetes-list-type %s becomes %s", listType(o), listType(n)))
 	}
 
-	names := make([]string, 0, len(o.Properties))
-	for k := range o.Properties {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
 		op := o.Properties[k]
 		p := join(path, k)
 		np, ok := n.Properties[k]
@@ -231,15 +227,6 @@ func floatBound(path, name string, o, n *float64, upper bool, report func(string
 func hasEnum(enum []crdschema.JSON, v any) bool {
 	for _, e := range enum {
 		if jsonvalue.Equal(e.Value, v) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

@@ -240,22 +240,3 @@ func isDuration(s string) bool {
 func isShortName(s string) bool { return len(s) <= 63 && rxShortName.MatchString(s) }
 
 func isLongName(s string) bool { return len(s) <= 253 && rxLongName.MatchString(s) }
-
-// formatSupported reports whether the API server at compatibility version
-// 1.minor validates format on a schema of the given type ("" for a schema
-// without a type or with x-kubernetes-int-or-string): integer allows int32
-// and int64, number float and double, string (and no type) the string
-// formats of this package, looked up with "-" removed. Formats that are
-// not supported are ignored by validation; the API server warns about them
-// ("unrecognized format") when a CRD is written.
-func formatSupported(schemaType, format string, minor int) bool {
-	switch schemaType {
-	case "", "string":
-		return formatsAt(minor)[strings.ReplaceAll(format, "-", "")] != nil
-	case "integer":
-		return format == "int32" || format == "int64"
-	case "number":
-		return format == "float" || format == "double"
-	}
-	return false
-}

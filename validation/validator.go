@@ -35,13 +35,6 @@ type Option func(*options)
 // checks alone.
 type options = objectcheck.ValidatorOptions
 
-// withCompatibilityVersion selects the Kubernetes compatibility version
-// 1.minor whose format set applies: formats introduced later (for example
-// k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
-func withCompatibilityVersion(minor int) Option {
-	return func(o *options) { o.Minor = minor }
-}
-
 // WithKubernetesVersion makes the Validator answer as the API server of
 // the Kubernetes release v (the default is 1.37): the formats of its
 // compatibility version (v minus one) and the checks of that release (a

@@ -2,8 +2,9 @@ package validation
 
 import (
 	"encoding/json"
-	"github.com/crdschema/crdschema/internal/objectcheck"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/objectcheck"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonscan"
@@ -261,4 +262,11 @@ func TestValidateStatus(t *testing.T) {
 		"spec.a.b: Invalid value: 7: spec.a.b in body should be less than or equal to 5",
 		"spec.c: Invalid value: 5000000000: spec.c in body should be less than or equal to 5",
 	})
+}
+
+// withCompatibilityVersion selects the Kubernetes compatibility version
+// 1.minor whose format set applies: formats introduced later (for example
+// k8s-short-name and k8s-long-name, added in 1.34) are then not checked.
+func withCompatibilityVersion(minor int) Option {
+	return func(o *options) { o.Minor = minor }
 }

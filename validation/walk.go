@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -158,14 +159,7 @@ func invalidType(path, typeName, actual string) failure {
 	}
 }
 
-func (n *node) hasType(t string) bool {
-	for _, x := range n.types {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+func (n *node) hasType(t string) bool { return slices.Contains(n.types, t) }
 
 // validateType checks the Go kind of v against the schema's type and, for
 // non-string values, its format. It counts 1 when v passes.

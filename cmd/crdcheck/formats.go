@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -260,10 +261,5 @@ func ghProperty(s string) string {
 
 // located reports whether some error of errs has a line of its own.
 func located(errs []fieldError) bool {
-	for _, e := range errs {
-		if e.Line > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(errs, func(e fieldError) bool { return e.Line > 0 })
 }

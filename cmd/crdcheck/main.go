@@ -7,9 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -65,13 +66,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // subcommandList is the usage's list of commands.
 func subcommandList() string {
-	names := make([]string, 0, len(subcommands))
-	for n := range subcommands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b strings.Builder
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(subcommands)) {
 		fmt.Fprintf(&b, "  %-9s %s\n", n, subcommands[n].summary)
 	}
 	return b.String()

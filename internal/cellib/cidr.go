@@ -17,25 +17,14 @@ var CIDRType = cel.OpaqueType("net.CIDR")
 type cidrVal struct{ prefix netip.Prefix }
 
 func (v cidrVal) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.prefix).AssignableTo(t) {
-		return v.prefix, nil
-	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return v.prefix.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from 'CIDR' to '%v'", t)
+	return nativeOrString(v.prefix, "CIDR", t)
 }
 
 func (v cidrVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case CIDRType:
-		return v
-	case types.TypeType:
-		return CIDRType
-	case types.StringType:
+	if t == types.StringType {
 		return types.String(v.prefix.String())
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", CIDRType, t)
+	return convertOpaque(v, CIDRType, t)
 }
 
 func (v cidrVal) Equal(other ref.Val) ref.Val {

@@ -39,15 +39,7 @@ func (v formatVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Format' to '%v'", t)
 }
 
-func (v formatVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case FormatType:
-		return v
-	case types.TypeType:
-		return FormatType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", FormatType, t)
-}
+func (v formatVal) ConvertToType(t ref.Type) ref.Val { return convertOpaque(v, FormatType, t) }
 
 // Equal compares formats by name.
 func (v formatVal) Equal(other ref.Val) ref.Val {

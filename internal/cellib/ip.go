@@ -17,25 +17,14 @@ var IPType = cel.OpaqueType("net.IP")
 type ipVal struct{ addr netip.Addr }
 
 func (v ipVal) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.addr).AssignableTo(t) {
-		return v.addr, nil
-	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return v.addr.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from 'IP' to '%v'", t)
+	return nativeOrString(v.addr, "IP", t)
 }
 
 func (v ipVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case IPType:
-		return v
-	case types.TypeType:
-		return IPType
-	case types.StringType:
+	if t == types.StringType {
 		return types.String(v.addr.String())
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", IPType, t)
+	return convertOpaque(v, IPType, t)
 }
 
 func (v ipVal) Equal(other ref.Val) ref.Val {

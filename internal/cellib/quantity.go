@@ -56,13 +56,7 @@ func (v *quantityVal) ConvertToNative(t reflect.Type) (any, error) {
 }
 
 func (v *quantityVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case quantityRuntimeType:
-		return v
-	case types.TypeType:
-		return quantityRuntimeType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", quantityRuntimeType, t)
+	return convertOpaque(v, quantityRuntimeType, t)
 }
 
 // Equal reports whether two quantities have the same value.

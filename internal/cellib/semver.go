@@ -2,7 +2,6 @@ package cellib
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -19,24 +18,10 @@ var SemverType = cel.ObjectType("kubernetes.Semver")
 type semverVal struct{ v semver.Version }
 
 func (v semverVal) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.v).AssignableTo(t) {
-		return v.v, nil
-	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return v.v.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from 'Semver' to '%v'", t)
+	return nativeOrString(v.v, "Semver", t)
 }
 
-func (v semverVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case SemverType:
-		return v
-	case types.TypeType:
-		return SemverType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", SemverType, t)
-}
+func (v semverVal) ConvertToType(t ref.Type) ref.Val { return convertOpaque(v, SemverType, t) }
 
 // Equal compares versions by precedence (build metadata is ignored).
 func (v semverVal) Equal(other ref.Val) ref.Val {

@@ -1,7 +1,6 @@
 package cellib
 
 import (
-	"fmt"
 	"net/url"
 	"reflect"
 
@@ -21,24 +20,10 @@ var urlRuntimeType = URLType.WithTraits(0)
 type urlVal struct{ u *url.URL }
 
 func (v urlVal) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.u).AssignableTo(t) {
-		return v.u, nil
-	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return v.u.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from 'URL' to '%v'", t)
+	return nativeOrString(v.u, "URL", t)
 }
 
-func (v urlVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case urlRuntimeType:
-		return v
-	case types.TypeType:
-		return urlRuntimeType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", urlRuntimeType, t)
-}
+func (v urlVal) ConvertToType(t ref.Type) ref.Val { return convertOpaque(v, urlRuntimeType, t) }
 
 // Equal compares the string forms of two URLs.
 func (v urlVal) Equal(other ref.Val) ref.Val {

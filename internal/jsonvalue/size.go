@@ -93,16 +93,17 @@ func exactLen(v any, depth int, buf []byte) int64 {
 	case int64:
 		return int64(len(strconv.AppendInt(buf[:0], x, 10)))
 	case float64:
-		return int64(len(appendFloat(buf[:0], x)))
+		return int64(len(AppendFloat(buf[:0], x)))
 	}
 	return 1
 }
 
-// appendFloat writes f as encoding/json does.
-func appendFloat(b []byte, f float64) []byte {
-	abs := math.Abs(f)
+// AppendFloat appends a finite f as encoding/json writes a float64: the
+// shortest representation, in exponent form (with at least one digit of
+// exponent) below 1e-6 and from 1e21 on.
+func AppendFloat(b []byte, f float64) []byte {
 	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
 	b = strconv.AppendFloat(b, f, format, -1, 64)

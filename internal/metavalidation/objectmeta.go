@@ -3,6 +3,8 @@ package metavalidation
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -357,13 +359,8 @@ func validateNoNewFinalizers(newF, oldF []string, fldPath *crdschema.Path) crdsc
 	if len(extra) == 0 {
 		return nil
 	}
-	list := make([]string, 0, len(extra))
-	for f := range extra {
-		list = append(list, f)
-	}
-	sort.Strings(list)
 	return crdschema.ErrorList{crdschema.Forbidden(fldPath, fmt.Sprintf(
-		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", list))}
+		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", slices.Sorted(maps.Keys(extra))))}
 }
 
 // validateManagedFields checks the server-side apply records.

@@ -3,7 +3,8 @@ package objectmeta
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -113,7 +114,7 @@ func decodeExact(md any, opts MetaOptions) (*meta, bool, []string, error) {
 	// Decode field by field, keeping the fields that decode. Upstream
 	// goes in map order; sorted keys are one of its possible orders.
 	var acc v1.ObjectMeta
-	for _, k := range sortedKeys(mm) {
+	for _, k := range slices.Sorted(maps.Keys(mm)) {
 		one, err := json.Marshal(map[string]any{k: mm[k]})
 		if err != nil {
 			continue
@@ -149,15 +150,6 @@ func appendStrictPaths(dst []string, errs []error, parent *crdschema.Path) []str
 		}
 	}
 	return dst
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // fromV1 converts the exact decoder's result.

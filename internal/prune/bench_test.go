@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/manifest"
@@ -70,6 +71,20 @@ func BenchmarkPrune(b *testing.B) {
 		if paths := prune.Prune(o, s, true); len(paths) != 1 {
 			b.Fatalf("pruned %q", paths)
 		}
+	})
+}
+
+// BenchmarkDefault is package defaulting's benchmark, kept here to share
+// the HTTPRoute fixture.
+func BenchmarkDefault(b *testing.B) {
+	s, o := loadHTTPRoute(b)
+	delete(o["spec"].(map[string]any), "unknownField")
+	served, err := defaulting.PruneDefaults(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	copies(b, o, func(o map[string]any) {
+		defaulting.Default(o, served)
 	})
 }
 

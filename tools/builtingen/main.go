@@ -1,10 +1,10 @@
-// Command gen writes the built-in kinds and their schemas of Kubernetes
+// Command builtingen writes the built-in kinds and their schemas of Kubernetes
 // releases, from each release's published OpenAPI v3 documents
 // (api/openapi-spec/v3 of the k8s.io/kubernetes module of that release,
 // fetched by "go mod download"), into one gzip-compressed JSON file that
 // package builtin embeds.
 //
-//	go run ./internal/gen -o kinds.json.gz 1.33=v1.33.13 1.34=v1.34.4 ...
+//	go run ./builtingen -o kinds.json.gz 1.33=v1.33.13 1.34=v1.34.4 ...
 //
 // What it keeps of each definition: the structure (type, format,
 // properties, additionalProperties, items, required, oneOf), defaults and
@@ -64,7 +64,7 @@ func main() {
 	out := flag.String("o", "", "output file")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gen -o FILE RELEASE=MODULE_VERSION...")
+		fmt.Fprintln(os.Stderr, "usage: builtingen -o FILE RELEASE=MODULE_VERSION...")
 		os.Exit(2)
 	}
 	var f file
