@@ -24,7 +24,7 @@ import (
 const casesDir = "../conformance/testdata/cases"
 
 func TestConformanceThroughClient(t *testing.T) {
-	casefile.RunThroughClient(t, casesDir, 100, runThroughClient)
+	kubeapitest.RunThroughClient(t, casesDir, 100, runThroughClient)
 }
 
 func resourceOptions() []crd.Option {
@@ -37,8 +37,8 @@ func resourceOptions() []crd.Option {
 
 // runThroughClient runs one request; it returns why it cannot be compared,
 // or "".
-func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*casefile.Refusal, string) {
-	def, body, reason := c.ClientBody(r)
+func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*kubeapitest.Refusal, string) {
+	def, body, reason := kubeapitest.ClientBody(c, r)
 	if reason != "" {
 		return nil, reason
 	}
@@ -107,7 +107,7 @@ func runThroughClient(t *testing.T, c *casefile.Case, r casefile.Request, want m
 	default:
 		err = cl.Update(ctx, obj)
 	}
-	return kubeapitest.Refusal(err), ""
+	return kubeapitest.RefusalOf(err), ""
 }
 
 func asCRDError(err error, target **fakeclient.CRDError) bool {

@@ -29,12 +29,12 @@ func TestConformanceOverHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the conformance cases over HTTP start a server per request")
 	}
-	casefile.RunThroughClient(t, casesDir, 100, runOverHTTP)
+	kubeapitest.RunThroughClient(t, casesDir, 100, runOverHTTP)
 }
 
 // runOverHTTP runs one request; it returns why it cannot be compared, or "".
-func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*casefile.Refusal, string) {
-	def, body, reason := c.ClientBody(r)
+func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (*kubeapitest.Refusal, string) {
+	def, body, reason := kubeapitest.ClientBody(c, r)
 	if reason != "" {
 		return nil, reason
 	}
@@ -134,5 +134,5 @@ func runOverHTTP(t *testing.T, c *casefile.Case, r casefile.Request, want map[st
 			_, err = rc.Update(ctx, obj, metav1.UpdateOptions{})
 		}
 	}
-	return kubeapitest.Refusal(err), ""
+	return kubeapitest.RefusalOf(err), ""
 }

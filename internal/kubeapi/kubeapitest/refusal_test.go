@@ -4,27 +4,26 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/casefile"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-func TestRefusal(t *testing.T) {
-	if r := Refusal(nil); r != nil {
+func TestRefusalOf(t *testing.T) {
+	if r := RefusalOf(nil); r != nil {
 		t.Errorf("nil error: %+v", r)
 	}
 	gk := schema.GroupKind{Group: "g", Kind: "K"}
-	r := Refusal(apierrors.NewInvalid(gk, "a", field.ErrorList{field.Required(field.NewPath("spec", "x"), "")}))
+	r := RefusalOf(apierrors.NewInvalid(gk, "a", field.ErrorList{field.Required(field.NewPath("spec", "x"), "")}))
 	if !r.Status || r.Reason != "Invalid" || len(r.Causes) != 1 ||
-		r.Causes[0] != (casefile.Cause{Type: "FieldValueRequired", Field: "spec.x", Message: "Required value"}) {
+		r.Causes[0] != (Cause{Type: "FieldValueRequired", Field: "spec.x", Message: "Required value"}) {
 		t.Errorf("invalid: %+v", r)
 	}
-	if r := Refusal(&meta.NoKindMatchError{GroupKind: gk}); !r.Status {
+	if r := RefusalOf(&meta.NoKindMatchError{GroupKind: gk}); !r.Status {
 		t.Errorf("no match: %+v", r)
 	}
-	if r := Refusal(errors.New("boom")); r.Status || r.Message != "boom" {
+	if r := RefusalOf(errors.New("boom")); r.Status || r.Message != "boom" {
 		t.Errorf("other error: %+v", r)
 	}
 }

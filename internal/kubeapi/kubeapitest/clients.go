@@ -1,4 +1,4 @@
-package casefile
+package kubeapitest
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/casefile"
 	"github.com/crdschema/crdschema/manifest"
 )
 
@@ -25,7 +26,7 @@ import (
 // upstream refused it, with exactly the golden's errors as the causes of
 // the Invalid error. It logs how many requests it compared and why the
 // others were not, and fails if fewer than minCompared were compared.
-func RunThroughClient(t *testing.T, dir string, minCompared int, send func(t *testing.T, c *Case, r Request, want map[string]any, i int) (got *Refusal, notComparable string)) {
+func RunThroughClient(t *testing.T, dir string, minCompared int, send func(t *testing.T, c *casefile.Case, r casefile.Request, want map[string]any, i int) (got *Refusal, notComparable string)) {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -44,7 +45,7 @@ func RunThroughClient(t *testing.T, dir string, minCompared int, send func(t *te
 		if _, err := os.Stat(golden); err != nil {
 			continue
 		}
-		c, err := Read(f, golden)
+		c, err := casefile.Read(f, golden)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
@@ -174,7 +175,7 @@ func normalizeType(s string) string {
 
 // ClientBody decodes the case's CRD and the body of r as a Go client sends
 // them, or says why a Go client cannot send the body as written.
-func (c *Case) ClientBody(r Request) (def *crdschema.CustomResourceDefinition, body map[string]any, notSendable string) {
+func ClientBody(c *casefile.Case, r casefile.Request) (def *crdschema.CustomResourceDefinition, body map[string]any, notSendable string) {
 	def, _, err := manifest.UnmarshalCRD(c.CRD)
 	if err != nil {
 		return nil, nil, "the CRD does not decode"
