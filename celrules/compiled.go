@@ -91,7 +91,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 		cfg.cache = new(Cache)
 	}
 	vs := newValueSchema(s, isResourceRoot, cfg.release)
-	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
+	return &Compiled{root: buildNode(s, s, isResourceRoot, cfg.cache.declTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)
@@ -151,7 +151,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 				continue
 			}
 			ft = f.typ
-		} else if ft = newDeclTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
+		} else if ft = cfg.cache.declTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
 			continue
 		}
 		// A property's own rules see its value as its schema describes it,

@@ -21,6 +21,8 @@ type config struct {
 	// kubeVersion is the release answered as; release its minor number.
 	kubeVersion crdschema.KubernetesVersion
 	release     release.Minor
+	// structurals converts schemas once per crd.New call; nil elsewhere.
+	structurals *structurals
 }
 
 func newConfig(ctx context.Context, opts []Option) *config {
@@ -69,7 +71,11 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 
 // validateDef is Validate without the cache's verdicts.
 func validateDef(ctx context.Context, def *crdschema.CustomResourceDefinition, opts []Option) crdschema.ErrorList {
-	c := newConfig(ctx, opts)
+	return validateDefWith(newConfig(ctx, opts), def)
+}
+
+// validateDefWith is validateDef with the call's config.
+func validateDefWith(c *config, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
 	in := toInternal(prepareCreate(def))
 	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }
