@@ -116,8 +116,8 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	}
 	// Validation and the served schemas convert each schema once.
 	conv := newStructurals()
-	schemas := map[string]*structural.Schema{}
-	if err := servedSchemas(d, schemas, conv); err != nil {
+	schemas, unpruned := map[string]*structural.Schema{}, map[string]*structural.Schema{}
+	if err := servedSchemas(d, schemas, unpruned, conv); err != nil {
 		return nil, err
 	}
 	if !set.Unvalidated {
@@ -163,7 +163,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 		r.hasStatus = sub.Status != nil
 		r.scale = sub.Scale
 	}
-	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
+	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, unpruned[version], d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	return r, nil

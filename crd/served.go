@@ -15,11 +15,14 @@ import (
 // through JSON, pruned unless unknown fields are preserved. Versions with
 // equal schemas (deeply, the usual case of a CRD serving one schema under
 // several versions) share one. conv converts the schemas (and may share
-// them with CRD validation, which is why they are not modified here).
-func servedSchemas(d *crdschema.CustomResourceDefinition, schemas map[string]*structural.Schema, conv *structurals) error {
+// them with CRD validation, which is why they are not modified here);
+// unpruned, when not nil, gets each version's schema as converted, before
+// its defaults are pruned.
+func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) error {
 	type built struct {
-		props *crdschema.JSONSchemaProps
-		s     *structural.Schema
+		props    *crdschema.JSONSchemaProps
+		s        *structural.Schema
+		unpruned *structural.Schema
 	}
 	var done []built
 	schemaOf := versionSchemas(d)
@@ -32,12 +35,19 @@ next:
 		for _, b := range done {
 			if b.props == props || reflect.DeepEqual(b.props, props) {
 				schemas[v.Name] = b.s
+				if unpruned != nil {
+					unpruned[v.Name] = b.unpruned
+				}
 				continue next
 			}
 		}
 		s, err := conv.of(props)
 		if err != nil {
 			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		converted := s
+		if unpruned != nil {
+			unpruned[v.Name] = s
 		}
 		// The API server prunes defaults only when it prunes objects;
 		// PruneDefaults serves them too.
@@ -47,7 +57,7 @@ next:
 			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		schemas[v.Name] = s
-		done = append(done, built{props, s})
+		done = append(done, built{props, s, converted})
 	}
 	return nil
 }
