@@ -5,9 +5,10 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// structurals are the structural schemas of one crd.New call, by the
-// schema they were converted from, so that validating the CRD and building
-// its served schemas convert each version's schema once. A nil
+// structurals are the structural schemas of one validation or crd.New
+// call, by the schema they were converted from, so that validating the CRD
+// (its schema and its selectable fields) and building its served schemas
+// convert each version's schema once. A nil
 // *structurals converts every time. The schemas it returns are shared:
 // they must not be modified.
 type structurals struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -21,7 +22,8 @@ type config struct {
 	// kubeVersion is the release answered as; release its minor number.
 	kubeVersion crdschema.KubernetesVersion
 	release     release.Minor
-	// structurals converts schemas once per crd.New call; nil elsewhere.
+	// structurals converts each schema once per call (and per crd.New
+	// call, for validation and serving alike).
 	structurals *structurals
 }
 
@@ -32,9 +34,12 @@ func newConfig(ctx context.Context, opts []Option) *config {
 	s := applyOptions(opts)
 	cache := s.Cache
 	if cache == nil {
+		// The call's own: its schemas are the call's, never modified,
+		// so the CEL type of each node is derived once (celshare).
 		cache = new(celrules.Cache)
+		celshare.ShareNodeTypes(cache)
 	}
-	return &config{ctx: ctx, cache: cache, kubeVersion: s.Version, release: release.Of(s.Version)}
+	return &config{ctx: ctx, cache: cache, kubeVersion: s.Version, release: release.Of(s.Version), structurals: newStructurals()}
 }
 
 // celOption is the CEL environment option of c's release.
