@@ -7,7 +7,9 @@ import (
 
 	"github.com/google/cel-go/cel"
 
+	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/release"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // A Cache keeps what compilations can share, so that work done for one
@@ -54,6 +56,40 @@ type Cache struct {
 	names map[typeDigest]string
 	// noShare keeps checks apart by environment (tests compare).
 	noShare bool
+	// nodeTypes, when not nil, keeps the CEL type of every schema node
+	// by node (ShareNodeTypes).
+	nodeTypes *nodeTypes
+}
+
+// nodeTypes are the CEL types derived from schema nodes, by node, so that
+// checking the rules of a schema and compiling them for serving derive
+// (and digest) each node's type once. Only a Cache whose schemas are
+// never modified may keep them: crd.New's own (internal/celshare).
+type nodeTypes struct {
+	mu    sync.Mutex
+	types map[nodeTypeKey]nodeType
+}
+
+// nodeTypeKey is what a node's CEL type is derived from: the node (and
+// the nodes below it), whether it is a resource root and the release's
+// rule for metadata names.
+type nodeTypeKey struct {
+	s              *structural.Schema
+	isResourceRoot bool
+	capNames       bool
+}
+
+// nodeType is a node's type and how far below the node its derivation
+// went (declTypeReach).
+type nodeType struct {
+	t     *declType
+	reach int
+}
+
+func init() {
+	celshare.ShareNodeTypes = func(c any) {
+		c.(*Cache).nodeTypes = &nodeTypes{types: map[nodeTypeKey]nodeType{}}
+	}
 }
 
 // typeName returns the name of the object types of the declaration set

@@ -130,7 +130,7 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*Node
 	}
 	one := uint64(1)
 	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
-	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release}
+	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release, cache: cfg.cache}
 	if !ch.markRules(s, 0) {
 		return nil, nil
 	}
@@ -149,6 +149,7 @@ type celContext struct {
 	schema  *structural.Schema
 	parent  *celContext
 	release release.Minor // the release whose types are derived
+	cache   *Cache        // the call's, which may keep types by node
 	inScope bool
 	// access derives the node's type from its parent's; nil at the root.
 	access func(*typeInfo) *typeInfo
@@ -184,7 +185,7 @@ func (c *celContext) typeInfo() (*typeInfo, error) {
 			}
 		}
 	}
-	dt := newDeclTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release)
+	dt := c.cache.declTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release)
 	if dt == nil {
 		c.err = fmt.Errorf("unable to convert structural schema to CEL declarations")
 		return nil, c.err
@@ -218,7 +219,7 @@ func maxElements(s *structural.Schema) *uint64 {
 }
 
 func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
-	out := &celContext{schema: s, parent: c, release: c.release, inScope: c.inScope || len(s.XValidations) > 0, access: access,
+	out := &celContext{schema: s, parent: c, release: c.release, cache: c.cache, inScope: c.inScope || len(s.XValidations) > 0, access: access,
 		path: path.String(), unboundedAbove: c.unboundedAbove}
 	m := maxElements(c.schema)
 	if m == nil {

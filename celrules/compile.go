@@ -325,30 +325,46 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 // rulesKey identifies a node's rules and the environment each of their
 // expressions compiles in.
 func rulesKey(rules []crdschema.ValidationRule, cfg *config) string {
-	var b strings.Builder
-	for _, r := range rules {
-		b.WriteString(strconv.Quote(r.Rule))
-		b.WriteString(strconv.Quote(r.Message))
-		b.WriteString(strconv.Quote(r.MessageExpression))
-		b.WriteString(strconv.Quote(r.FieldPath))
+	n := 0
+	for i := range rules {
+		r := &rules[i]
+		n += len(r.Rule) + len(r.Message) + len(r.MessageExpression) + len(r.FieldPath) + 32
 		if r.Reason != nil {
-			b.WriteString(strconv.Quote(string(*r.Reason)))
+			n += len(*r.Reason)
+		}
+	}
+	b := make([]byte, 0, n)
+	// Each string is written after its length, so that no two lists of
+	// rules write the same bytes.
+	str := func(s string) {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
+	for i := range rules {
+		r := &rules[i]
+		str(r.Rule)
+		str(r.Message)
+		str(r.MessageExpression)
+		str(r.FieldPath)
+		if r.Reason != nil {
+			str(string(*r.Reason))
 		} else {
-			b.WriteByte('-')
+			b = append(b, '-')
 		}
 		switch {
 		case r.OptionalOldSelf == nil:
-			b.WriteByte('-')
+			b = append(b, '-')
 		case *r.OptionalOldSelf:
-			b.WriteByte('t')
+			b = append(b, 't')
 		default:
-			b.WriteByte('f')
+			b = append(b, 'f')
 		}
-		b.WriteByte("ns"[b2i(cfg.storedFor(r.Rule, false))])
-		b.WriteByte("ns"[b2i(r.MessageExpression != "" && cfg.storedFor(r.MessageExpression, true))])
-		b.WriteByte(';')
+		b = append(b, "ns"[b2i(cfg.storedFor(r.Rule, false))])
+		b = append(b, "ns"[b2i(r.MessageExpression != "" && cfg.storedFor(r.MessageExpression, true))])
+		b = append(b, ';')
 	}
-	return b.String()
+	return string(b)
 }
 
 // compileNode compiles the rules of a node, as compileRules describes.

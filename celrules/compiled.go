@@ -92,7 +92,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 		cfg.cache = new(Cache)
 	}
 	vs := newValueSchema(s, isResourceRoot, cfg.release)
-	return &Compiled{root: buildNode(s, s, isResourceRoot, newDeclTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
+	return &Compiled{root: buildNode(s, s, isResourceRoot, cfg.cache.declTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)
@@ -121,21 +121,21 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 	if validation == nil || nodeSchema == nil || vs == nil || depth > maxSchemaDepth {
 		return nil
 	}
-	compilation := *nodeSchema
-	compilation.XValidations = validation.XValidations
-	n := &node{schema: vs.s, vs: vs, dt: dt}
-	if cfg.lazy && len(validation.XValidations) > 0 {
-		n.build = func() { n.setRules(compileRules(&compilation, compilation.XValidations, dt, cfg)) }
-	} else {
-		n.setRules(compileRules(&compilation, validation.XValidations, dt, cfg))
+	// Most nodes have no rules of their own, and many none below: a node
+	// is made only for rules, its own (compiled first) or below it.
+	var n *node
+	if len(validation.XValidations) > 0 {
+		n = &node{schema: vs.s, vs: vs, dt: dt}
+		n.compileOwn(validation, nodeSchema, cfg)
 	}
+	var c children
 
 	var elem *declType
 	if dt != nil {
 		elem = dt.elem
 	}
 	if validation.Items != nil && nodeSchema.Items != nil {
-		n.items = buildNode(validation.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elem, vs.items, cfg, depth+1)
+		c.items = buildNode(validation.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elem, vs.items, cfg, depth+1)
 	}
 	for k, vp := range validation.Properties {
 		np, ok := nodeSchema.Properties[k]
@@ -152,7 +152,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 				continue
 			}
 			ft = f.typ
-		} else if ft = newDeclTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
+		} else if ft = cfg.cache.declTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
 			continue
 		}
 		// A property's own rules see its value as its schema describes it,
@@ -161,30 +161,54 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		if cvs == nil || (cvs.s != np && !np.XEmbeddedResource) {
 			cvs = newValueSchema(np, false, cfg.release)
 		}
-		if c := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); c != nil {
-			if n.props == nil {
-				n.props = map[string]*node{}
+		if pn := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); pn != nil {
+			if c.props == nil {
+				c.props = map[string]*node{}
 			}
-			n.props[k] = c
+			c.props[k] = pn
 		}
 	}
 	if validation.AdditionalProperties != nil && validation.AdditionalProperties.Schema != nil &&
 		nodeSchema.AdditionalProperties != nil && nodeSchema.AdditionalProperties.Schema != nil {
 		ap := nodeSchema.AdditionalProperties.Schema
-		n.additional = buildNode(validation.AdditionalProperties.Schema, ap, ap.XEmbeddedResource, elem, vs.additional, cfg, depth+1)
+		c.additional = buildNode(validation.AdditionalProperties.Schema, ap, ap.XEmbeddedResource, elem, vs.additional, cfg, depth+1)
 	}
 	if validation.ValueValidation != nil {
 		for i := range validation.ValueValidation.AllOf {
-			if c := buildNode(nestedToSchema(&validation.ValueValidation.AllOf[i], 0), nodeSchema, isResourceRoot, dt, vs, cfg, depth+1); c != nil {
-				n.allOf = append(n.allOf, c)
+			if an := buildNode(nestedToSchema(&validation.ValueValidation.AllOf[i], 0), nodeSchema, isResourceRoot, dt, vs, cfg, depth+1); an != nil {
+				c.allOf = append(c.allOf, an)
 			}
 		}
 	}
-	// A node without rules of its own compiles to no rule and no error.
-	if len(validation.XValidations) == 0 && n.items == nil && n.additional == nil && len(n.props) == 0 && len(n.allOf) == 0 {
-		return nil
+	if n == nil {
+		// A node without rules of its own compiles to no rule and no
+		// error: it is made only for the rules below it.
+		if c.items == nil && c.additional == nil && len(c.props) == 0 && len(c.allOf) == 0 {
+			return nil
+		}
+		n = &node{schema: vs.s, vs: vs, dt: dt}
 	}
+	n.items, n.additional, n.props, n.allOf = c.items, c.additional, c.props, c.allOf
 	return n
+}
+
+// children are the nodes below a node, as buildNode makes them.
+type children struct {
+	items, additional *node
+	props             map[string]*node
+	allOf             []*node
+}
+
+// compileOwn compiles the rules validation sets on n, whose schema is
+// nodeSchema (now, or on first use with WithLazyCompile).
+func (n *node) compileOwn(validation, nodeSchema *structural.Schema, cfg *config) {
+	compilation := *nodeSchema
+	compilation.XValidations = validation.XValidations
+	if cfg.lazy {
+		n.build = func() { n.setRules(compileRules(&compilation, compilation.XValidations, n.dt, cfg)) }
+		return
+	}
+	n.setRules(compileRules(&compilation, validation.XValidations, n.dt, cfg))
 }
 
 // nestedToSchema turns a junctor's schema into a structural node so that

@@ -230,16 +230,69 @@ func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, 
 // generateName carry no length limit, so that rules on them are estimated
 // as on any unbounded string.
 func newDeclTypeAt(s *structural.Schema, isResourceRoot bool, rel release.Minor) *declType {
-	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0)
+	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0, nil)
+}
+
+// declTypeAt is newDeclTypeAt through c's types by node, when c keeps
+// them (ShareNodeTypes).
+func (c *Cache) declTypeAt(s *structural.Schema, isResourceRoot bool, rel release.Minor) *declType {
+	var m *nodeTypes
+	if c != nil {
+		m = c.nodeTypes
+	}
+	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0, m)
 }
 
 // maxSchemaDepth bounds the recursion over pathological schemas.
 const maxSchemaDepth = 1000
 
-func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth int) *declType {
-	if s == nil || depth > maxSchemaDepth {
-		return nil
+func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth int, m *nodeTypes) *declType {
+	t, _ := declTypeReach(s, isResourceRoot, capNames, depth, m)
+	return t
+}
+
+// declTypeReach is newDeclTypeDepth, which also returns how far below s
+// the derivation went (-1 when it stopped at maxSchemaDepth): a type kept
+// by node serves any depth from which it reaches no deeper than
+// maxSchemaDepth.
+func declTypeReach(s *structural.Schema, isResourceRoot, capNames bool, depth int, m *nodeTypes) (*declType, int) {
+	if s == nil {
+		return nil, 0
 	}
+	if depth > maxSchemaDepth {
+		return nil, -1
+	}
+	k := nodeTypeKey{s: s, isResourceRoot: isResourceRoot, capNames: capNames}
+	if m != nil {
+		m.mu.Lock()
+		e, ok := m.types[k]
+		m.mu.Unlock()
+		if ok && depth+e.reach <= maxSchemaDepth {
+			return e.t, e.reach
+		}
+	}
+	reach := 0
+	t := deriveDeclType(s, isResourceRoot, capNames, func(c *structural.Schema, root bool) *declType {
+		ct, r := declTypeReach(c, root, capNames, depth+1, m)
+		switch {
+		case r < 0 || reach < 0:
+			reach = -1
+		case r+1 > reach:
+			reach = r + 1
+		}
+		return ct
+	})
+	if m != nil && reach >= 0 {
+		m.mu.Lock()
+		m.types[k] = nodeType{t, reach}
+		m.mu.Unlock()
+	}
+	return t, reach
+}
+
+// deriveDeclType derives the type of the node s from the types of the
+// nodes below it, which child derives.
+func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child func(s *structural.Schema, isResourceRoot bool) *declType) *declType {
 	vv := s.ValueValidation
 	if s.XIntOrString {
 		t := newScalarType("dyn", cel.DynType, 1)
@@ -261,7 +314,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth
 		if s.Items == nil {
 			return nil
 		}
-		elem := newDeclTypeDepth(s.Items, s.Items.XEmbeddedResource, capNames, depth+1)
+		elem := child(s.Items, s.Items.XEmbeddedResource)
 		if elem == nil {
 			return nil
 		}
@@ -274,7 +327,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth
 	case "object":
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 			ap := s.AdditionalProperties.Schema
-			elem := newDeclTypeDepth(ap, ap.XEmbeddedResource, capNames, depth+1)
+			elem := child(ap, ap.XEmbeddedResource)
 			if elem == nil {
 				return nil
 			}
@@ -294,7 +347,7 @@ func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth
 		fields := make(map[string]*declField, len(s.Properties))
 		minSize := int64(2)
 		for name, prop := range s.Properties {
-			ft := newDeclTypeDepth(prop, prop != nil && prop.XEmbeddedResource, capNames, depth+1)
+			ft := child(prop, prop != nil && prop.XEmbeddedResource)
 			if ft == nil {
 				continue
 			}

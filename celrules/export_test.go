@@ -221,5 +221,5 @@ func withCompatibilityVersion(minor int) Option {
 
 // newDeclType is newDeclTypeAt at 1.37.
 func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
-	return newDeclTypeDepth(s, isResourceRoot, true, 0)
+	return newDeclTypeDepth(s, isResourceRoot, true, 0, nil)
 }

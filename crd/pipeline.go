@@ -130,7 +130,7 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 	if k == nil {
 		k = &crdoptions.Kind{}
 	}
-	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, false, true, set); err != nil {
+	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, nil, false, true, set); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	if p.rules != nil && !set.Lazy {
@@ -141,9 +141,13 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 	return p, nil
 }
 
-// init compiles c for version of schemas. preserveUnknown is the CRD's
+// init compiles c for version of schemas. The CEL rules are compiled from
+// rulesSchema when it is not nil: the version's schema before its defaults
+// were pruned or served, which compiles to the same rules (the CEL types
+// depend on where defaults are, not on their values) and may share its
+// types with the CRD's validation. preserveUnknown is the CRD's
 // spec.preserveUnknownFields; with status, status updates are validated.
-func (c *core) init(group, version, kind string, namespaced bool, schemas map[string]*structural.Schema, preserveUnknown, status bool, set settings) error {
+func (c *core) init(group, version, kind string, namespaced bool, schemas map[string]*structural.Schema, rulesSchema *structural.Schema, preserveUnknown, status bool, set settings) error {
 	c.group, c.version, c.kind, c.namespaced = group, version, kind, namespaced
 	c.schemas = schemas
 	c.schema = schemas[version]
@@ -184,7 +188,10 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	if set.Lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
-	c.rules, err = celrules.Compile(c.schema, true, copts...)
+	if rulesSchema == nil {
+		rulesSchema = c.schema
+	}
+	c.rules, err = celrules.Compile(rulesSchema, true, copts...)
 	return err
 }
 

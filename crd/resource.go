@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
@@ -113,29 +114,48 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	} else {
 		r.storageVersion = version
 	}
-	schemas := map[string]*structural.Schema{}
-	if err := servedSchemas(d, schemas); err != nil {
+	// Validation and the served schemas convert each schema once.
+	conv := newStructurals()
+	schemas, unpruned := map[string]*structural.Schema{}, map[string]*structural.Schema{}
+	if err := servedSchemas(d, schemas, unpruned, conv); err != nil {
 		return nil, err
-	}
-	// A cache of New's own holds no verdict yet: the CRD is validated
-	// without looking one up (its digest costs a quarter of New).
-	validate := Validate
-	if set.Cache == nil {
-		set.Cache = new(celrules.Cache)
-		validate = func(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
-			return validateDef(ctx, def, opts)
-		}
 	}
 	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
-		if errs := validate(context.Background(), def, WithKubernetesVersion(set.Version), WithCache(set.Cache)); len(errs) > 0 {
+		vopts := []Option{WithKubernetesVersion(set.Version), WithCache(set.Cache)}
+		own := set.Cache == nil
+		if own {
+			// New's own cache: no one else holds it or its schemas, so it
+			// may keep CEL types by schema node (celshare).
+			set.Cache = new(celrules.Cache)
+			celshare.ShareNodeTypes(set.Cache)
+			vopts[1] = WithCache(set.Cache)
+		}
+		validate := func() crdschema.ErrorList {
+			c := newConfig(context.Background(), vopts)
+			c.structurals = conv
+			return validateDefWith(c, def)
+		}
+		var errs crdschema.ErrorList
+		if own {
+			// A cache of New's own holds no verdict yet: the CRD is
+			// validated without looking one up (its digest costs a
+			// quarter of New).
+			errs = validate()
+		} else {
+			errs = cachedVerdict(context.Background(), applyOptions(vopts), "create", validate, def)
+		}
+		if len(errs) > 0 {
 			return nil, &RequestError{
 				Reason:  StatusReasonInvalid,
 				Message: fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", def.Name, errs.ToAggregate()),
 				Errors:  errs,
 			}
 		}
+	} else if set.Cache == nil {
+		set.Cache = new(celrules.Cache)
+		celshare.ShareNodeTypes(set.Cache)
 	}
 	// The version's own subresources: the API server's internal form
 	// hoists them when all versions agree, to the same value.
@@ -143,7 +163,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 		r.hasStatus = sub.Status != nil
 		r.scale = sub.Scale
 	}
-	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
+	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, unpruned[version], d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	return r, nil

@@ -14,11 +14,15 @@ import (
 // d (defaulted) as the API server serves it: defaults after a round trip
 // through JSON, pruned unless unknown fields are preserved. Versions with
 // equal schemas (deeply, the usual case of a CRD serving one schema under
-// several versions) share one.
-func servedSchemas(d *crdschema.CustomResourceDefinition, schemas map[string]*structural.Schema) error {
+// several versions) share one. conv converts the schemas (and may share
+// them with CRD validation, which is why they are not modified here);
+// unpruned, when not nil, gets each version's schema as converted, before
+// its defaults are pruned.
+func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) error {
 	type built struct {
-		props *crdschema.JSONSchemaProps
-		s     *structural.Schema
+		props    *crdschema.JSONSchemaProps
+		s        *structural.Schema
+		unpruned *structural.Schema
 	}
 	var done []built
 	schemaOf := versionSchemas(d)
@@ -31,22 +35,29 @@ next:
 		for _, b := range done {
 			if b.props == props || reflect.DeepEqual(b.props, props) {
 				schemas[v.Name] = b.s
+				if unpruned != nil {
+					unpruned[v.Name] = b.unpruned
+				}
 				continue next
 			}
 		}
-		s, err := structural.New(props)
+		s, err := conv.of(props)
 		if err != nil {
 			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		converted := s
+		if unpruned != nil {
+			unpruned[v.Name] = s
 		}
 		// The API server prunes defaults only when it prunes objects;
 		// PruneDefaults serves them too.
 		if d.Spec.PreserveUnknownFields {
-			serveDefaults(s)
+			s = serveDefaults(s)
 		} else if s, err = defaulting.PruneDefaults(s); err != nil {
 			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		schemas[v.Name] = s
-		done = append(done, built{props, s})
+		done = append(done, built{props, s, converted})
 	}
 	return nil
 }
@@ -81,23 +92,52 @@ func versionSchemas(d *crdschema.CustomResourceDefinition) func(version string) 
 // is written without a fraction there ("13"), and decoded again as an
 // integer. Validation of the CRD itself sees the float as sent.
 
-// serveDefaults replaces the defaults of s and of the schemas below it by
-// their values after a round trip through JSON. The values are replaced,
-// never modified: they may be shared with the CRD.
-func serveDefaults(s *structural.Schema) {
+// serveDefaults returns s with the defaults of s and of the schemas below
+// it replaced by their values after a round trip through JSON. Neither s
+// nor the values are modified: the nodes on the way to a changed default
+// are copied, the rest is shared.
+func serveDefaults(s *structural.Schema) *structural.Schema {
 	if s == nil {
-		return
+		return nil
+	}
+	var c *structural.Schema
+	own := func() *structural.Schema {
+		if c == nil {
+			cp := *s
+			c = &cp
+		}
+		return c
 	}
 	if s.Default != nil && s.Default.Value != nil {
 		if v, changed := jsonvalue.RoundTrip(s.Default.Value); changed {
-			s.Default = &crdschema.JSON{Value: v}
+			own().Default = &crdschema.JSON{Value: v}
 		}
 	}
-	serveDefaults(s.Items)
-	for _, p := range s.Properties {
-		serveDefaults(p)
+	if items := serveDefaults(s.Items); items != s.Items {
+		own().Items = items
+	}
+	var props map[string]*structural.Schema // a copy of s's, once changed
+	for name, p := range s.Properties {
+		if np := serveDefaults(p); np != p {
+			if props == nil {
+				props = make(map[string]*structural.Schema, len(s.Properties))
+				for k, v := range s.Properties {
+					props[k] = v
+				}
+				own().Properties = props
+			}
+			props[name] = np
+		}
 	}
 	if s.AdditionalProperties != nil {
-		serveDefaults(s.AdditionalProperties.Schema)
+		if ap := serveDefaults(s.AdditionalProperties.Schema); ap != s.AdditionalProperties.Schema {
+			a := *s.AdditionalProperties
+			a.Schema = ap
+			own().AdditionalProperties = &a
+		}
 	}
+	if c == nil {
+		return s
+	}
+	return c
 }

@@ -34,7 +34,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	}}
 	d := Defaulted(def)
 	one := map[string]*structural.Schema{}
-	if err := servedSchemas(d, one); err != nil {
+	if err := servedSchemas(d, one, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	props, _ := VersionSchema(d, "v1")
@@ -42,7 +42,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serveDefaults(want)
+	want = serveDefaults(want)
 	if want, err = defaulting.PruneDefaults(want); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	d2 := Defaulted(def)
 	d2.Spec.Versions = []crdschema.CustomResourceDefinitionVersion{version("v1"), version("v2")}
 	two := map[string]*structural.Schema{}
-	if err := servedSchemas(d2, two); err != nil {
+	if err := servedSchemas(d2, two, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if two["v1"] != two["v2"] {
@@ -64,5 +64,48 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	}
 	if !reflect.DeepEqual(one["v1"], two["v1"]) {
 		t.Errorf("one version and two versions serve different schemas:\n%+v\n%+v", one["v1"], two["v1"])
+	}
+}
+
+// TestServeDefaultsCopies checks that serveDefaults leaves its schema as it
+// is (crd.New shares it with the CRD's validation), copies the nodes on
+// the way to a changed default and shares the others.
+func TestServeDefaultsCopies(t *testing.T) {
+	props := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
+		"a": {Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
+			"n": {Type: "integer", Default: &crdschema.JSON{Value: 13.0}},
+		}},
+		"b": {Type: "string", Default: &crdschema.JSON{Value: "x"}},
+		"m": {Type: "object", AdditionalProperties: &crdschema.JSONSchemaPropsOrBool{Schema: &crdschema.JSONSchemaProps{Type: "integer", Default: &crdschema.JSON{Value: 2.0}}}},
+	}}
+	s, err := structural.New(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := structural.New(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := serveDefaults(s)
+	if !reflect.DeepEqual(s, before) {
+		t.Error("serveDefaults modified its schema")
+	}
+	if served == s || served.Properties["a"] == s.Properties["a"] {
+		t.Error("the nodes on the way to a changed default are not copied")
+	}
+	if served.Properties["b"] != s.Properties["b"] {
+		t.Error("a node without a changed default is copied")
+	}
+	if d := served.Properties["a"].Properties["n"].Default; d == nil || d.Value != int64(13) {
+		t.Errorf("served default %v, want 13 as an integer", d)
+	}
+	if d := served.Properties["m"].AdditionalProperties.Schema.Default; d == nil || d.Value != int64(2) {
+		t.Errorf("served additionalProperties default %v, want 2 as an integer", d)
+	}
+	if d := s.Properties["a"].Properties["n"].Default; d.Value != 13.0 {
+		t.Errorf("the schema's default became %v", d.Value)
+	}
+	if unchanged := (&structural.Schema{Generic: structural.Generic{Type: "string"}}); serveDefaults(unchanged) != unchanged {
+		t.Error("a schema without defaults is copied")
 	}
 }

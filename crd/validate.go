@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -21,6 +22,9 @@ type config struct {
 	// kubeVersion is the release answered as; release its minor number.
 	kubeVersion crdschema.KubernetesVersion
 	release     release.Minor
+	// structurals converts each schema once per call (and per crd.New
+	// call, for validation and serving alike).
+	structurals *structurals
 }
 
 func newConfig(ctx context.Context, opts []Option) *config {
@@ -30,9 +34,12 @@ func newConfig(ctx context.Context, opts []Option) *config {
 	s := applyOptions(opts)
 	cache := s.Cache
 	if cache == nil {
+		// The call's own: its schemas are the call's, never modified,
+		// so the CEL type of each node is derived once (celshare).
 		cache = new(celrules.Cache)
+		celshare.ShareNodeTypes(cache)
 	}
-	return &config{ctx: ctx, cache: cache, kubeVersion: s.Version, release: release.Of(s.Version)}
+	return &config{ctx: ctx, cache: cache, kubeVersion: s.Version, release: release.Of(s.Version), structurals: newStructurals()}
 }
 
 // celOption is the CEL environment option of c's release.
@@ -69,7 +76,11 @@ func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts
 
 // validateDef is Validate without the cache's verdicts.
 func validateDef(ctx context.Context, def *crdschema.CustomResourceDefinition, opts []Option) crdschema.ErrorList {
-	c := newConfig(ctx, opts)
+	return validateDefWith(newConfig(ctx, opts), def)
+}
+
+// validateDefWith is validateDef with the call's config.
+func validateDefWith(c *config, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
 	in := toInternal(prepareCreate(def))
 	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }

@@ -33,7 +33,7 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	var rulesRoot *structural.Schema // the schema whose rules are checked, if any
 	var newErrs crdschema.ErrorList  // reported only when nothing else fails
 	if opts.requireStructuralSchema {
-		if ss, err := structural.New(schema); err != nil {
+		if ss, err := c.structurals.of(schema); err != nil {
 			newErrs = crdschema.ErrorList{crdschema.Invalid(schemaPath, "", err.Error())}
 		} else if e := structural.Validate(schemaPath, ss, structural.Options{}); len(e) > 0 {
 			errs = append(errs, e...)

@@ -9,7 +9,6 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/apiextensions"
 	"github.com/crdschema/crdschema/internal/k8snames"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // validateSpec checks spec in the API server's order.
@@ -120,7 +119,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 		if spec.validation == nil {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("selectableFields"), "", "may only be set when validations.schema is included"))
 		} else {
-			ss, err := structural.New(spec.validation.OpenAPIV3Schema)
+			ss, err := c.structurals.of(spec.validation.OpenAPIV3Schema)
 			if err != nil {
 				// The API server's path, sic. It goes on with no
 				// schema and crashes (an internal error); here the
@@ -177,7 +176,7 @@ func validateVersion(v *internalVersion, fldPath *crdschema.Path, statusEnabled 
 		if v.schema == nil || v.schema.OpenAPIV3Schema == nil {
 			errs = append(errs, crdschema.Invalid(fldPath.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
 		} else {
-			ss, err := structural.New(v.schema.OpenAPIV3Schema)
+			ss, err := c.structurals.of(v.schema.OpenAPIV3Schema)
 			if err != nil {
 				// The API server goes on with no schema and crashes
 				// (the request fails with an internal error); here the

@@ -1,0 +1,38 @@
+package crd
+
+import (
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// structurals are the structural schemas of one validation or crd.New
+// call, by the schema they were converted from, so that validating the CRD
+// (its schema and its selectable fields) and building its served schemas
+// convert each version's schema once. A nil
+// *structurals converts every time. The schemas it returns are shared:
+// they must not be modified.
+type structurals struct {
+	m map[*crdschema.JSONSchemaProps]converted
+}
+
+type converted struct {
+	s   *structural.Schema
+	err error
+}
+
+func newStructurals() *structurals {
+	return &structurals{m: map[*crdschema.JSONSchemaProps]converted{}}
+}
+
+// of returns structural.New(props), converted once per props.
+func (c *structurals) of(props *crdschema.JSONSchemaProps) (*structural.Schema, error) {
+	if c == nil {
+		return structural.New(props)
+	}
+	if r, ok := c.m[props]; ok {
+		return r.s, r.err
+	}
+	s, err := structural.New(props)
+	c.m[props] = converted{s, err}
+	return s, err
+}
