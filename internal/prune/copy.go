@@ -57,15 +57,11 @@ func (d *Decoder) DecodeCopy(obj map[string]any) (map[string]any, []string, erro
 			// where Decode does not replace it.
 			pruneRootNulls(out, "metadata", s)
 		}
-		if embeds := d.embeds[version]; s != nil && embeds[s] {
-			c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
-			if ferr := c.Coerce(nil, out, s, s.XEmbeddedResource); ferr != nil {
-				return nil, nil, ferr
-			}
-			u := c.Unknown()
-			sortStrings(u)
-			unknownFields = append(unknownFields, u...)
+		u, ferr := d.coerceEmbedded(out, s, version)
+		if ferr != nil {
+			return nil, nil, ferr
 		}
+		unknownFields = append(unknownFields, u...)
 		if d.opts.Storage {
 			m.DefaultGeneration()
 		}

@@ -3,6 +3,7 @@ package prune
 import (
 	"fmt"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/structural"
@@ -108,15 +109,11 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 				pruneRootNulls(obj, "metadata", s)
 			}
 		}
-		if embeds := d.embeds[version]; s != nil && embeds[s] {
-			c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
-			if ferr := c.Coerce(nil, obj, s, s.XEmbeddedResource); ferr != nil {
-				return nil, ferr
-			}
-			u := c.Unknown()
-			sortStrings(u)
-			unknownFields = append(unknownFields, u...)
+		u, ferr := d.coerceEmbedded(obj, s, version)
+		if ferr != nil {
+			return nil, ferr
 		}
+		unknownFields = append(unknownFields, u...)
 		if d.opts.Storage {
 			m.DefaultGeneration()
 		}
@@ -132,6 +129,23 @@ func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error)
 		obj["metadata"] = m.Map()
 	}
 	return unknownFields, nil
+}
+
+// coerceEmbedded coerces the metadata of the embedded resources of obj,
+// an object of version with schema s, as the API server does while
+// decoding, and returns the paths of the unknown fields it dropped, sorted.
+func (d *Decoder) coerceEmbedded(obj map[string]any, s *structural.Schema, version string) ([]string, *crdschema.Error) {
+	embeds := d.embeds[version]
+	if s == nil || !embeds[s] {
+		return nil, nil
+	}
+	c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
+	if err := c.Coerce(nil, obj, s, s.XEmbeddedResource); err != nil {
+		return nil, err
+	}
+	u := c.Unknown()
+	sortStrings(u)
+	return u, nil
 }
 
 // nestedString returns the string obj[k], as the API server's accessor

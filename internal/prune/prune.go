@@ -119,16 +119,7 @@ func (p *pruner) prune(x any, s *structural.Schema, embedded bool) {
 			if embedded && isMetaField(k) {
 				continue
 			}
-			if ps, ok := s.Properties[k]; ok {
-				n := p.pushKey(k)
-				p.prune(v, ps, ps != nil && ps.XEmbeddedResource)
-				p.path = p.path[:n]
-			} else if s.AdditionalProperties != nil {
-				as := s.AdditionalProperties.Schema
-				n := p.pushKey(k)
-				p.prune(v, as, as != nil && as.XEmbeddedResource)
-				p.path = p.path[:n]
-			} else {
+			if !p.pruneField(k, v, s) {
 				// The root's meta fields are not reported even when
 				// they are removed (the root is not embedded then).
 				if len(p.path) > 0 || !isMetaField(k) {
@@ -155,6 +146,23 @@ func (p *pruner) prune(x any, s *structural.Schema, embedded bool) {
 	}
 }
 
+// pruneField prunes v, the field k of an object with schema s, with the
+// schema s gives the field: its property's or additionalProperties'. It
+// reports false when s gives the field none.
+func (p *pruner) pruneField(k string, v any, s *structural.Schema) bool {
+	fs, ok := s.Properties[k]
+	if !ok {
+		if s.AdditionalProperties == nil {
+			return false
+		}
+		fs = s.AdditionalProperties.Schema
+	}
+	n := p.pushKey(k)
+	p.prune(v, fs, fs != nil && fs.XEmbeddedResource)
+	p.path = p.path[:n]
+	return true
+}
+
 // keepUnknown visits x below a node with x-kubernetes-preserve-unknown-fields:
 // unknown fields stay, fields with a schema are pruned normally.
 func (p *pruner) keepUnknown(x any, s *structural.Schema, embedded bool) {
@@ -170,16 +178,7 @@ func (p *pruner) keepUnknown(x any, s *structural.Schema, embedded bool) {
 			if embedded && isMetaField(k) {
 				continue
 			}
-			if ps, ok := s.Properties[k]; ok {
-				n := p.pushKey(k)
-				p.prune(v, ps, ps != nil && ps.XEmbeddedResource)
-				p.path = p.path[:n]
-			} else if s.AdditionalProperties != nil {
-				as := s.AdditionalProperties.Schema
-				n := p.pushKey(k)
-				p.prune(v, as, as != nil && as.XEmbeddedResource)
-				p.path = p.path[:n]
-			}
+			p.pruneField(k, v, s)
 		}
 	case []any:
 		is := s.Items
