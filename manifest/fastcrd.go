@@ -83,24 +83,12 @@ func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrB
 // unmarshalPropsOrArray decodes a schema or a list of schemas; another
 // value decodes as neither, as in the reference decode.
 func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
-	var v crdschema.JSONSchemaPropsOrArray
-	switch dec.PeekKind() {
-	case 'n':
+	if dec.PeekKind() == 'n' {
 		return jsonv2.SkipFunc
-	case '{':
-		v.Schema = new(crdschema.JSONSchemaProps)
-		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
-			return err
-		}
-	case '[':
-		v.JSONSchemas = []crdschema.JSONSchemaProps{}
-		if err := jsonv2.UnmarshalDecode(dec, &v.JSONSchemas); err != nil {
-			return err
-		}
-	default:
-		if err := dec.SkipValue(); err != nil {
-			return err
-		}
+	}
+	var v crdschema.JSONSchemaPropsOrArray
+	if err := schemaOrList(dec, &v.Schema, &v.JSONSchemas); err != nil {
+		return err
 	}
 	*s = v
 	return nil
@@ -109,27 +97,29 @@ func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOr
 // unmarshalPropsOrStringArray decodes a schema or a list of names;
 // another value decodes as neither, as in the reference decode.
 func unmarshalPropsOrStringArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrStringArray) error {
-	var v crdschema.JSONSchemaPropsOrStringArray
-	switch dec.PeekKind() {
-	case 'n':
+	if dec.PeekKind() == 'n' {
 		return jsonv2.SkipFunc
-	case '{':
-		v.Schema = new(crdschema.JSONSchemaProps)
-		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
-			return err
-		}
-	case '[':
-		v.Property = []string{}
-		if err := jsonv2.UnmarshalDecode(dec, &v.Property); err != nil {
-			return err
-		}
-	default:
-		if err := dec.SkipValue(); err != nil {
-			return err
-		}
+	}
+	var v crdschema.JSONSchemaPropsOrStringArray
+	if err := schemaOrList(dec, &v.Schema, &v.Property); err != nil {
+		return err
 	}
 	*s = v
 	return nil
+}
+
+// schemaOrList decodes the next value, a schema into *schema or a list
+// into *list (empty, not nil, when the list is); it skips any other value.
+func schemaOrList[T any](dec *jsontext.Decoder, schema **crdschema.JSONSchemaProps, list *[]T) error {
+	switch dec.PeekKind() {
+	case '{':
+		*schema = new(crdschema.JSONSchemaProps)
+		return jsonv2.UnmarshalDecode(dec, *schema)
+	case '[':
+		*list = []T{}
+		return jsonv2.UnmarshalDecode(dec, list)
+	}
+	return dec.SkipValue()
 }
 
 // unmarshalJSONValue decodes any JSON value with the scanner the JSON
