@@ -119,17 +119,14 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 
 // createMap runs the create pipeline on body and stores the result.
 func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]any, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
-	r, err := v.res.Create(ctx, body)
+	dry := slices.Contains(dryRun, metav1.DryRunAll)
+	r, err := kubeapi.Create(ctx, v.res, body, dry)
 	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, nameOf(body), fieldValidation); err != nil {
 		return nil, err
 	}
-	out := r.Object
-	if !slices.Contains(dryRun, metav1.DryRunAll) {
-		u := v.kind.toStored(out, "")
-		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: manager}); err != nil {
-			return nil, c.storeError(v, err, nameOf(out, body))
-		}
-		out = u.Object
+	out, err := c.storeCreate(ctx, v, r.Object, body, manager, dry)
+	if err != nil {
+		return nil, err
 	}
 	c.warn(v, r.Warnings, fieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()

@@ -146,6 +146,25 @@ func TestCreate(t *testing.T) {
 	if err := c.Create(ctx, widget("a", nil)); !apierrors.IsAlreadyExists(err) || err.Error() != `widgets.example.com "a" already exists` {
 		t.Errorf("second create: %v", err)
 	}
+	// A dry run never reaches storage: the object keeps the request's
+	// resourceVersion (or has none), which a stored create refuses, and
+	// an object of the same name still makes it fail.
+	if d.GetResourceVersion() != "" {
+		t.Errorf("dry run: resourceVersion %q, want none", d.GetResourceVersion())
+	}
+	withRV := widget("dry-rv", map[string]any{})
+	withRV.SetResourceVersion("5")
+	if err := c.Create(ctx, withRV, client.DryRunAll); err != nil || withRV.GetResourceVersion() != "5" || nested(withRV, "spec", "color") != "blue" {
+		t.Errorf("dry run with a resourceVersion: %v %v", err, withRV.Object)
+	}
+	withRV = widget("dry-rv", nil)
+	withRV.SetResourceVersion("5")
+	if err := c.Create(ctx, withRV); !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), "resourceVersion should not be set on objects to be created") {
+		t.Errorf("create with a resourceVersion: %v", err)
+	}
+	if err := c.Create(ctx, widget("a", nil), client.DryRunAll); !apierrors.IsAlreadyExists(err) || err.Error() != `widgets.example.com "a" already exists` {
+		t.Errorf("dry run of an existing name: %v", err)
+	}
 }
 
 func TestInvalid(t *testing.T) {

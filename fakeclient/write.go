@@ -33,17 +33,14 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 	if err != nil {
 		return err
 	}
-	r, err := v.res.Create(ctx, body)
+	dryRun := slices.Contains(o.DryRun, metav1.DryRunAll)
+	r, err := kubeapi.Create(ctx, v.res, body, dryRun)
 	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, obj.GetName(), o.FieldValidation); err != nil {
 		return err
 	}
-	out := v.trackUpdate(nil, r.Object, subMain, o.FieldManager)
-	if !slices.Contains(o.DryRun, metav1.DryRunAll) {
-		u := v.kind.toStored(out, "")
-		if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: o.FieldManager}); err != nil {
-			return c.storeError(v, err, nameOf(out, body))
-		}
-		out = u.Object
+	out, err := c.storeCreate(ctx, v, v.trackUpdate(nil, r.Object, subMain, o.FieldManager), body, o.FieldManager, dryRun)
+	if err != nil {
+		return err
 	}
 	c.warn(v, r.Warnings, o.FieldValidation)
 	out["apiVersion"] = v.gvk.GroupVersion().String()
@@ -99,6 +96,24 @@ func (k *kind) toStored(m map[string]any, rv string) *unstructured.Unstructured 
 		s["metadata"] = md2
 	}
 	return &unstructured.Unstructured{Object: s}
+}
+
+// storeCreate keeps out, the object a create of body gives, in the
+// wrapped store, and returns it as stored. A dry run keeps nothing, but
+// an object of the same name still makes it fail, as it does in the API
+// server's dry-run storage.
+func (c *fakeClient) storeCreate(ctx context.Context, v *version, out, body map[string]any, manager string, dryRun bool) (map[string]any, error) {
+	u := v.kind.toStored(out, "")
+	if dryRun {
+		if err := c.store.Get(ctx, client.ObjectKeyFromObject(u), u.DeepCopy()); err == nil {
+			return nil, apierrors.NewAlreadyExists(v.kind.resource, nameOf(out, body))
+		}
+		return out, nil
+	}
+	if err := c.store.Create(ctx, u, &client.CreateOptions{FieldManager: manager}); err != nil {
+		return nil, c.storeError(v, err, nameOf(out, body))
+	}
+	return u.Object, nil
 }
 
 // storeError maps an error of the wrapped store to the API server's, with the

@@ -226,6 +226,24 @@ func TestDryRunAndFieldValidation(t *testing.T) {
 	if got := ws.Take(); len(got) != 0 {
 		t.Errorf("warnings under Ignore: %q", got)
 	}
+	// A dry run never reaches storage: the object keeps the request's
+	// resourceVersion (or has none), which a stored create refuses, and
+	// an object of the same name still makes it fail.
+	dry := cronTab("dry", map[string]any{"image": "x"})
+	out, err := c.Create(ctx, dry, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	if err != nil || out.GetResourceVersion() != "" {
+		t.Errorf("dry run: %v, resourceVersion %q, want none", err, out.GetResourceVersion())
+	}
+	dry.SetResourceVersion("5")
+	if out, err := c.Create(ctx, dry, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil || out.GetResourceVersion() != "5" {
+		t.Errorf("dry run with a resourceVersion: %v, %v", err, out)
+	}
+	if _, err := c.Create(ctx, dry, metav1.CreateOptions{}); !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), "resourceVersion should not be set on objects to be created") {
+		t.Errorf("create with a resourceVersion: %v", err)
+	}
+	if _, err := c.Create(ctx, cronTab("a", map[string]any{"image": "x"}), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); !apierrors.IsAlreadyExists(err) {
+		t.Errorf("dry run of an existing name: %v", err)
+	}
 }
 
 func TestStatusSubresource(t *testing.T) {

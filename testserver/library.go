@@ -104,11 +104,14 @@ func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidat
 
 // createObject runs the create pipeline of res on obj. The store gives
 // the object its resourceVersion, so the one the pipeline gives (what a
-// library user chains into an update) is taken off.
-func createObject(ctx context.Context, res *crd.Resource, obj map[string]any) func() (*crd.Result, error) {
+// library user chains into an update) is taken off; a dry run keeps
+// obj's, as the API server's dry-run storage does.
+func createObject(ctx context.Context, res *crd.Resource, obj map[string]any, dryRun bool) func() (*crd.Result, error) {
 	return func() (*crd.Result, error) {
-		r, err := res.Create(ctx, obj)
-		setResourceVersion(r, "")
+		r, err := kubeapi.Create(ctx, res, obj, dryRun)
+		if !dryRun {
+			setResourceVersion(r, "")
+		}
 		return r, err
 	}
 }

@@ -2,6 +2,7 @@ package testserver
 
 import (
 	"context"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -33,7 +34,7 @@ func (p *pipelineREST) Create(ctx context.Context, obj runtime.Object, createVal
 			return nil, err
 		}
 		k := p.version.kind
-		out, err := runRequest(k.gr, k.gk(), u.GetName(), options.FieldValidation, createObject(ctx, p.version.res, u.Object))
+		out, err := runRequest(k.gr, k.gk(), u.GetName(), options.FieldValidation, createObject(ctx, p.version.res, u.Object, slices.Contains(options.DryRun, metav1.DryRunAll)))
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +107,7 @@ func (i *pipelineInfo) UpdatedObject(ctx context.Context, oldObj runtime.Object)
 		if v.res == nil {
 			return k.admitCreate(ctx, u)
 		}
-		out, err = runRequest(k.gr, k.gk(), u.GetName(), i.fieldValidation, createObject(ctx, v.res, u.Object))
+		out, err = runRequest(k.gr, k.gk(), u.GetName(), i.fieldValidation, createObject(ctx, v.res, u.Object, false))
 	} else {
 		if v.res == nil {
 			return k.admitUpdate(ctx, u, old, i.p.status)

@@ -3,8 +3,8 @@
 // custom resources through it: fakeclient, a controller-runtime client,
 // and testserver, an API server over HTTP. It is the API server's
 // behaviour in one place: its status errors for a refused write
-// (status.go), and the type converter its field manager builds from a
-// CRD's OpenAPI schemas (typeconv.go).
+// (status.go), a dry-run create (dryrun.go), and the type converter its
+// field manager builds from a CRD's OpenAPI schemas (typeconv.go).
 //
 // It is a nested module of its own, so that the library module depends on
 // no k8s.io module, and an internal one, so that it adds nothing to what
