@@ -120,7 +120,7 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 // createMap runs the create pipeline on body and stores the result.
 func (c *fakeClient) createMap(ctx context.Context, v *version, body map[string]any, fieldValidation, manager string, dryRun []string) (map[string]any, error) {
 	dry := slices.Contains(dryRun, metav1.DryRunAll)
-	r, err := kubeapi.Create(ctx, v.res, body, dry)
+	r, err := kubeapi.Create(ctx, v.res, body, false)
 	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, nameOf(body), fieldValidation); err != nil {
 		return nil, err
 	}

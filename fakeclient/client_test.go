@@ -378,6 +378,19 @@ func TestServerSideApply(t *testing.T) {
 	if err := c.Patch(ctx, widget("x", nil), client.Apply); !apierrors.IsInvalid(err) {
 		t.Errorf("apply without field manager: %v", err)
 	}
+	// A create through an apply reaches etcd through its update, which
+	// replaces the resourceVersion the object carries rather than
+	// refusing it; a dry run returns it.
+	withRV := widget("rv", map[string]any{})
+	withRV.SetResourceVersion("7")
+	if err := c.Patch(ctx, withRV, client.Apply, client.FieldOwner("one"), client.DryRunAll); err != nil || withRV.GetResourceVersion() != "7" {
+		t.Errorf("dry-run apply create with a resourceVersion: %v %q", err, withRV.GetResourceVersion())
+	}
+	withRV = widget("rv", map[string]any{})
+	withRV.SetResourceVersion("7")
+	if err := c.Patch(ctx, withRV, client.Apply, client.FieldOwner("one")); err != nil || withRV.GetResourceVersion() == "" || nested(withRV, "spec", "color") != "blue" {
+		t.Errorf("apply create with a resourceVersion: %v %v", err, withRV.Object)
+	}
 	// Apply of the status subresource.
 	st := widget("a", nil)
 	st.Object["status"] = map[string]any{"phase": "Up"}

@@ -34,7 +34,7 @@ func (c *fakeClient) Create(ctx context.Context, obj client.Object, opts ...clie
 		return err
 	}
 	dryRun := slices.Contains(o.DryRun, metav1.DryRunAll)
-	r, err := kubeapi.Create(ctx, v.res, body, dryRun)
+	r, err := kubeapi.Create(ctx, v.res, body, !dryRun)
 	if err := kubeapi.ResultError(r, err, v.kind.resource, v.kind.gk, obj.GetName(), o.FieldValidation); err != nil {
 		return err
 	}

@@ -187,6 +187,18 @@ func TestPatchAndApply(t *testing.T) {
 	if img, _, _ := unstructured.NestedString(out.Object, "spec", "image"); img != "theirs" {
 		t.Errorf("forced apply: image %q", img)
 	}
+	// A create through an apply reaches etcd through its update, which
+	// replaces the resourceVersion the object carries rather than
+	// refusing it; a dry run returns it.
+	withRV := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"rv","resourceVersion":"7"},"spec":{"image":"mine"}}`)
+	out, err = c.Patch(ctx, "rv", types.ApplyPatchType, withRV, metav1.PatchOptions{FieldManager: "one", DryRun: []string{metav1.DryRunAll}})
+	if err != nil || out.GetResourceVersion() != "7" {
+		t.Errorf("dry-run apply create with a resourceVersion: %v %v", err, out)
+	}
+	out, err = c.Patch(ctx, "rv", types.ApplyPatchType, withRV, metav1.PatchOptions{FieldManager: "one"})
+	if err != nil || out.GetResourceVersion() == "" {
+		t.Errorf("apply create with a resourceVersion: %v %v", err, out)
+	}
 }
 
 func TestDryRunAndFieldValidation(t *testing.T) {

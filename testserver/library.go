@@ -102,13 +102,14 @@ func runRequest(gr schema.GroupResource, gk schema.GroupKind, name, fieldValidat
 	return out, nil
 }
 
-// createObject runs the create pipeline of res on obj. The store gives
-// the object its resourceVersion, so the one the pipeline gives (what a
-// library user chains into an update) is taken off; a dry run keeps
-// obj's, as the API server's dry-run storage does.
-func createObject(ctx context.Context, res *crd.Resource, obj map[string]any, dryRun bool) func() (*crd.Result, error) {
+// createObject runs the create pipeline of res on obj, for a POST or (not
+// post) a create through an apply or an update. The store gives the
+// object its resourceVersion, so the one the pipeline gives (what a
+// library user chains into an update) is taken off; a dry run keeps obj's,
+// as the API server's dry-run storage returns it.
+func createObject(ctx context.Context, res *crd.Resource, obj map[string]any, post, dryRun bool) func() (*crd.Result, error) {
 	return func() (*crd.Result, error) {
-		r, err := kubeapi.Create(ctx, res, obj, dryRun)
+		r, err := kubeapi.Create(ctx, res, obj, post && !dryRun)
 		if !dryRun {
 			setResourceVersion(r, "")
 		}

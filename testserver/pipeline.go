@@ -34,7 +34,7 @@ func (p *pipelineREST) Create(ctx context.Context, obj runtime.Object, createVal
 			return nil, err
 		}
 		k := p.version.kind
-		out, err := runRequest(k.gr, k.gk(), u.GetName(), options.FieldValidation, createObject(ctx, p.version.res, u.Object, slices.Contains(options.DryRun, metav1.DryRunAll)))
+		out, err := runRequest(k.gr, k.gk(), u.GetName(), options.FieldValidation, createObject(ctx, p.version.res, u.Object, true, slices.Contains(options.DryRun, metav1.DryRunAll)))
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +63,7 @@ func (p *pipelineREST) Update(ctx context.Context, name string, objInfo rest.Upd
 	if p.version.res == nil && p.version.kind.admitUpdate == nil {
 		return p.Store.Update(ctx, name, objInfo, createValidation, updateValidation, forceAllowCreate, options)
 	}
-	info := &pipelineInfo{UpdatedObjectInfo: objInfo, p: p, create: forceAllowCreate, fieldValidation: options.FieldValidation}
+	info := &pipelineInfo{UpdatedObjectInfo: objInfo, p: p, create: forceAllowCreate, dryRun: slices.Contains(options.DryRun, metav1.DryRunAll), fieldValidation: options.FieldValidation}
 	out, created, err := p.Store.Update(ctx, name, info, createValidation, updateValidation, forceAllowCreate, options)
 	if err == nil {
 		addWarnings(ctx, info.warnings)
@@ -77,6 +77,7 @@ type pipelineInfo struct {
 	rest.UpdatedObjectInfo
 	p               *pipelineREST
 	create          bool
+	dryRun          bool
 	fieldValidation string
 	warnings        []string
 }
@@ -107,7 +108,7 @@ func (i *pipelineInfo) UpdatedObject(ctx context.Context, oldObj runtime.Object)
 		if v.res == nil {
 			return k.admitCreate(ctx, u)
 		}
-		out, err = runRequest(k.gr, k.gk(), u.GetName(), i.fieldValidation, createObject(ctx, v.res, u.Object, false))
+		out, err = runRequest(k.gr, k.gk(), u.GetName(), i.fieldValidation, createObject(ctx, v.res, u.Object, false, i.dryRun))
 	} else {
 		if v.res == nil {
 			return k.admitUpdate(ctx, u, old, i.p.status)

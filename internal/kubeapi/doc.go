@@ -3,7 +3,7 @@
 // custom resources through it: fakeclient, a controller-runtime client,
 // and testserver, an API server over HTTP. It is the API server's
 // behaviour in one place: its status errors for a refused write
-// (status.go), a dry-run create (dryrun.go), and the type converter its
+// (status.go), the resourceVersion of a create (create.go), and the type converter its
 // field manager builds from a CRD's OpenAPI schemas (typeconv.go).
 //
 // It is a nested module of its own, so that the library module depends on
