@@ -73,7 +73,5 @@ func builtinDefinitionV3K136(name string) (spec.Schema, bool) {
 // optionParametersK136 returns the query parameters of the options a request
 // takes: "get", "list", "create", "update", "patch" or "delete".
 func optionParametersK136(options string) []queryParameter {
-	switch options {
-	}
 	return optionParameters(options)
 }

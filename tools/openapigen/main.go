@@ -13,13 +13,16 @@
 // Usage:
 //
 //	go run ./openapigen -o zz_generated_static.go DIR...
-//	go run ./openapigen -release 1.34 -overlay RDIR -o zz_generated_k134.go DIR...
+//	go run ./openapigen -release 1.34 -overlay RDIR [-next 1.35 -next-overlay NDIR] -o zz_generated_k134.go DIR...
 //
 // Each DIR is searched recursively for *.golden.json files. With -release,
 // the documents are those of an older Kubernetes release: a golden under
 // RDIR (at the same path relative to DIR) takes the place of DIR's, and the
-// functions written carry the release in their names (builtinDefinitionV2K134,
-// ...); the constants, the same in every release, are not written.
+// functions written carry the release in their names (builtinDefinitionV3K134,
+// ...); the constants, the same in every release, are not written. Only what
+// differs from the next newer release is written, and the functions fall
+// back to that release's: the default release's, or with -next the one
+// whose goldens NDIR overlays.
 package main
 
 import (
@@ -69,7 +72,7 @@ type collected struct {
 	params         map[string]map[string]param
 	typeMeta       map[string]string // "apiVersion"/"kind" -> description
 	misc           map[string]string // fixed parameter descriptions
-	// base is what the default release publishes (-release): only what
+	// base is what the next newer release publishes (-release): only what
 	// differs from it is written; the rest falls back to its functions.
 	base *collected
 }
@@ -78,16 +81,21 @@ func main() {
 	out := flag.String("o", "zz_generated_static.go", "output file")
 	rel := flag.String("release", "", "an older Kubernetes release (1.33 ...): name the functions after it")
 	overlay := flag.String("overlay", "", "with -release: the folder of that release's goldens that differ")
+	next := flag.String("next", "", "with -release: the next newer release, when it is not the default one")
+	nextOverlay := flag.String("next-overlay", "", "with -next: the folder of that release's goldens that differ")
 	flag.Parse()
 	if *rel != "" {
-		suffix = "K" + strings.ReplaceAll(*rel, ".", "")
+		suffix = releaseSuffix(*rel)
+	}
+	if *next != "" {
+		baseSuffix = releaseSuffix(*next)
 	}
 	if flag.NArg() == 0 {
 		log.Fatal("usage: openapigen -o FILE DIR...")
 	}
 	c := collect(flag.Args(), *overlay)
 	if *rel != "" {
-		c.base = collect(flag.Args(), "")
+		c.base = collect(flag.Args(), *nextOverlay)
 	}
 	src, err := c.generate()
 	if err != nil {
@@ -139,8 +147,13 @@ func collect(dirs []string, overlay string) *collected {
 	return c
 }
 
-// suffix ends the names of the functions written (-release).
-var suffix string
+// suffix ends the names of the functions written (-release), baseSuffix
+// those of the functions they fall back to (-next).
+var suffix, baseSuffix string
+
+// releaseSuffix is the end of the names of a release's functions: K134 for
+// 1.34.
+func releaseSuffix(release string) string { return "K" + strings.ReplaceAll(release, ".", "") }
 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
@@ -367,7 +380,8 @@ func (c *collected) generate() ([]byte, error) {
 	}
 
 	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
-	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n\tswitch name {\n", suffix)
+	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n", suffix)
+	start := startSwitch(&b, "name")
 	for _, n := range names {
 		if c.base != nil && c.base.defsV2[n] == c.defsV2[n] {
 			continue
@@ -395,12 +409,13 @@ func (c *collected) generate() ([]byte, error) {
 		}
 		b.WriteString("}\n")
 	}
-	b.WriteString("\t}\n")
 	c.writeMissing(&b, "nil")
+	endSwitch(&b, start)
 	b.WriteString(c.fallback("builtinReferences", "name", "nil"))
 
 	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
-	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", suffix)
+	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n", suffix)
+	start = startSwitch(&b, "name")
 	for _, n := range names {
 		if c.base != nil && c.base.defsV3[n] == c.defsV3[n] {
 			continue
@@ -416,12 +431,13 @@ func (c *collected) generate() ([]byte, error) {
 		writeSchema(&b, &s)
 		b.WriteString(", true\n")
 	}
-	b.WriteString("\t}\n")
 	c.writeMissing(&b, "spec.Schema{}, false")
+	endSwitch(&b, start)
 	b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
 
 	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
-	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n\tswitch options {\n", suffix)
+	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n", suffix)
+	start = startSwitch(&b, "options")
 	for _, kind := range sortedKeys(c.params) {
 		if c.base != nil && reflect.DeepEqual(c.params[kind], c.base.params[kind]) {
 			continue
@@ -440,12 +456,30 @@ func (c *collected) generate() ([]byte, error) {
 			}
 		}
 	}
-	b.WriteString("\t}\n")
+	endSwitch(&b, start)
 	b.WriteString(c.fallback("optionParameters", "options", "nil"))
 	return format.Source(b.Bytes())
 }
 
-// writeMissing writes the cases of the definitions that the default
+// startSwitch writes the start of a switch on arg and returns where the
+// switch starts in b, for endSwitch.
+func startSwitch(b *bytes.Buffer, arg string) int {
+	start := b.Len()
+	fmt.Fprintf(b, "\tswitch %s {\n", arg)
+	return start
+}
+
+// endSwitch ends the switch that starts at start in b, or removes it when
+// it has no case.
+func endSwitch(b *bytes.Buffer, start int) {
+	if !bytes.Contains(b.Bytes()[start:], []byte("\tcase ")) {
+		b.Truncate(start)
+		return
+	}
+	b.WriteString("\t}\n")
+}
+
+// writeMissing writes the cases of the definitions that the next newer
 // release has and this one has not, returning zero.
 func (c *collected) writeMissing(b *bytes.Buffer, zero string) {
 	if c.base == nil {
@@ -453,18 +487,18 @@ func (c *collected) writeMissing(b *bytes.Buffer, zero string) {
 	}
 	for _, n := range sortedKeys(c.base.defsV2) {
 		if _, ok := c.defsV2[n]; !ok {
-			fmt.Fprintf(b, "\tswitch name {\n\tcase %q:\n\t\treturn %s\n\t}\n", n, zero)
+			fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", n, zero)
 		}
 	}
 }
 
 // fallback ends a function of the release: what it does not know is the
-// default release's (or, for the default release, nothing).
+// next newer release's (or, for the default release, nothing).
 func (c *collected) fallback(fn, arg, zero string) string {
 	if c.base == nil {
 		return "\treturn " + zero + "\n}\n\n"
 	}
-	return "\treturn " + fn + "(" + arg + ")\n}\n\n"
+	return "\treturn " + fn + baseSuffix + "(" + arg + ")\n}\n\n"
 }
 
 func sortedKeys[V any](m map[string]V) []string {
