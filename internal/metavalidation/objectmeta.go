@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -39,31 +38,27 @@ const (
 
 const fieldImmutable = "field is immutable"
 
-// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
-// subdomains, the custom resources among them.
-func NameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
-	}
-	return k8snames.IsDNS1123Subdomain(name)
-}
+var (
+	// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
+	// subdomains, the custom resources among them.
+	NameIsDNSSubdomain = maskedPrefix(k8snames.IsDNS1123Subdomain)
+	// NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123
+	// DNS labels, namespaces among them.
+	NameIsDNSLabel = maskedPrefix(k8snames.IsDNS1123Label)
+	// NameIsDNS1035Label is the NameFunc of objects whose names are RFC
+	// 1035 DNS labels.
+	NameIsDNS1035Label = maskedPrefix(k8snames.IsDNS1035Label)
+)
 
-// NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123 DNS
-// labels, namespaces among them.
-func NameIsDNSLabel(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
+// maskedPrefix is the NameFunc that checks names with check, and prefixes
+// with their trailing dash masked, as the API server checks generateName.
+func maskedPrefix(check func(string) []string) NameFunc {
+	return func(name string, prefix bool) []string {
+		if prefix {
+			name = k8snames.MaskTrailingDash(name)
+		}
+		return check(name)
 	}
-	return k8snames.IsDNS1123Label(name)
-}
-
-// NameIsDNS1035Label is the NameFunc of objects whose names are RFC 1035
-// DNS labels.
-func NameIsDNS1035Label(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
-	}
-	return k8snames.IsDNS1035Label(name)
 }
 
 // NameIsPathSegment is the NameFunc of embedded resources: a name need only
@@ -223,12 +218,13 @@ func validateNonNegative(v int64, fldPath *crdschema.Path) crdschema.ErrorList {
 	return nil
 }
 
+// sortedKeys returns the keys of m, sorted.
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
