@@ -126,7 +126,7 @@ func (formatLib) CompileOptions() []cel.EnvOption {
 		{"validate", []cel.FunctionOpt{cel.MemberOverload("format-validate", []*cel.Type{FormatType, cel.StringType},
 			cel.OptionalType(cel.ListType(cel.StringType)), cel.BinaryBinding(formatValidate))}},
 		{"format.named", []cel.FunctionOpt{cel.Overload("format-named", []*cel.Type{cel.StringType},
-			cel.OptionalType(FormatType), cel.UnaryBinding(formatNamed))}},
+			cel.OptionalType(FormatType), cel.UnaryBinding(unary(formatNamed)))}},
 	}
 	for _, name := range namedFormatOrder {
 		f := namedFormats[name]
@@ -137,11 +137,7 @@ func (formatLib) CompileOptions() []cel.EnvOption {
 	return envOptions(decls)
 }
 
-func formatNamed(a ref.Val) ref.Val {
-	name, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+func formatNamed(name string) ref.Val {
 	f, ok := namedFormats[name]
 	if !ok {
 		return types.OptionalNone

@@ -44,13 +44,7 @@ func (*semverLib) ProgramOptions() []cel.ProgramOption { return nil }
 func (l *semverLib) CompileOptions() []cel.EnvOption {
 	s := SemverType
 	member := func(fn, id string, f func(semver.Version) uint64) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s}, cel.IntType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			v, ok := a.Value().(semver.Version)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
-			return types.Int(f(v))
-		}))}}
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s}, cel.IntType, cel.UnaryBinding(unary(func(v semver.Version) ref.Val { return types.Int(f(v)) })))}}
 	}
 	compare := func(fn, id string, result *cel.Type, f func(int) ref.Val) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s, s}, result, cel.BinaryBinding(func(a, b ref.Val) ref.Val {
