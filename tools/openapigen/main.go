@@ -427,6 +427,13 @@ func (c *collected) generate() ([]byte, error) {
 		if err := checkCovered(&s, c.defsV3[n]); err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
+		if c.base != nil {
+			var base spec.Schema
+			if baseJSON, ok := c.base.defsV3[n]; ok && json.Unmarshal([]byte(baseJSON), &base) == nil &&
+				writeChanges(&b, n, &s, &base, "builtinDefinitionV3"+baseSuffix) {
+				continue
+			}
+		}
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
 		writeSchema(&b, &s)
 		b.WriteString(", true\n")
@@ -606,22 +613,71 @@ func covered(s *spec.Schema) *spec.Schema {
 	return c
 }
 
+// writeChanges writes the case of the definition n whose schema is s as
+// the changes to base, the next newer release's, which baseFn returns: its
+// extensions and the properties that differ. It writes nothing and reports
+// false when anything else differs.
+func writeChanges(b *bytes.Buffer, n string, s, base *spec.Schema, baseFn string) bool {
+	rest, baseRest := *s, *base
+	rest.Properties, rest.Extensions, baseRest.Properties, baseRest.Extensions = nil, nil, nil, nil
+	if jsonOf(rest) != jsonOf(baseRest) || len(s.Properties) == 0 || len(base.Properties) == 0 {
+		return false
+	}
+	fmt.Fprintf(b, "\tcase %q:\n\t\ts, _ := %s(name)\n", n, baseFn)
+	if jsonOf(s.Extensions) != jsonOf(base.Extensions) {
+		b.WriteString("\t\ts.Extensions = ")
+		writeExtensions(b, s.Extensions)
+		b.WriteString("\n")
+	}
+	names := sortedKeys(s.Properties)
+	for k := range base.Properties {
+		if _, ok := s.Properties[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p, ok := s.Properties[k]
+		bp, inBase := base.Properties[k]
+		switch {
+		case !ok:
+			fmt.Fprintf(b, "\t\tdelete(s.Properties, %q)\n", k)
+		case !inBase || jsonOf(p) != jsonOf(bp):
+			fmt.Fprintf(b, "\t\ts.Properties[%q] = ", k)
+			writeSchema(b, &p)
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\t\treturn s, true\n")
+	return true
+}
+
+func jsonOf(v any) string {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(j)
+}
+
+// writeExtensions writes a Go expression of type spec.Extensions.
+func writeExtensions(b *bytes.Buffer, x spec.Extensions) {
+	b.WriteString("spec.Extensions{")
+	for _, k := range sortedKeys(x) {
+		fmt.Fprintf(b, "%q: ", k)
+		writeValue(b, x[k])
+		b.WriteString(", ")
+	}
+	b.WriteString("}")
+}
+
 // writeSchema writes a Go expression of type spec.Schema.
 func writeSchema(b *bytes.Buffer, s *spec.Schema) {
 	b.WriteString("spec.Schema{")
-	var ext []string
-	for k := range s.Extensions {
-		ext = append(ext, k)
-	}
-	sort.Strings(ext)
-	if len(ext) > 0 {
-		b.WriteString("VendorExtensible: spec.VendorExtensible{Extensions: spec.Extensions{")
-		for _, k := range ext {
-			fmt.Fprintf(b, "%q: ", k)
-			writeValue(b, s.Extensions[k])
-			b.WriteString(", ")
-		}
-		b.WriteString("}}, ")
+	if len(s.Extensions) > 0 {
+		b.WriteString("VendorExtensible: spec.VendorExtensible{Extensions: ")
+		writeExtensions(b, s.Extensions)
+		b.WriteString("}, ")
 	}
 	b.WriteString("SchemaProps: spec.SchemaProps{")
 	if r := s.Ref.String(); r != "" {
