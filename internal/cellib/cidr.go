@@ -41,13 +41,8 @@ func (v cidrVal) Value() any     { return v.prefix }
 // Size is the prefix length in whole bytes; runtime costs use it.
 func (v cidrVal) Size() ref.Val { return types.Int((v.prefix.Bits() + 7) / 8) }
 
-// cidrLib is the kubernetes.net.cidr library.
-type cidrLib struct{}
-
-func (cidrLib) LibraryName() string                 { return "kubernetes.net.cidr" }
-func (cidrLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (cidrLib) CompileOptions() []cel.EnvOption {
+// cidrOptions declares the functions of the kubernetes.net.cidr library.
+func cidrOptions() []cel.EnvOption {
 	member := func(fn, id string, result *cel.Type, f func(netip.Prefix) ref.Val) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{CIDRType}, result, cel.UnaryBinding(unary(f)))}}
 	}

@@ -105,13 +105,8 @@ var namedFormatOrder = []string{
 	"uri", "uuid", "byte", "date", "datetime",
 }
 
-// formatLib is the kubernetes.format library.
-type formatLib struct{}
-
-func (formatLib) LibraryName() string                 { return "kubernetes.format" }
-func (formatLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (formatLib) CompileOptions() []cel.EnvOption {
+// formatOptions declares the functions of the kubernetes.format library.
+func formatOptions() []cel.EnvOption {
 	decls := []funcDecl{
 		{"validate", []cel.FunctionOpt{cel.MemberOverload("format-validate", []*cel.Type{FormatType, cel.StringType},
 			cel.OptionalType(cel.ListType(cel.StringType)), cel.BinaryBinding(formatValidate))}},

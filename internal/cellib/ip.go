@@ -41,13 +41,8 @@ func (v ipVal) Value() any     { return v.addr }
 // Size is the length of the address in bytes (4 or 16); runtime costs use it.
 func (v ipVal) Size() ref.Val { return types.Int((v.addr.BitLen() + 7) / 8) }
 
-// ipLib is the kubernetes.net.ip library.
-type ipLib struct{}
-
-func (ipLib) LibraryName() string                 { return "kubernetes.net.ip" }
-func (ipLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (ipLib) CompileOptions() []cel.EnvOption {
+// ipOptions declares the functions of the kubernetes.net.ip library.
+func ipOptions() []cel.EnvOption {
 	pred := func(fn, id string, f func(netip.Addr) bool) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{IPType}, cel.BoolType,
 			cel.UnaryBinding(unary(func(a netip.Addr) ref.Val { return types.Bool(f(a)) })))}}

@@ -7,13 +7,6 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// listsLib is the kubernetes.lists library.
-type listsLib struct{ version uint32 }
-
-func (*listsLib) LibraryName() string { return "kubernetes.lists" }
-
-func (*listsLib) ProgramOptions() []cel.ProgramOption { return nil }
-
 // elemType pairs the name used in overload IDs with the element type.
 type elemType struct {
 	name string
@@ -39,7 +32,8 @@ var summableElemTypes = []struct {
 	{elemType{"duration", cel.DurationType}, types.Duration{}},
 }
 
-func (l *listsLib) CompileOptions() []cel.EnvOption {
+// listsOptions declares the functions of the kubernetes.lists library at version.
+func listsOptions(version uint32) []cel.EnvOption {
 	var isSorted, sum, maxO, minO []cel.FunctionOpt
 	for _, e := range orderedElemTypes {
 		lt := []*cel.Type{cel.ListType(e.t)}
@@ -61,7 +55,7 @@ func (l *listsLib) CompileOptions() []cel.EnvOption {
 		{"indexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndexOf))}},
 		{"lastIndexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_last_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listLastIndexOf))}},
 	}
-	if l.version >= 1 {
+	if version >= 1 {
 		decls = append(decls, funcDecl{"includes", []cel.FunctionOpt{cel.MemberOverload("list_includes_dyn_dyn", []*cel.Type{cel.DynType, cel.DynType}, cel.BoolType, cel.BinaryBinding(includes))}})
 	}
 	return envOptions(decls)

@@ -87,13 +87,8 @@ func (v *quantityVal) compare(o *quantityVal) int {
 	return a.cmp(&b)
 }
 
-// quantityLib is the kubernetes.quantity library.
-type quantityLib struct{}
-
-func (quantityLib) LibraryName() string                 { return "kubernetes.quantity" }
-func (quantityLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (quantityLib) CompileOptions() []cel.EnvOption {
+// quantityOptions declares the functions of the kubernetes.quantity library.
+func quantityOptions() []cel.EnvOption {
 	q := QuantityType
 	member := func(fn, id string, result *cel.Type, f func(*quantityVal) ref.Val) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{q}, result, cel.UnaryBinding(func(a ref.Val) ref.Val {

@@ -37,13 +37,8 @@ func (v urlVal) Equal(other ref.Val) ref.Val {
 func (v urlVal) Type() ref.Type { return urlRuntimeType }
 func (v urlVal) Value() any     { return v.u }
 
-// urlsLib is the kubernetes.urls library.
-type urlsLib struct{}
-
-func (urlsLib) LibraryName() string                 { return "kubernetes.urls" }
-func (urlsLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (urlsLib) CompileOptions() []cel.EnvOption {
+// urlsOptions declares the functions of the kubernetes.urls library.
+func urlsOptions() []cel.EnvOption {
 	accessor := func(fn, id string, get func(*url.URL) string) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{URLType}, cel.StringType,
 			cel.UnaryBinding(unary(func(u *url.URL) ref.Val { return types.String(get(u)) })))}}
