@@ -120,6 +120,13 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	if meta.Generation < 0 {
 		errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
 	}
+	return append(errs, validateContents(meta, true, fldPath)...)
+}
+
+// validateContents checks the labels, annotations, owner references,
+// finalizers (withFinalizers) and managed fields of meta that are set.
+func validateContents(meta *crdschema.ObjectMeta, withFinalizers bool, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
 	if len(meta.Labels) > 0 {
 		errs = append(errs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
 	}
@@ -129,7 +136,7 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	if len(meta.OwnerReferences) > 0 {
 		errs = append(errs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
 	}
-	if len(meta.Finalizers) > 0 {
+	if withFinalizers && len(meta.Finalizers) > 0 {
 		errs = append(errs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
 	}
 	if len(meta.ManagedFields) > 0 {
@@ -182,19 +189,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 	if !int64PtrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionGracePeriodSeconds"), newMeta.DeletionGracePeriodSeconds, fieldImmutable))
 	}
-	if len(newMeta.Labels) > 0 {
-		errs = append(errs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
-	}
-	if len(newMeta.Annotations) > 0 {
-		errs = append(errs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
-	}
-	if len(newMeta.OwnerReferences) > 0 {
-		errs = append(errs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	}
-	if len(newMeta.ManagedFields) > 0 {
-		errs = append(errs, validateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
-	}
-	return errs
+	return append(errs, validateContents(newMeta, false, fldPath)...)
 }
 
 func timePtrEqual(a, b *crdschema.Time) bool {
