@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -169,26 +170,44 @@ func (r *resource) listSchema(c *converter, opts Options) spec.Schema {
 	return out
 }
 
-// builtinClosure returns the built-in definitions that roots refer to,
-// directly or not, roots included.
-func builtinClosure(b *builtins, roots ...string) []string {
-	seen := map[string]bool{}
-	var out []string
-	var visit func(string)
-	visit = func(n string) {
-		if seen[n] {
+// builtinDefinitions returns new copies of the v3 schemas of the built-in
+// definitions that the document of r refers to, directly or not, by name.
+func (r *resource) builtinDefinitions() map[string]*spec.Schema {
+	b := r.builtins()
+	defs := map[string]*spec.Schema{}
+	var visit func(name string)
+	visit = func(name string) {
+		if defs[name] != nil {
 			return
 		}
-		seen[n] = true
-		out = append(out, n)
-		for _, d := range b.references(n) {
-			visit(d)
-		}
+		s, _ := b.v3(name)
+		defs[name] = &s
+		visitRefs(s, visit)
 	}
-	for _, r := range roots {
-		visit(r)
+	for _, n := range r.builtinRoots() {
+		visit(n)
 	}
-	return out
+	return defs
+}
+
+// visitRefs calls f with the name of every definition that s refers to.
+// (s is a value: its copies stay on the stack.)
+func visitRefs(s spec.Schema, f func(name string)) {
+	if u := s.Ref.GetURL(); u != nil && u.Fragment != "" {
+		f(strings.TrimPrefix(u.Fragment, strings.TrimPrefix(v3RefPrefix, "#")))
+	}
+	for _, p := range s.Properties {
+		visitRefs(p, f)
+	}
+	for _, a := range s.AllOf {
+		visitRefs(a, f)
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		visitRefs(*s.Items.Schema, f)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		visitRefs(*s.AdditionalProperties.Schema, f)
+	}
 }
 
 // builtinRoots are the built-in definitions the document of r refers to.
@@ -215,8 +234,9 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		modelName(r.group, r.version, r.kind):     r.kindSchema(c, opts),
 		modelName(r.group, r.version, r.listKind): r.listSchema(c, opts),
 	}
-	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
-		defs[n], _ = r.builtins().v2(n)
+	for n, s := range r.builtinDefinitions() {
+		v2Schema(s)
+		defs[n] = *s
 	}
 	doc := &spec.Swagger{SwaggerProps: spec.SwaggerProps{
 		Swagger:     "2.0",
@@ -244,10 +264,7 @@ func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 		modelName(r.group, r.version, r.kind):     &kind,
 		modelName(r.group, r.version, r.listKind): &list,
 	}
-	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
-		s, _ := r.builtins().v3(n)
-		schemas[n] = &s
-	}
+	maps.Copy(schemas, r.builtinDefinitions())
 	return &Document{
 		OpenAPI:    "3.0.0",
 		Info:       &spec.Info{InfoProps: spec.InfoProps{Title: docTitle, Version: docVersion}},

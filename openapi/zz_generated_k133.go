@@ -4,16 +4,6 @@ package openapi
 
 import "github.com/go-openapi/spec"
 
-// builtinReferencesK133 returns the built-in definitions that the definition
-// name refers to directly.
-func builtinReferencesK133(name string) []string {
-	switch name {
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"}
-	}
-	return builtinReferencesK134(name)
-}
-
 // builtinDefinitionV3K133 returns a new copy of the OpenAPI v3 schema of the
 // built-in definition name, and whether there is one.
 func builtinDefinitionV3K133(name string) (spec.Schema, bool) {

@@ -4,18 +4,6 @@ package openapi
 
 import "github.com/go-openapi/spec"
 
-// builtinReferencesK134 returns the built-in definitions that the definition
-// name refers to directly.
-func builtinReferencesK134(name string) []string {
-	switch name {
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.Status":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta", "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails"}
-	}
-	return builtinReferencesK135(name)
-}
-
 // builtinDefinitionV3K134 returns a new copy of the OpenAPI v3 schema of the
 // built-in definition name, and whether there is one.
 func builtinDefinitionV3K134(name string) (spec.Schema, bool) {

@@ -4,20 +4,6 @@ package openapi
 
 import "github.com/go-openapi/spec"
 
-// builtinReferencesK135 returns the built-in definitions that the definition
-// name refers to directly.
-func builtinReferencesK135(name string) []string {
-	switch name {
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta":
-		return nil
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo":
-		return nil
-	}
-	return builtinReferencesK136(name)
-}
-
 // builtinDefinitionV3K135 returns a new copy of the OpenAPI v3 schema of the
 // built-in definition name, and whether there is one.
 func builtinDefinitionV3K135(name string) (spec.Schema, bool) {

@@ -4,18 +4,6 @@ package openapi
 
 import "github.com/go-openapi/spec"
 
-// builtinReferencesK136 returns the built-in definitions that the definition
-// name refers to directly.
-func builtinReferencesK136(name string) []string {
-	switch name {
-	case "io.k8s.api.autoscaling.v1.Scale":
-		return []string{"io.k8s.api.autoscaling.v1.ScaleSpec", "io.k8s.api.autoscaling.v1.ScaleStatus", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"}
-	}
-	return builtinReferences(name)
-}
-
 // builtinDefinitionV3K136 returns a new copy of the OpenAPI v3 schema of the
 // built-in definition name, and whether there is one.
 func builtinDefinitionV3K136(name string) (spec.Schema, bool) {

@@ -379,43 +379,23 @@ func (c *collected) generate() ([]byte, error) {
 		fmt.Fprintf(&b, "// namespaceDescription describes the namespace path parameter.\nconst namespaceDescription = %s\n\n", strconv.Quote(c.misc["namespace"]))
 	}
 
-	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
-	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n", suffix)
-	start := startSwitch(&b, "name")
+	// openapi follows the references of the definitions to the ones a
+	// document needs: each must be a built-in definition.
 	for _, n := range names {
-		if c.base != nil && c.base.defsV2[n] == c.defsV2[n] {
-			continue
-		}
 		var v any
-		_ = json.Unmarshal([]byte(c.defsV2[n]), &v)
+		_ = json.Unmarshal([]byte(c.defsV3[n]), &v)
 		refs := map[string]bool{}
 		collectRefs(v, refs)
-		delete(refs, n)
-		if len(refs) == 0 {
-			if c.base != nil {
-				fmt.Fprintf(&b, "\tcase %q:\n\t\treturn nil\n", n)
+		for r := range refs {
+			if !strings.HasPrefix(r, v3Prefix+builtinPrefix) || c.defsV3[strings.TrimPrefix(r, v3Prefix)] == "" {
+				return nil, fmt.Errorf("%s refers to %s, not a built-in definition", n, r)
 			}
-			continue
 		}
-		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []string{", n)
-		for i, r := range sortedKeys(refs) {
-			if !strings.HasPrefix(r, v2Prefix+builtinPrefix) {
-				return nil, fmt.Errorf("%s refers to %s", n, r)
-			}
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", strings.TrimPrefix(r, v2Prefix))
-		}
-		b.WriteString("}\n")
 	}
-	c.writeMissing(&b, "nil")
-	endSwitch(&b, start)
-	b.WriteString(c.fallback("builtinReferences", "name", "nil"))
 
 	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
 	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n", suffix)
-	start = startSwitch(&b, "name")
+	start := startSwitch(&b, "name")
 	for _, n := range names {
 		if c.base != nil && c.base.defsV3[n] == c.defsV3[n] {
 			continue
