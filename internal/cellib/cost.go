@@ -328,37 +328,30 @@ func (e *CostEstimator) estimateReplace(target, oldArg, newArg checker.AstNode) 
 	newSz := e.sizeEstimate(newArg)
 
 	var count, kept checker.SizeEstimate
-	// Longest result.
-	switch {
-	case oldSz.Min == 0:
-		// An empty old string is inserted around every character.
-		count.Max = sz.Max
-		if sz.Max < math.MaxUint64 {
-			count.Max = sz.Max + 1
-		}
-		kept.Max = sz.Max
-	case newSz.Max <= oldSz.Min:
-		count.Max = 0
-		kept.Max = sz.Max
-	default:
-		count.Max = uint64(math.Ceil(float64(sz.Max) / float64(oldSz.Min)))
-	}
-	// Shortest result.
-	switch {
-	case oldSz.Max == 0:
-		count.Min = sz.Min
-		if sz.Min < math.MaxUint64 {
-			count.Min = sz.Min + 1
-		}
-		kept.Min = sz.Min
-	case oldSz.Max <= newSz.Min:
-		count.Min = 0
-		kept.Min = sz.Min
-	default:
-		count.Min = uint64(math.Ceil(float64(sz.Min) / float64(oldSz.Max)))
-	}
+	// The longest result, then the shortest.
+	count.Max, kept.Max = replaceBound(sz.Max, oldSz.Min, newSz.Max <= oldSz.Min)
+	count.Min, kept.Min = replaceBound(sz.Min, oldSz.Max, oldSz.Max <= newSz.Min)
 	size := count.Multiply(newSz).Add(kept)
 	return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(2 * common.StringTraversalCostFactor), ResultSize: &size}
+}
+
+// replaceBound returns one bound of the number of replacements in a
+// string of n characters and of the characters kept: an empty old string
+// (oldLen 0) is inserted around every character; when the result cannot
+// grow (noGrowth) no replacement counts; otherwise every oldLen characters
+// may be one.
+func replaceBound(n, oldLen uint64, noGrowth bool) (count, kept uint64) {
+	switch {
+	case oldLen == 0:
+		count = n
+		if n < math.MaxUint64 {
+			count = n + 1
+		}
+		return count, n
+	case noGrowth:
+		return 0, n
+	}
+	return uint64(math.Ceil(float64(n) / float64(oldLen))), 0
 }
 
 // EstimateSize delegates to the SizeEstimator.
