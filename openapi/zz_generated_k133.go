@@ -20,8 +20,5 @@ func builtinDefinitionV3K133(name string) (spec.Schema, bool) {
 	return builtinDefinitionV3K134(name)
 }
 
-// optionParametersK133 returns the query parameters of the options a request
-// takes: "get", "list", "create", "update", "patch" or "delete".
-func optionParametersK133(options string) []queryParameter {
-	return optionParametersK134(options)
-}
+// optionParametersK133 is the next newer release's: nothing changed.
+var optionParametersK133 = optionParametersK134

@@ -20,8 +20,5 @@ func builtinDefinitionV3K134(name string) (spec.Schema, bool) {
 	return builtinDefinitionV3K135(name)
 }
 
-// optionParametersK134 returns the query parameters of the options a request
-// takes: "get", "list", "create", "update", "patch" or "delete".
-func optionParametersK134(options string) []queryParameter {
-	return optionParametersK135(options)
-}
+// optionParametersK134 is the next newer release's: nothing changed.
+var optionParametersK134 = optionParametersK135

@@ -33,8 +33,5 @@ func builtinDefinitionV3K136(name string) (spec.Schema, bool) {
 	return builtinDefinitionV3(name)
 }
 
-// optionParametersK136 returns the query parameters of the options a request
-// takes: "get", "list", "create", "update", "patch" or "delete".
-func optionParametersK136(options string) []queryParameter {
-	return optionParameters(options)
-}
+// optionParametersK136 is the next newer release's: nothing changed.
+var optionParametersK136 = optionParameters

@@ -393,6 +393,7 @@ func (c *collected) generate() ([]byte, error) {
 		}
 	}
 
+	fnStart := b.Len()
 	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
 	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n", suffix)
 	start := startSwitch(&b, "name")
@@ -419,9 +420,11 @@ func (c *collected) generate() ([]byte, error) {
 		b.WriteString(", true\n")
 	}
 	c.writeMissing(&b, "spec.Schema{}, false")
-	endSwitch(&b, start)
-	b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
+	if endSwitch(&b, start) || !c.sameAsNext(&b, fnStart, "builtinDefinitionV3") {
+		b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
+	}
 
+	fnStart = b.Len()
 	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
 	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n", suffix)
 	start = startSwitch(&b, "options")
@@ -443,8 +446,9 @@ func (c *collected) generate() ([]byte, error) {
 			}
 		}
 	}
-	endSwitch(&b, start)
-	b.WriteString(c.fallback("optionParameters", "options", "nil"))
+	if endSwitch(&b, start) || !c.sameAsNext(&b, fnStart, "optionParameters") {
+		b.WriteString(c.fallback("optionParameters", "options", "nil"))
+	}
 	return format.Source(b.Bytes())
 }
 
@@ -457,13 +461,26 @@ func startSwitch(b *bytes.Buffer, arg string) int {
 }
 
 // endSwitch ends the switch that starts at start in b, or removes it when
-// it has no case.
-func endSwitch(b *bytes.Buffer, start int) {
+// it has no case; it reports whether the switch had a case.
+func endSwitch(b *bytes.Buffer, start int) bool {
 	if !bytes.Contains(b.Bytes()[start:], []byte("\tcase ")) {
 		b.Truncate(start)
-		return
+		return false
 	}
 	b.WriteString("\t}\n")
+	return true
+}
+
+// sameAsNext replaces the function fn of this release, written from
+// fnStart in b, with the next newer release's when it would only call it;
+// it reports whether it did (never for the default release).
+func (c *collected) sameAsNext(b *bytes.Buffer, fnStart int, fn string) bool {
+	if c.base == nil {
+		return false
+	}
+	b.Truncate(fnStart)
+	fmt.Fprintf(b, "// %s%s is the next newer release's: nothing changed.\nvar %s%s = %s%s\n\n", fn, suffix, fn, suffix, fn, baseSuffix)
+	return true
 }
 
 // writeMissing writes the cases of the definitions that the next newer
