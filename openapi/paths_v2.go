@@ -19,19 +19,7 @@ func (r *resource) v2Paths() map[string]spec.PathItem {
 		}
 		for i := range g.routes {
 			rt := &g.routes[i]
-			op := r.v2Operation(g, rt)
-			switch rt.method {
-			case "GET":
-				item.Get = op
-			case "PUT":
-				item.Put = op
-			case "POST":
-				item.Post = op
-			case "DELETE":
-				item.Delete = op
-			case "PATCH":
-				item.Patch = op
-			}
+			*byMethod(rt.method, &item.Get, &item.Put, &item.Post, &item.Delete, &item.Patch) = r.v2Operation(g, rt)
 		}
 		paths[g.path] = item
 	}
