@@ -3,7 +3,6 @@ package metavalidation
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -337,21 +336,18 @@ func ValidateFinalizers(finalizers []string, fldPath *crdschema.Path) crdschema.
 
 // validateNoNewFinalizers forbids finalizers that the old object lacks.
 func validateNoNewFinalizers(newF, oldF []string, fldPath *crdschema.Path) crdschema.ErrorList {
-	old := make(map[string]bool, len(oldF))
-	for _, f := range oldF {
-		old[f] = true
-	}
-	extra := map[string]bool{}
+	var extra []string
 	for _, f := range newF {
-		if !old[f] {
-			extra[f] = true
+		if !slices.Contains(oldF, f) {
+			extra = append(extra, f)
 		}
 	}
 	if len(extra) == 0 {
 		return nil
 	}
+	slices.Sort(extra)
 	return crdschema.ErrorList{crdschema.Forbidden(fldPath, fmt.Sprintf(
-		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", slices.Sorted(maps.Keys(extra))))}
+		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", slices.Compact(extra)))}
 }
 
 // validateManagedFields checks the server-side apply records.
