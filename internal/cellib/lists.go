@@ -52,8 +52,8 @@ func listsOptions(version uint32) []cel.EnvOption {
 		{"sum", sum},
 		{"max", maxO},
 		{"min", minO},
-		{"indexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndexOf))}},
-		{"lastIndexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_last_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listLastIndexOf))}},
+		{"indexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndex(false)))}},
+		{"lastIndexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_last_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndex(true)))}},
 	}
 	if version >= 1 {
 		decls = append(decls, funcDecl{"includes", []cel.FunctionOpt{cel.MemberOverload("list_includes_dyn_dyn", []*cel.Type{cel.DynType, cel.DynType}, cel.BoolType, cel.BinaryBinding(includes))}})
@@ -131,31 +131,25 @@ func listExtreme(name string, prefer ref.Val) func(ref.Val) ref.Val {
 	}
 }
 
-func listIndexOf(list, item ref.Val) ref.Val {
-	l, ok := list.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(list)
-	}
-	n := l.Size().(types.Int)
-	for i := types.Int(0); i < n; i++ {
-		if l.Get(i).Equal(item) == types.True {
-			return i
+// listIndex returns indexOf, or with last lastIndexOf: the index of the
+// first (last) element equal to item, or -1.
+func listIndex(last bool) func(list, item ref.Val) ref.Val {
+	return func(list, item ref.Val) ref.Val {
+		l, ok := list.(traits.Lister)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(list)
 		}
-	}
-	return types.Int(-1)
-}
-
-func listLastIndexOf(list, item ref.Val) ref.Val {
-	l, ok := list.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(list)
-	}
-	for i := l.Size().(types.Int) - 1; i >= 0; i-- {
-		if l.Get(i).Equal(item) == types.True {
-			return i
+		n := l.Size().(types.Int)
+		for i := range n {
+			if last {
+				i = n - 1 - i
+			}
+			if l.Get(i).Equal(item) == types.True {
+				return i
+			}
 		}
+		return types.Int(-1)
 	}
-	return types.Int(-1)
 }
 
 // includes reports whether a list target holds arg, or whether a non-list

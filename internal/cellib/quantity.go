@@ -90,14 +90,17 @@ func (v *quantityVal) compare(o *quantityVal) int {
 // quantityOptions declares the functions of the kubernetes.quantity library.
 func quantityOptions() []cel.EnvOption {
 	q := QuantityType
-	member := func(fn, id string, result *cel.Type, f func(*quantityVal) ref.Val) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{q}, result, cel.UnaryBinding(func(a ref.Val) ref.Val {
+	onQuantity := func(f func(*quantityVal) ref.Val) func(ref.Val) ref.Val {
+		return func(a ref.Val) ref.Val {
 			x, ok := a.(*quantityVal)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
 			return f(x)
-		}))}}
+		}
+	}
+	member := func(fn, id string, result *cel.Type, f func(*quantityVal) ref.Val) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{q}, result, cel.UnaryBinding(onQuantity(f)))}}
 	}
 	binary := func(id string, other, result *cel.Type, f func(*quantityVal, ref.Val) ref.Val) cel.FunctionOpt {
 		return cel.MemberOverload(id, []*cel.Type{q, other}, result, cel.BinaryBinding(func(a, b ref.Val) ref.Val {
@@ -135,14 +138,10 @@ func quantityOptions() []cel.EnvOption {
 	return envOptions([]funcDecl{
 		{"quantity", []cel.FunctionOpt{cel.Overload("string_to_quantity", []*cel.Type{cel.StringType}, q, cel.UnaryBinding(unary(stringToQuantity)))}},
 		{"isQuantity", []cel.FunctionOpt{cel.Overload("is_quantity_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(parseQuantity)))}},
-		{"sign", []cel.FunctionOpt{cel.Overload("quantity_sign", []*cel.Type{q}, cel.IntType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			x, ok := a.(*quantityVal)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
+		{"sign", []cel.FunctionOpt{cel.Overload("quantity_sign", []*cel.Type{q}, cel.IntType, cel.UnaryBinding(onQuantity(func(x *quantityVal) ref.Val {
 			c := x.current()
 			return types.Int(c.sign())
-		}))}},
+		})))}},
 		{"isGreaterThan", []cel.FunctionOpt{binary("quantity_is_greater_than", q, cel.BoolType, compare(func(c int) ref.Val { return types.Bool(c == 1) }))}},
 		{"isLessThan", []cel.FunctionOpt{binary("quantity_is_less_than", q, cel.BoolType, compare(func(c int) ref.Val { return types.Bool(c == -1) }))}},
 		{"compareTo", []cel.FunctionOpt{binary("quantity_compare_to", q, cel.IntType, compare(func(c int) ref.Val { return types.Int(c) }))}},
