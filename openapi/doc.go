@@ -55,7 +55,7 @@
 package openapi
 
 //go:generate go -C ../tools run ./openapigen -o ../openapi/zz_generated_static.go ../conformance/testdata/cases
-//go:generate go -C ../tools run ./openapigen -release 1.33 -overlay ../conformance/testdata/releases/1.33 -o ../openapi/zz_generated_k133.go ../conformance/testdata/cases
-//go:generate go -C ../tools run ./openapigen -release 1.34 -overlay ../conformance/testdata/releases/1.34 -o ../openapi/zz_generated_k134.go ../conformance/testdata/cases
-//go:generate go -C ../tools run ./openapigen -release 1.35 -overlay ../conformance/testdata/releases/1.35 -o ../openapi/zz_generated_k135.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.33 -overlay ../conformance/testdata/releases/1.33 -next 1.34 -next-overlay ../conformance/testdata/releases/1.34 -o ../openapi/zz_generated_k133.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.34 -overlay ../conformance/testdata/releases/1.34 -next 1.35 -next-overlay ../conformance/testdata/releases/1.35 -o ../openapi/zz_generated_k134.go ../conformance/testdata/cases
+//go:generate go -C ../tools run ./openapigen -release 1.35 -overlay ../conformance/testdata/releases/1.35 -next 1.36 -next-overlay ../conformance/testdata/releases/1.36 -o ../openapi/zz_generated_k135.go ../conformance/testdata/cases
 //go:generate go -C ../tools run ./openapigen -release 1.36 -overlay ../conformance/testdata/releases/1.36 -o ../openapi/zz_generated_k136.go ../conformance/testdata/cases

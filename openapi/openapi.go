@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -58,13 +59,16 @@ type resource struct {
 	refs                                   map[string]spec.Ref // see v3Ref
 }
 
-func newResource(crd *crdschema.CustomResourceDefinition, version string) (*resource, error) {
+// newResource returns what the documents need to know about a version of
+// crd, published with opts, and the converter of its schemas for an
+// OpenAPI v2 document, or with v2 false a v3 one.
+func newResource(crd *crdschema.CustomResourceDefinition, version string, opts Options, v2 bool) (*resource, *converter, error) {
 	if crd == nil {
-		return nil, fmt.Errorf("openapi: nil CustomResourceDefinition")
+		return nil, nil, fmt.Errorf("openapi: nil CustomResourceDefinition")
 	}
 	v := crd.Version(version)
 	if v == nil {
-		return nil, fmt.Errorf("openapi: CustomResourceDefinition %q has no version %q", crd.Name, version)
+		return nil, nil, fmt.Errorf("openapi: CustomResourceDefinition %q has no version %q", crd.Name, version)
 	}
 	r := &resource{
 		group:                 crd.Spec.Group,
@@ -74,6 +78,7 @@ func newResource(crd *crdschema.CustomResourceDefinition, version string) (*reso
 		plural:                crd.Spec.Names.Plural,
 		namespaced:            crd.Spec.Scope == crdschema.NamespaceScoped,
 		preserveUnknownFields: crd.Spec.PreserveUnknownFields,
+		release:               release.Of(opts.KubernetesVersion),
 	}
 	if r.listKind == "" {
 		r.listKind = r.kind + "List"
@@ -88,7 +93,12 @@ func newResource(crd *crdschema.CustomResourceDefinition, version string) (*reso
 	for _, f := range v.SelectableFields {
 		r.selectableFields = append(r.selectableFields, strings.TrimPrefix(f.JSONPath, "."))
 	}
-	return r, nil
+	c := &converter{v2: v2, stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable,
+		refPrefix: v3RefPrefix, noExternalDocs: r.release < 36}
+	if v2 {
+		c.refPrefix = v2RefPrefix
+	}
+	return r, c, nil
 }
 
 // modelName is the definition name of a kind: the group's labels reversed,
@@ -100,16 +110,17 @@ func modelName(group, version, kind string) string {
 	return strings.Join(parts, ".") + "." + version + "." + kind
 }
 
-func (r *resource) gvkExtension(kind string) []any {
-	return []any{map[string]any{"group": r.group, "version": r.version, "kind": kind}}
-}
-
-func (r *resource) selectableFieldsExtension() []any {
-	out := make([]any, len(r.selectableFields))
-	for i, f := range r.selectableFields {
-		out[i] = map[string]any{"fieldPath": f}
+// addExtensions adds the extensions of the kind or list kind named kind
+// to its schema out.
+func (r *resource) addExtensions(out *spec.Schema, kind string, opts Options) {
+	out.AddExtension(extGroupVersionKind, []any{map[string]any{"group": r.group, "version": r.version, "kind": kind}})
+	if !opts.OmitSelectableFields && len(r.selectableFields) > 0 {
+		fields := make([]any, len(r.selectableFields))
+		for i, f := range r.selectableFields {
+			fields[i] = map[string]any{"fieldPath": f}
+		}
+		out.AddExtension(extSelectableFields, fields)
 	}
-	return out
 }
 
 // kindSchema is the published schema of the kind.
@@ -131,10 +142,7 @@ func (r *resource) kindSchema(c *converter, opts Options) spec.Schema {
 			c.addEmbeddedFields(&out)
 		}
 	}
-	out.AddExtension(extGroupVersionKind, r.gvkExtension(r.kind))
-	if !opts.OmitSelectableFields && len(r.selectableFields) > 0 {
-		out.AddExtension(extSelectableFields, r.selectableFieldsExtension())
-	}
+	r.addExtensions(&out, r.kind, opts)
 	return out
 }
 
@@ -158,33 +166,48 @@ func (r *resource) listSchema(c *converter, opts Options) spec.Schema {
 			"kind":       stringSchema(typeMetaKindDescription),
 		},
 	}}
-	out.AddExtension(extGroupVersionKind, r.gvkExtension(r.listKind))
-	if !opts.OmitSelectableFields && len(r.selectableFields) > 0 {
-		out.AddExtension(extSelectableFields, r.selectableFieldsExtension())
-	}
+	r.addExtensions(&out, r.listKind, opts)
 	return out
 }
 
-// builtinClosure returns the built-in definitions that roots refer to,
-// directly or not, roots included.
-func builtinClosure(b *builtins, roots ...string) []string {
-	seen := map[string]bool{}
-	var out []string
-	var visit func(string)
-	visit = func(n string) {
-		if seen[n] {
+// builtinDefinitions returns new copies of the v3 schemas of the built-in
+// definitions that the document of r refers to, directly or not, by name.
+func (r *resource) builtinDefinitions() map[string]*spec.Schema {
+	b := r.builtins()
+	defs := map[string]*spec.Schema{}
+	var visit func(name string)
+	visit = func(name string) {
+		if defs[name] != nil {
 			return
 		}
-		seen[n] = true
-		out = append(out, n)
-		for _, d := range b.references(n) {
-			visit(d)
-		}
+		s, _ := b.v3(name)
+		defs[name] = &s
+		visitRefs(s, visit)
 	}
-	for _, r := range roots {
-		visit(r)
+	for _, n := range r.builtinRoots() {
+		visit(n)
 	}
-	return out
+	return defs
+}
+
+// visitRefs calls f with the name of every definition that s refers to.
+// (s is a value: its copies stay on the stack.)
+func visitRefs(s spec.Schema, f func(name string)) {
+	if u := s.Ref.GetURL(); u != nil && u.Fragment != "" {
+		f(strings.TrimPrefix(u.Fragment, strings.TrimPrefix(v3RefPrefix, "#")))
+	}
+	for _, p := range s.Properties {
+		visitRefs(p, f)
+	}
+	for _, a := range s.AllOf {
+		visitRefs(a, f)
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		visitRefs(*s.Items.Schema, f)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		visitRefs(*s.AdditionalProperties.Schema, f)
+	}
 }
 
 // builtinRoots are the built-in definitions the document of r refers to.
@@ -203,19 +226,17 @@ func (r *resource) builtinRoots() []string {
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*spec.Swagger, error) {
-	rel := release.Of(opts.KubernetesVersion)
-	r, err := newResource(crd, version)
+	r, c, err := newResource(crd, version, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	r.release = rel
-	c := &converter{v2: true, stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v2RefPrefix, noExternalDocs: rel < 36}
 	defs := spec.Definitions{
 		modelName(r.group, r.version, r.kind):     r.kindSchema(c, opts),
 		modelName(r.group, r.version, r.listKind): r.listSchema(c, opts),
 	}
-	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
-		defs[n], _ = r.builtins().v2(n)
+	for n, s := range r.builtinDefinitions() {
+		v2Schema(s)
+		defs[n] = *s
 	}
 	doc := &spec.Swagger{SwaggerProps: spec.SwaggerProps{
 		Swagger:     "2.0",
@@ -234,22 +255,16 @@ func V2(crd *crdschema.CustomResourceDefinition, version string, opts Options) (
 // A version without a schema, or whose schema is not structural, is
 // published as a bare object, as the API server does.
 func V3(crd *crdschema.CustomResourceDefinition, version string, opts Options) (*Document, error) {
-	rel := release.Of(opts.KubernetesVersion)
-	r, err := newResource(crd, version)
+	r, c, err := newResource(crd, version, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	r.release = rel
-	c := &converter{stripValueValidation: opts.StripValueValidation, stripNullable: opts.StripNullable, refPrefix: v3RefPrefix, noExternalDocs: rel < 36}
 	kind, list := r.kindSchema(c, opts), r.listSchema(c, opts)
 	schemas := map[string]*spec.Schema{
 		modelName(r.group, r.version, r.kind):     &kind,
 		modelName(r.group, r.version, r.listKind): &list,
 	}
-	for _, n := range builtinClosure(r.builtins(), r.builtinRoots()...) {
-		s, _ := r.builtins().v3(n)
-		schemas[n] = &s
-	}
+	maps.Copy(schemas, r.builtinDefinitions())
 	return &Document{
 		OpenAPI:    "3.0.0",
 		Info:       &spec.Info{InfoProps: spec.InfoProps{Title: docTitle, Version: docVersion}},

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/go-openapi/spec"
 )
@@ -18,19 +19,7 @@ func (r *resource) v2Paths() map[string]spec.PathItem {
 		}
 		for i := range g.routes {
 			rt := &g.routes[i]
-			op := r.v2Operation(g, rt)
-			switch rt.method {
-			case "GET":
-				item.Get = op
-			case "PUT":
-				item.Put = op
-			case "POST":
-				item.Post = op
-			case "DELETE":
-				item.Delete = op
-			case "PATCH":
-				item.Patch = op
-			}
+			*byMethod(rt.method, &item.Get, &item.Put, &item.Post, &item.Delete, &item.Patch) = r.v2Operation(g, rt)
 		}
 		paths[g.path] = item
 	}
@@ -38,14 +27,11 @@ func (r *resource) v2Paths() map[string]spec.PathItem {
 }
 
 func v2Parameter(p param) spec.Parameter {
-	var out spec.Parameter
-	out.Name = p.name
-	out.In = p.in
-	out.Description = p.description
-	out.Required = p.required
-	out.Type = p.typ
-	out.UniqueItems = true
-	return out
+	return spec.Parameter{
+		ParamProps:        spec.ParamProps{Name: p.name, In: p.in, Description: p.description, Required: p.required},
+		SimpleSchema:      spec.SimpleSchema{Type: p.typ},
+		CommonValidations: spec.CommonValidations{UniqueItems: true},
+	}
 }
 
 func (r *resource) v2Operation(g *pathGroup, rt *route) *spec.Operation {
@@ -66,12 +52,8 @@ func (r *resource) v2Operation(g *pathGroup, rt *route) *spec.Operation {
 	}
 	codes := map[int]spec.Response{200: resp("OK"), 401: {ResponseProps: spec.ResponseProps{Description: "Unauthorized"}}}
 	for _, c := range responseCodes(rt.action) {
-		switch c[0] {
-		case "201":
-			codes[201] = resp(c[1])
-		case "202":
-			codes[202] = resp(c[1])
-		}
+		code, _ := strconv.Atoi(c[0])
+		codes[code] = resp(c[1])
 	}
 	op.Responses = &spec.Responses{ResponsesProps: spec.ResponsesProps{StatusCodeResponses: codes}}
 
@@ -79,12 +61,8 @@ func (r *resource) v2Operation(g *pathGroup, rt *route) *spec.Operation {
 		op.Parameters = append(op.Parameters, v2Parameter(p))
 	}
 	if rt.body != "" {
-		var body spec.Parameter
-		body.Name = "body"
-		body.In = "body"
-		body.Required = rt.bodyRequired
-		body.Schema = spec.RefSchema(v2RefPrefix + rt.body)
-		op.Parameters = append(op.Parameters, body)
+		op.Parameters = append(op.Parameters, spec.Parameter{ParamProps: spec.ParamProps{
+			Name: "body", In: "body", Required: rt.bodyRequired, Schema: spec.RefSchema(v2RefPrefix + rt.body)}})
 	}
 	sort.SliceStable(op.Parameters, func(i, j int) bool {
 		a, b := &op.Parameters[i], &op.Parameters[j]

@@ -14,23 +14,27 @@ func (r *resource) v3Paths() map[string]*PathItem {
 		}
 		for i := range g.routes {
 			rt := &g.routes[i]
-			op := r.v3Operation(g, rt)
-			switch rt.method {
-			case "GET":
-				item.Get = op
-			case "PUT":
-				item.Put = op
-			case "POST":
-				item.Post = op
-			case "DELETE":
-				item.Delete = op
-			case "PATCH":
-				item.Patch = op
-			}
+			*byMethod(rt.method, &item.Get, &item.Put, &item.Post, &item.Delete, &item.Patch) = r.v3Operation(g, rt)
 		}
 		paths[g.path] = item
 	}
 	return paths
+}
+
+// byMethod returns the one of an item's operation fields get, put, post,
+// del and patch that holds the operation of method.
+func byMethod[O any](method string, get, put, post, del, patch *O) *O {
+	switch method {
+	case "GET":
+		return get
+	case "PUT":
+		return put
+	case "POST":
+		return post
+	case "DELETE":
+		return del
+	}
+	return patch
 }
 
 func v3Parameter(p param) *Parameter {

@@ -15,17 +15,16 @@ import (
 // (zz_generated_static.go for 1.37, zz_generated_k13N.go for the others).
 // The v2 definitions are the v3 ones as v2 writes them (v2Definition).
 type builtins struct {
-	references func(name string) []string
 	v3         func(name string) (spec.Schema, bool)
 	parameters func(options string) []queryParameter
 }
 
 var builtinsByRelease = map[release.Minor]*builtins{
-	33: {builtinReferencesK133, builtinDefinitionV3K133, optionParametersK133},
-	34: {builtinReferencesK134, builtinDefinitionV3K134, optionParametersK134},
-	35: {builtinReferencesK135, builtinDefinitionV3K135, optionParametersK135},
-	36: {builtinReferencesK136, builtinDefinitionV3K136, optionParametersK136},
-	37: {builtinReferences, builtinDefinitionV3, optionParameters},
+	33: {builtinDefinitionV3K133, optionParametersK133},
+	34: {builtinDefinitionV3K134, optionParametersK134},
+	35: {builtinDefinitionV3K135, optionParametersK135},
+	36: {builtinDefinitionV3K136, optionParametersK136},
+	37: {builtinDefinitionV3, optionParameters},
 }
 
 // builtins returns the facts of r's release.
@@ -36,20 +35,11 @@ func (r *resource) builtins() *builtins {
 	return builtinsByRelease[release.Default]
 }
 
-// v2 returns a new copy of the OpenAPI v2 schema of the built-in
-// definition name, and whether there is one: the v3 schema without
-// defaults (v2 documents prune them), with references to
+// v2Schema turns the v3 schema of a built-in definition into its v2
+// schema: without defaults (v2 documents prune them), with references to
 // #/definitions/ and without the allOf that v3 wraps a described
 // reference in. tools/openapigen checks that every release's published v2
 // definitions are exactly that.
-func (b *builtins) v2(name string) (spec.Schema, bool) {
-	s, ok := b.v3(name)
-	if ok {
-		v2Schema(&s)
-	}
-	return s, ok
-}
-
 func v2Schema(s *spec.Schema) {
 	s.Default = nil
 	if len(s.AllOf) == 1 {

@@ -196,9 +196,11 @@ func titleCase(s string) string {
 var operationVerbs = [...]string{"get", "log", "read", "replace", "patch", "delete", "deletecollection", "watch", "connect", "proxy", "list", "create"}
 
 // operationIDAndTags derives an operation's ID and tags from its name and
-// path, as the API server does: the shortest verb the name starts with,
-// then the group (without .k8s.io) and version in camel case, then the
-// rest of the name; the tag is group_version.
+// its path, /apis/<group>/<version>/..., as the API server does: the
+// shortest verb the name starts with, then the group (without .k8s.io)
+// and version in camel case, then the rest of the name; the tag is
+// group_version. (The API server's function also takes the core group's
+// /api paths and names without a verb, which no route here has.)
 func operationIDAndTags(operation, path string) (string, []string) {
 	verb := ""
 	for _, v := range operationVerbs {
@@ -206,29 +208,11 @@ func operationIDAndTags(operation, path string) (string, []string) {
 			verb = v
 		}
 	}
-	if verb == "" {
-		return operation, nil
-	}
-	rest := operation[len(verb):]
-	prefix := verb
-	var tags []string
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	if len(parts) >= 1 && parts[0] == "api" {
-		parts = append([]string{"apis", "core"}, parts[1:]...)
-	}
-	if len(parts) >= 2 && parts[0] == "apis" {
-		group := strings.TrimSuffix(parts[1], ".k8s.io")
-		prefix += validOperationID(group, true)
-		tag := validOperationID(group, false)
-		if len(parts) > 2 {
-			prefix += validOperationID(parts[2], true)
-			tag += "_" + validOperationID(parts[2], false)
-		}
-		tags = append(tags, tag)
-	} else if len(parts) >= 1 {
-		tags = append(tags, validOperationID(parts[0], false))
-	}
-	return prefix + validOperationID(rest, true), tags
+	group, rest, _ := strings.Cut(strings.TrimPrefix(path, "/apis/"), "/")
+	group = strings.TrimSuffix(group, ".k8s.io")
+	version, _, _ := strings.Cut(rest, "/")
+	id := verb + validOperationID(group, true) + validOperationID(version, true) + validOperationID(operation[len(verb):], true)
+	return id, []string{validOperationID(group, false) + "_" + validOperationID(version, false)}
 }
 
 // validOperationID keeps the letters, underscores and (not first) digits of

@@ -203,22 +203,7 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		}
 	}
 
-	// Generic keywords.
-	if typ != "" {
-		out.Type = spec.StringOrArray{typ}
-	}
-	out.Nullable = nullable
-	out.Description = s.Description
-	out.Title = s.Title
-	if !c.v2 {
-		out.Default = jsonValue(s.Default)
-	}
-	if d := s.ExternalDocs; d != nil && !c.noExternalDocs {
-		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
-	}
-	if !c.noExternalDocs {
-		out.Example = jsonValue(s.Example)
-	}
+	c.generic(&out, &s.Generic, typ, nullable, !c.v2)
 
 	c.extensions(&out, &s.Extensions)
 	if len(s.XValidations) > 0 {
@@ -344,21 +329,29 @@ func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 		}
 	}
 	g := &n.ForbiddenGenerics
-	if g.Type != "" {
-		out.Type = spec.StringOrArray{g.Type}
-	}
-	out.Nullable = g.Nullable
-	out.Description = g.Description
-	out.Title = g.Title
-	out.Default = jsonValue(g.Default)
-	if d := g.ExternalDocs; d != nil && !c.noExternalDocs {
-		out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
-	}
-	if !c.noExternalDocs {
-		out.Example = jsonValue(g.Example)
-	}
+	c.generic(&out, g, g.Type, g.Nullable, true)
 	c.extensions(&out, &n.ForbiddenExtensions)
 	return out
+}
+
+// generic publishes the generic keywords of g, with the type typ and
+// nullable as given, and the default when withDefault is set.
+func (c *converter) generic(out *spec.Schema, g *structural.Generic, typ string, nullable, withDefault bool) {
+	if typ != "" {
+		out.Type = spec.StringOrArray{typ}
+	}
+	out.Nullable = nullable
+	out.Description = g.Description
+	out.Title = g.Title
+	if withDefault {
+		out.Default = jsonValue(g.Default)
+	}
+	if !c.noExternalDocs {
+		if d := g.ExternalDocs; d != nil {
+			out.ExternalDocs = &spec.ExternalDocumentation{Description: d.Description, URL: d.URL}
+		}
+		out.Example = jsonValue(g.Example)
+	}
 }
 
 // intOrStringNested is the nested schema {type: t} as the int-or-string

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"hash/fnv"
@@ -125,57 +124,25 @@ func contentHash(s string) string {
 // the simple schema, then the parameter's own properties), without HTML
 // escaping. It covers the keywords this package's parameters use.
 func parameterJSON(p *spec.Parameter) string {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	field := func(name string, value any) {
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		writeJSONString(&b, name)
-		b.WriteByte(':')
-		switch v := value.(type) {
-		case string:
-			writeJSONString(&b, v)
-		case bool:
-			b.WriteString(strconv.FormatBool(v))
-		}
+	type ref struct {
+		Ref string `json:"$ref"`
 	}
-	if p.UniqueItems {
-		field("uniqueItems", true)
-	}
-	if p.Type != "" {
-		field("type", p.Type)
-	}
-	if p.Format != "" {
-		field("format", p.Format)
-	}
-	if p.Description != "" {
-		field("description", p.Description)
-	}
-	if p.Name != "" {
-		field("name", p.Name)
-	}
-	if p.In != "" {
-		field("in", p.In)
-	}
-	if p.Required {
-		field("required", true)
-	}
+	v := struct {
+		UniqueItems bool   `json:"uniqueItems,omitempty"`
+		Type        string `json:"type,omitempty"`
+		Format      string `json:"format,omitempty"`
+		Description string `json:"description,omitempty"`
+		Name        string `json:"name,omitempty"`
+		In          string `json:"in,omitempty"`
+		Required    bool   `json:"required,omitempty"`
+		Schema      *ref   `json:"schema,omitempty"`
+	}{p.UniqueItems, p.Type, p.Format, p.Description, p.Name, p.In, p.Required, nil}
 	if p.Schema != nil {
-		field("schema", "")
-		// Replace the empty string just written with the schema object.
-		b.Truncate(b.Len() - 2)
-		b.WriteString(`{"$ref":`)
-		writeJSONString(&b, p.Schema.Ref.String())
-		b.WriteByte('}')
+		v.Schema = &ref{p.Schema.Ref.String()}
 	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b.Truncate(b.Len() - 1) // the newline Encode adds
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n") // the newline Encode adds
 }

@@ -16,28 +16,6 @@ const prettyDescription = "If 'true', then the output is pretty printed. Default
 // namespaceDescription describes the namespace path parameter.
 const namespaceDescription = "object name and auth scope, such as for teams and projects"
 
-// builtinReferences returns the built-in definitions that the definition
-// name refers to directly.
-func builtinReferences(name string) []string {
-	switch name {
-	case "io.k8s.api.autoscaling.v1.Scale":
-		return []string{"io.k8s.api.autoscaling.v1.ScaleSpec", "io.k8s.api.autoscaling.v1.ScaleStatus", "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1", "io.k8s.apimachinery.pkg.apis.meta.v1.Time"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference", "io.k8s.apimachinery.pkg.apis.meta.v1.Time"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.Status":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta", "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails"}
-	case "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails":
-		return []string{"io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause"}
-	}
-	return nil
-}
-
 // builtinDefinitionV3 returns a new copy of the OpenAPI v3 schema of the
 // built-in definition name, and whether there is one.
 func builtinDefinitionV3(name string) (spec.Schema, bool) {

@@ -24,8 +24,19 @@ func Schema(p *crdschema.JSONSchemaProps) any {
 // Rule returns the value the API server prints for the rule r when
 // r is the bad value of a field error (as CEL compilation errors do):
 // `{"Rule":"...","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}`.
-func Rule(r crdschema.ValidationRule) any {
-	return goRule(r)
+func Rule(r crdschema.ValidationRule) ValidationRule {
+	g := ValidationRule{
+		Rule:              r.Rule,
+		Message:           r.Message,
+		MessageExpression: r.MessageExpression,
+		FieldPath:         r.FieldPath,
+		OptionalOldSelf:   r.OptionalOldSelf,
+	}
+	if r.Reason != nil {
+		s := FieldValueErrorReason(*r.Reason)
+		g.Reason = &s
+	}
+	return g
 }
 
 // The types below mirror the API server's internal schema types, field for
@@ -113,21 +124,6 @@ type ValidationRule struct {
 	Reason            *FieldValueErrorReason
 	FieldPath         string
 	OptionalOldSelf   *bool
-}
-
-func goRule(r crdschema.ValidationRule) ValidationRule {
-	g := ValidationRule{
-		Rule:              r.Rule,
-		Message:           r.Message,
-		MessageExpression: r.MessageExpression,
-		FieldPath:         r.FieldPath,
-		OptionalOldSelf:   r.OptionalOldSelf,
-	}
-	if r.Reason != nil {
-		s := FieldValueErrorReason(*r.Reason)
-		g.Reason = &s
-	}
-	return g
 }
 
 // JSON is the API server's type of a default, an example or an enum value.
@@ -246,7 +242,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 	if p.XValidations != nil {
 		g.XValidations = make(ValidationRules, len(p.XValidations))
 		for i, r := range p.XValidations {
-			g.XValidations[i] = goRule(r)
+			g.XValidations[i] = Rule(r)
 		}
 	}
 	return g

@@ -32,13 +32,8 @@ func authzMember(fn, id string, argTypes []*cel.Type, result *cel.Type) funcDecl
 	return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, argTypes, result, cel.FunctionBinding(unreachable))}}
 }
 
-// authzLib declares the kubernetes.authz library.
-type authzLib struct{}
-
-func (authzLib) LibraryName() string                 { return "kubernetes.authz" }
-func (authzLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (authzLib) CompileOptions() []cel.EnvOption {
+// authzOptions declares the functions of the kubernetes.authz library.
+func authzOptions() []cel.EnvOption {
 	s := cel.StringType
 	return envOptions([]funcDecl{
 		authzMember("path", "authorizer_path", []*cel.Type{AuthorizerType, s}, PathCheckType),
@@ -59,13 +54,8 @@ func (authzLib) CompileOptions() []cel.EnvOption {
 	})
 }
 
-// authzSelectorsLib declares the kubernetes.authzSelectors library.
-type authzSelectorsLib struct{}
-
-func (authzSelectorsLib) LibraryName() string                 { return "kubernetes.authzSelectors" }
-func (authzSelectorsLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (authzSelectorsLib) CompileOptions() []cel.EnvOption {
+// authzSelectorsOptions declares the functions of the kubernetes.authzSelectors library.
+func authzSelectorsOptions() []cel.EnvOption {
 	s := cel.StringType
 	return envOptions([]funcDecl{
 		authzMember("fieldSelector", "authorizer_fieldselector", []*cel.Type{ResourceCheckType, s}, ResourceCheckType),

@@ -41,21 +41,10 @@ func (v cidrVal) Value() any     { return v.prefix }
 // Size is the prefix length in whole bytes; runtime costs use it.
 func (v cidrVal) Size() ref.Val { return types.Int((v.prefix.Bits() + 7) / 8) }
 
-// cidrLib is the kubernetes.net.cidr library.
-type cidrLib struct{}
-
-func (cidrLib) LibraryName() string                 { return "kubernetes.net.cidr" }
-func (cidrLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (cidrLib) CompileOptions() []cel.EnvOption {
-	member := func(fn, id string, result *cel.Type, f func(cidrVal) ref.Val) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{CIDRType}, result, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			c, ok := a.(cidrVal)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
-			return f(c)
-		}))}}
+// cidrOptions declares the functions of the kubernetes.net.cidr library.
+func cidrOptions() []cel.EnvOption {
+	member := func(fn, id string, result *cel.Type, f func(netip.Prefix) ref.Val) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{CIDRType}, result, cel.UnaryBinding(unary(f)))}}
 	}
 	return envOptions([]funcDecl{
 		{"cidr", []cel.FunctionOpt{cel.Overload("string_to_cidr", []*cel.Type{cel.StringType}, CIDRType, cel.UnaryBinding(stringToCIDR))}},
@@ -69,17 +58,12 @@ func (cidrLib) CompileOptions() []cel.EnvOption {
 				cel.BinaryBinding(func(c, s ref.Val) ref.Val { return cidrContainsCIDR(c, stringToCIDR(s)) })),
 			cel.MemberOverload("cidr_contains_cidr", []*cel.Type{CIDRType, CIDRType}, cel.BoolType, cel.BinaryBinding(cidrContainsCIDR)),
 		}},
-		member("ip", "cidr_ip", IPType, func(c cidrVal) ref.Val { return ipVal{c.prefix.Addr()} }),
-		member("prefixLength", "cidr_prefix_length", cel.IntType, func(c cidrVal) ref.Val { return types.Int(c.prefix.Bits()) }),
-		member("masked", "cidr_masked", CIDRType, func(c cidrVal) ref.Val { return cidrVal{c.prefix.Masked()} }),
-		{"isCIDR", []cel.FunctionOpt{cel.Overload("is_cidr", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isCIDR))}},
-		{"string", []cel.FunctionOpt{cel.Overload("cidr_to_string", []*cel.Type{CIDRType}, cel.StringType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			c, ok := a.(cidrVal)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
-			return types.String(c.prefix.String())
-		}))}},
+		member("ip", "cidr_ip", IPType, func(p netip.Prefix) ref.Val { return ipVal{p.Addr()} }),
+		member("prefixLength", "cidr_prefix_length", cel.IntType, func(p netip.Prefix) ref.Val { return types.Int(p.Bits()) }),
+		member("masked", "cidr_masked", CIDRType, func(p netip.Prefix) ref.Val { return cidrVal{p.Masked()} }),
+		{"isCIDR", []cel.FunctionOpt{cel.Overload("is_cidr", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(parseCIDR)))}},
+		{"string", []cel.FunctionOpt{cel.Overload("cidr_to_string", []*cel.Type{CIDRType}, cel.StringType,
+			cel.UnaryBinding(unary(func(p netip.Prefix) ref.Val { return types.String(p.String()) })))}},
 	}, cel.Types(CIDRType))
 }
 
@@ -96,27 +80,14 @@ func parseCIDR(s string) (netip.Prefix, error) {
 	return p, nil
 }
 
-func stringToCIDR(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+var stringToCIDR = unary(func(s string) ref.Val {
 	p, err := parseCIDR(s)
 	if err != nil {
 		// Kubernetes prefixes the already prefixed parse error once more.
 		return types.NewErr("network address parse error during conversion from string: %v", err)
 	}
 	return cidrVal{p}
-}
-
-func isCIDR(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
-	_, err := parseCIDR(s)
-	return types.Bool(err == nil)
-}
+})
 
 // cidrContainsIP reports whether the prefix contains the address. As in
 // Kubernetes, an address argument that failed to parse yields "no such

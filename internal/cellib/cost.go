@@ -65,13 +65,30 @@ func regexCost(strSize, regexSize uint64) uint64 {
 	return str * re
 }
 
+// unitCost reports whether a call costs 1, estimated and at runtime: the
+// authorization library's accessors, and the members of the IP, CIDR,
+// format, quantity, semver and URL libraries that neither parse nor
+// traverse anything.
+func unitCost(function, overloadID string) bool {
+	switch function {
+	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored",
+		"masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast",
+		"format.named", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
+		"compareTo", "add", "sub", "major", "minor", "patch",
+		"getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
+		return true
+	}
+	return overloadID == "cidr_ip"
+}
+
 // CallCost returns the runtime cost of a call, or nil to let cel-go price it.
 func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
+	if unitCost(function, overloadID) {
+		return costPtr(1)
+	}
 	switch function {
 	case "check":
 		return costPtr(authzCheckCost)
-	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":
-		return costPtr(1)
 	case "fieldSelector", "labelSelector":
 		if len(args) >= 2 {
 			n := actualSize(args[1])
@@ -84,7 +101,8 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 			c = traversalCost(args[0])
 		}
 		return &c
-	case "url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey":
+	case "url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey",
+		"cidr", "isIP", "isCIDR", "ip", "quantity", "isQuantity", "semver", "isSemver":
 		if len(args) >= 1 {
 			return costPtr(stringCost(actualSize(args[0]), common.StringTraversalCostFactor))
 		}
@@ -100,23 +118,10 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 		if len(args) >= 2 {
 			return costPtr(regexCost(actualSize(args[0]), actualSize(args[1])))
 		}
-	case "cidr", "isIP", "isCIDR":
-		if len(args) >= 1 {
-			return costPtr(stringCost(actualSize(args[0]), common.StringTraversalCostFactor))
-		}
-	case "ip":
-		if len(args) >= 1 {
-			if overloadID == "cidr_ip" {
-				return costPtr(1)
-			}
-			return costPtr(stringCost(actualSize(args[0]), common.StringTraversalCostFactor))
-		}
 	case "ip.isCanonical":
 		if len(args) >= 1 {
 			return costPtr(stringCost(actualSize(args[0]), 2*common.StringTraversalCostFactor))
 		}
-	case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
-		return costPtr(1)
 	case "containsIP":
 		if len(args) >= 2 {
 			cidrSize := actualSize(args[0])
@@ -136,20 +141,12 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 			}
 			return &c
 		}
-	case "quantity", "isQuantity", "semver", "isSemver":
-		if len(args) >= 1 {
-			return costPtr(stringCost(actualSize(args[0]), common.StringTraversalCostFactor))
-		}
 	case "validate":
 		if len(args) >= 2 {
 			if f, ok := args[0].Value().(formatVal); ok {
 				return costPtr(regexCost(actualSize(args[1]), uint64(f.regexSize)))
 			}
 		}
-	case "format.named", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-		"compareTo", "add", "sub", "major", "minor", "patch",
-		"getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
-		return costPtr(1)
 	case "_==_":
 		if len(args) == 2 {
 			switch args[0].(type) {
@@ -170,14 +167,12 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	traversal := func(n checker.AstNode, factor float64) *checker.CallEstimate {
 		return &checker.CallEstimate{CostEstimate: e.sizeEstimate(n).MultiplyByCostFactor(factor)}
 	}
-	if e.FlatGlobalMatches && overloadID == "matches" && target == nil {
+	if e.FlatGlobalMatches && overloadID == "matches" && target == nil || unitCost(function, overloadID) {
 		return fixed(1)
 	}
 	switch function {
 	case "check":
 		return fixed(authzCheckCost)
-	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":
-		return fixed(1)
 	case "fieldSelector", "labelSelector":
 		if len(args) == 1 {
 			return &checker.CallEstimate{CostEstimate: selectorCost(e.sizeEstimate(args[0]))}
@@ -253,14 +248,7 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 			reCost := e.sizeEstimate(args[0]).MultiplyByCostFactor(common.RegexStringLengthCostFactor)
 			return &checker.CallEstimate{CostEstimate: strCost.Multiply(reCost), ResultSize: &checker.SizeEstimate{Min: 0, Max: sz.Max}}
 		}
-	case "cidr", "isIP", "isCIDR":
-		if len(args) >= 1 {
-			return traversal(args[0], common.StringTraversalCostFactor)
-		}
-	case "ip":
-		if overloadID == "cidr_ip" {
-			return fixed(1)
-		}
+	case "cidr", "isIP", "isCIDR", "ip", "quantity", "isQuantity", "semver", "isSemver":
 		if len(args) >= 1 {
 			return traversal(args[0], common.StringTraversalCostFactor)
 		}
@@ -268,8 +256,6 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 		if len(args) >= 1 {
 			return traversal(args[0], 2*common.StringTraversalCostFactor)
 		}
-	case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
-		return fixed(1)
 	case "containsIP", "containsCIDR":
 		if len(args) >= 1 {
 			// Addresses are 4 or 16 bytes; both sides are compared.
@@ -286,20 +272,12 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 			}
 			return &checker.CallEstimate{CostEstimate: c}
 		}
-	case "quantity", "isQuantity", "semver", "isSemver":
-		if len(args) >= 1 {
-			return traversal(args[0], common.StringTraversalCostFactor)
-		}
 	case "validate":
 		if len(args) >= 1 {
 			c := e.sizeEstimate(args[0]).MultiplyByCostFactor(common.StringTraversalCostFactor).
 				MultiplyByCostFactor(maxFormatRegexSize * common.RegexStringLengthCostFactor)
 			return &checker.CallEstimate{CostEstimate: c}
 		}
-	case "format.named", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-		"compareTo", "add", "sub", "major", "minor", "patch",
-		"getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
-		return fixed(1)
 	case "_==_":
 		if len(args) == 2 {
 			return estimateEquality(args[0], args[1])
@@ -350,37 +328,30 @@ func (e *CostEstimator) estimateReplace(target, oldArg, newArg checker.AstNode) 
 	newSz := e.sizeEstimate(newArg)
 
 	var count, kept checker.SizeEstimate
-	// Longest result.
-	switch {
-	case oldSz.Min == 0:
-		// An empty old string is inserted around every character.
-		count.Max = sz.Max
-		if sz.Max < math.MaxUint64 {
-			count.Max = sz.Max + 1
-		}
-		kept.Max = sz.Max
-	case newSz.Max <= oldSz.Min:
-		count.Max = 0
-		kept.Max = sz.Max
-	default:
-		count.Max = uint64(math.Ceil(float64(sz.Max) / float64(oldSz.Min)))
-	}
-	// Shortest result.
-	switch {
-	case oldSz.Max == 0:
-		count.Min = sz.Min
-		if sz.Min < math.MaxUint64 {
-			count.Min = sz.Min + 1
-		}
-		kept.Min = sz.Min
-	case oldSz.Max <= newSz.Min:
-		count.Min = 0
-		kept.Min = sz.Min
-	default:
-		count.Min = uint64(math.Ceil(float64(sz.Min) / float64(oldSz.Max)))
-	}
+	// The longest result, then the shortest.
+	count.Max, kept.Max = replaceBound(sz.Max, oldSz.Min, newSz.Max <= oldSz.Min)
+	count.Min, kept.Min = replaceBound(sz.Min, oldSz.Max, oldSz.Max <= newSz.Min)
 	size := count.Multiply(newSz).Add(kept)
 	return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(2 * common.StringTraversalCostFactor), ResultSize: &size}
+}
+
+// replaceBound returns one bound of the number of replacements in a
+// string of n characters and of the characters kept: an empty old string
+// (oldLen 0) is inserted around every character; when the result cannot
+// grow (noGrowth) no replacement counts; otherwise every oldLen characters
+// may be one.
+func replaceBound(n, oldLen uint64, noGrowth bool) (count, kept uint64) {
+	switch {
+	case oldLen == 0:
+		count = n
+		if n < math.MaxUint64 {
+			count = n + 1
+		}
+		return count, n
+	case noGrowth:
+		return 0, n
+	}
+	return uint64(math.Ceil(float64(n) / float64(oldLen))), 0
 }
 
 // EstimateSize delegates to the SizeEstimator.

@@ -104,7 +104,7 @@ func (d *decimal) roundUp(scale int32) *decimal {
 	shift := int64(scale) - int64(d.scale)
 	switch {
 	case shift >= 0:
-		r.unscaled.Set(d.withScaleShift(shift))
+		r.unscaled.Set(d.withScale(scale))
 	default:
 		// Shortcut: dividing by more than the number of digits leaves no
 		// quotient, so any non-zero value becomes one unit away from zero.
@@ -119,13 +119,6 @@ func (d *decimal) roundUp(scale int32) *decimal {
 		}
 	}
 	return r
-}
-
-func (d *decimal) withScaleShift(shift int64) *big.Int {
-	if shift == 0 || d.unscaled.Sign() == 0 {
-		return &d.unscaled
-	}
-	return new(big.Int).Mul(&d.unscaled, pow10(shift))
 }
 
 // removeBigFactors divides v by f as long as the division is exact and v is

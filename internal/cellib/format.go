@@ -82,30 +82,20 @@ var namedFormats = map[string]formatVal{
 		}
 		return nil
 	}, urlRegexSize},
-	"uuid": {"uuid", func(s string) []string {
-		if !uuidRegexp.MatchString(s) {
-			return []string{"does not match the UUID format"}
+	"uuid":     {"uuid", failing(uuidRegexp.MatchString, "does not match the UUID format"), len(uuidPattern)},
+	"byte":     {"byte", failing(base64Regexp.MatchString, "invalid base64"), base64RegexSize},
+	"date":     {"date", failing(dates.Date, "invalid date"), len(dates.TimePattern)},
+	"datetime": {"datetime", failing(dates.DateTime, "invalid datetime"), len(dates.TimePattern)},
+}
+
+// failing is the validation that gives msg for the strings ok rejects.
+func failing(ok func(string) bool, msg string) func(string) []string {
+	return func(s string) []string {
+		if !ok(s) {
+			return []string{msg}
 		}
 		return nil
-	}, len(uuidPattern)},
-	"byte": {"byte", func(s string) []string {
-		if !base64Regexp.MatchString(s) {
-			return []string{"invalid base64"}
-		}
-		return nil
-	}, base64RegexSize},
-	"date": {"date", func(s string) []string {
-		if !dates.Date(s) {
-			return []string{"invalid date"}
-		}
-		return nil
-	}, len(dates.TimePattern)},
-	"datetime": {"datetime", func(s string) []string {
-		if !dates.DateTime(s) {
-			return []string{"invalid datetime"}
-		}
-		return nil
-	}, len(dates.TimePattern)},
+	}
 }
 
 // namedFormatOrder fixes the order in which the constants are declared.
@@ -115,18 +105,13 @@ var namedFormatOrder = []string{
 	"uri", "uuid", "byte", "date", "datetime",
 }
 
-// formatLib is the kubernetes.format library.
-type formatLib struct{}
-
-func (formatLib) LibraryName() string                 { return "kubernetes.format" }
-func (formatLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (formatLib) CompileOptions() []cel.EnvOption {
+// formatOptions declares the functions of the kubernetes.format library.
+func formatOptions() []cel.EnvOption {
 	decls := []funcDecl{
 		{"validate", []cel.FunctionOpt{cel.MemberOverload("format-validate", []*cel.Type{FormatType, cel.StringType},
 			cel.OptionalType(cel.ListType(cel.StringType)), cel.BinaryBinding(formatValidate))}},
 		{"format.named", []cel.FunctionOpt{cel.Overload("format-named", []*cel.Type{cel.StringType},
-			cel.OptionalType(FormatType), cel.UnaryBinding(formatNamed))}},
+			cel.OptionalType(FormatType), cel.UnaryBinding(unary(formatNamed)))}},
 	}
 	for _, name := range namedFormatOrder {
 		f := namedFormats[name]
@@ -137,11 +122,7 @@ func (formatLib) CompileOptions() []cel.EnvOption {
 	return envOptions(decls)
 }
 
-func formatNamed(a ref.Val) ref.Val {
-	name, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+func formatNamed(name string) ref.Val {
 	f, ok := namedFormats[name]
 	if !ok {
 		return types.OptionalNone

@@ -41,33 +41,23 @@ func (v ipVal) Value() any     { return v.addr }
 // Size is the length of the address in bytes (4 or 16); runtime costs use it.
 func (v ipVal) Size() ref.Val { return types.Int((v.addr.BitLen() + 7) / 8) }
 
-// ipLib is the kubernetes.net.ip library.
-type ipLib struct{}
-
-func (ipLib) LibraryName() string                 { return "kubernetes.net.ip" }
-func (ipLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (ipLib) CompileOptions() []cel.EnvOption {
+// ipOptions declares the functions of the kubernetes.net.ip library.
+func ipOptions() []cel.EnvOption {
 	pred := func(fn, id string, f func(netip.Addr) bool) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{IPType}, cel.BoolType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			ip, ok := a.(ipVal)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
-			return types.Bool(f(ip.addr))
-		}))}}
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{IPType}, cel.BoolType,
+			cel.UnaryBinding(unary(func(a netip.Addr) ref.Val { return types.Bool(f(a)) })))}}
 	}
 	return envOptions([]funcDecl{
 		{"ip", []cel.FunctionOpt{cel.Overload("string_to_ip", []*cel.Type{cel.StringType}, IPType, cel.UnaryBinding(stringToIP))}},
-		{"family", []cel.FunctionOpt{cel.MemberOverload("ip_family", []*cel.Type{IPType}, cel.IntType, cel.UnaryBinding(ipFamily))}},
-		{"ip.isCanonical", []cel.FunctionOpt{cel.Overload("ip_is_canonical", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(ipIsCanonical))}},
+		{"family", []cel.FunctionOpt{cel.MemberOverload("ip_family", []*cel.Type{IPType}, cel.IntType, cel.UnaryBinding(unary(ipFamily)))}},
+		{"ip.isCanonical", []cel.FunctionOpt{cel.Overload("ip_is_canonical", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(unary(ipIsCanonical)))}},
 		pred("isUnspecified", "ip_is_unspecified", netip.Addr.IsUnspecified),
 		pred("isLoopback", "ip_is_loopback", netip.Addr.IsLoopback),
 		pred("isLinkLocalMulticast", "ip_is_link_local_multicast", netip.Addr.IsLinkLocalMulticast),
 		pred("isLinkLocalUnicast", "ip_is_link_local_unicast", netip.Addr.IsLinkLocalUnicast),
 		pred("isGlobalUnicast", "ip_is_global_unicast", netip.Addr.IsGlobalUnicast),
-		{"isIP", []cel.FunctionOpt{cel.Overload("is_ip", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isIP))}},
-		{"string", []cel.FunctionOpt{cel.Overload("ip_to_string", []*cel.Type{IPType}, cel.StringType, cel.UnaryBinding(ipToString))}},
+		{"isIP", []cel.FunctionOpt{cel.Overload("is_ip", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(parseIP)))}},
+		{"string", []cel.FunctionOpt{cel.Overload("ip_to_string", []*cel.Type{IPType}, cel.StringType, cel.UnaryBinding(unary(func(a netip.Addr) ref.Val { return types.String(a.String()) })))}},
 	}, cel.Types(IPType))
 }
 
@@ -87,59 +77,30 @@ func parseIP(s string) (netip.Addr, error) {
 	return a, nil
 }
 
-func stringToIP(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+var stringToIP = unary(func(s string) ref.Val {
 	addr, err := parseIP(s)
 	if err != nil {
 		return types.NewErr("%v", err)
 	}
 	return ipVal{addr}
-}
+})
 
-func ipToString(a ref.Val) ref.Val {
-	ip, ok := a.(ipVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
-	return types.String(ip.addr.String())
-}
-
-func ipFamily(a ref.Val) ref.Val {
-	ip, ok := a.(ipVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+func ipFamily(a netip.Addr) ref.Val {
 	switch {
-	case ip.addr.Is4():
+	case a.Is4():
 		return types.Int(4)
-	case ip.addr.Is6():
+	case a.Is6():
 		return types.Int(6)
 	}
-	return types.NewErr("IP address %q is not an IPv4 or IPv6 address", ip.addr.String())
+	return types.NewErr("IP address %q is not an IPv4 or IPv6 address", a.String())
 }
 
 // ipIsCanonical reports whether s is written exactly as the canonical form
 // of the address it denotes.
-func ipIsCanonical(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+func ipIsCanonical(s string) ref.Val {
 	addr, err := parseIP(s)
 	if err != nil {
 		return types.NewErr("%v", err)
 	}
 	return types.Bool(addr.String() == s)
-}
-
-func isIP(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
-	_, err := parseIP(s)
-	return types.Bool(err == nil)
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// listsLib is the kubernetes.lists library.
-type listsLib struct{ version uint32 }
-
-func (*listsLib) LibraryName() string { return "kubernetes.lists" }
-
-func (*listsLib) ProgramOptions() []cel.ProgramOption { return nil }
-
 // elemType pairs the name used in overload IDs with the element type.
 type elemType struct {
 	name string
@@ -39,7 +32,8 @@ var summableElemTypes = []struct {
 	{elemType{"duration", cel.DurationType}, types.Duration{}},
 }
 
-func (l *listsLib) CompileOptions() []cel.EnvOption {
+// listsOptions declares the functions of the kubernetes.lists library at version.
+func listsOptions(version uint32) []cel.EnvOption {
 	var isSorted, sum, maxO, minO []cel.FunctionOpt
 	for _, e := range orderedElemTypes {
 		lt := []*cel.Type{cel.ListType(e.t)}
@@ -58,10 +52,10 @@ func (l *listsLib) CompileOptions() []cel.EnvOption {
 		{"sum", sum},
 		{"max", maxO},
 		{"min", minO},
-		{"indexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndexOf))}},
-		{"lastIndexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_last_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listLastIndexOf))}},
+		{"indexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndex(false)))}},
+		{"lastIndexOf", []cel.FunctionOpt{cel.MemberOverload("list_a_last_index_of_int", []*cel.Type{cel.ListType(a), a}, cel.IntType, cel.BinaryBinding(listIndex(true)))}},
 	}
-	if l.version >= 1 {
+	if version >= 1 {
 		decls = append(decls, funcDecl{"includes", []cel.FunctionOpt{cel.MemberOverload("list_includes_dyn_dyn", []*cel.Type{cel.DynType, cel.DynType}, cel.BoolType, cel.BinaryBinding(includes))}})
 	}
 	return envOptions(decls)
@@ -137,31 +131,25 @@ func listExtreme(name string, prefer ref.Val) func(ref.Val) ref.Val {
 	}
 }
 
-func listIndexOf(list, item ref.Val) ref.Val {
-	l, ok := list.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(list)
-	}
-	n := l.Size().(types.Int)
-	for i := types.Int(0); i < n; i++ {
-		if l.Get(i).Equal(item) == types.True {
-			return i
+// listIndex returns indexOf, or with last lastIndexOf: the index of the
+// first (last) element equal to item, or -1.
+func listIndex(last bool) func(list, item ref.Val) ref.Val {
+	return func(list, item ref.Val) ref.Val {
+		l, ok := list.(traits.Lister)
+		if !ok {
+			return types.MaybeNoSuchOverloadErr(list)
 		}
-	}
-	return types.Int(-1)
-}
-
-func listLastIndexOf(list, item ref.Val) ref.Val {
-	l, ok := list.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(list)
-	}
-	for i := l.Size().(types.Int) - 1; i >= 0; i-- {
-		if l.Get(i).Equal(item) == types.True {
-			return i
+		n := l.Size().(types.Int)
+		for i := range n {
+			if last {
+				i = n - 1 - i
+			}
+			if l.Get(i).Equal(item) == types.True {
+				return i
+			}
 		}
+		return types.Int(-1)
 	}
-	return types.Int(-1)
 }
 
 // includes reports whether a list target holds arg, or whether a non-list

@@ -87,22 +87,20 @@ func (v *quantityVal) compare(o *quantityVal) int {
 	return a.cmp(&b)
 }
 
-// quantityLib is the kubernetes.quantity library.
-type quantityLib struct{}
-
-func (quantityLib) LibraryName() string                 { return "kubernetes.quantity" }
-func (quantityLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (quantityLib) CompileOptions() []cel.EnvOption {
+// quantityOptions declares the functions of the kubernetes.quantity library.
+func quantityOptions() []cel.EnvOption {
 	q := QuantityType
-	unary := func(fn, id string, result *cel.Type, f func(*quantityVal) ref.Val) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{q}, result, cel.UnaryBinding(func(a ref.Val) ref.Val {
+	onQuantity := func(f func(*quantityVal) ref.Val) func(ref.Val) ref.Val {
+		return func(a ref.Val) ref.Val {
 			x, ok := a.(*quantityVal)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
 			return f(x)
-		}))}}
+		}
+	}
+	member := func(fn, id string, result *cel.Type, f func(*quantityVal) ref.Val) funcDecl {
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{q}, result, cel.UnaryBinding(onQuantity(f)))}}
 	}
 	binary := func(id string, other, result *cel.Type, f func(*quantityVal, ref.Val) ref.Val) cel.FunctionOpt {
 		return cel.MemberOverload(id, []*cel.Type{q, other}, result, cel.BinaryBinding(func(a, b ref.Val) ref.Val {
@@ -138,24 +136,20 @@ func (quantityLib) CompileOptions() []cel.EnvOption {
 		}
 	}
 	return envOptions([]funcDecl{
-		{"quantity", []cel.FunctionOpt{cel.Overload("string_to_quantity", []*cel.Type{cel.StringType}, q, cel.UnaryBinding(stringToQuantity))}},
-		{"isQuantity", []cel.FunctionOpt{cel.Overload("is_quantity_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isQuantity))}},
-		{"sign", []cel.FunctionOpt{cel.Overload("quantity_sign", []*cel.Type{q}, cel.IntType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			x, ok := a.(*quantityVal)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
+		{"quantity", []cel.FunctionOpt{cel.Overload("string_to_quantity", []*cel.Type{cel.StringType}, q, cel.UnaryBinding(unary(stringToQuantity)))}},
+		{"isQuantity", []cel.FunctionOpt{cel.Overload("is_quantity_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(parseQuantity)))}},
+		{"sign", []cel.FunctionOpt{cel.Overload("quantity_sign", []*cel.Type{q}, cel.IntType, cel.UnaryBinding(onQuantity(func(x *quantityVal) ref.Val {
 			c := x.current()
 			return types.Int(c.sign())
-		}))}},
+		})))}},
 		{"isGreaterThan", []cel.FunctionOpt{binary("quantity_is_greater_than", q, cel.BoolType, compare(func(c int) ref.Val { return types.Bool(c == 1) }))}},
 		{"isLessThan", []cel.FunctionOpt{binary("quantity_is_less_than", q, cel.BoolType, compare(func(c int) ref.Val { return types.Bool(c == -1) }))}},
 		{"compareTo", []cel.FunctionOpt{binary("quantity_compare_to", q, cel.IntType, compare(func(c int) ref.Val { return types.Int(c) }))}},
-		unary("asApproximateFloat", "quantity_get_float", cel.DoubleType, func(x *quantityVal) ref.Val {
+		member("asApproximateFloat", "quantity_get_float", cel.DoubleType, func(x *quantityVal) ref.Val {
 			c := x.current()
 			return types.Double(c.approxFloat64())
 		}),
-		unary("asInteger", "quantity_get_int", cel.IntType, func(x *quantityVal) ref.Val {
+		member("asInteger", "quantity_get_int", cel.IntType, func(x *quantityVal) ref.Val {
 			c := x.current()
 			i, ok := c.asInt64()
 			if !ok {
@@ -163,7 +157,7 @@ func (quantityLib) CompileOptions() []cel.EnvOption {
 			}
 			return types.Int(i)
 		}),
-		unary("isInteger", "quantity_is_integer", cel.BoolType, func(x *quantityVal) ref.Val {
+		member("isInteger", "quantity_is_integer", cel.BoolType, func(x *quantityVal) ref.Val {
 			c := x.current()
 			_, ok := c.asInt64()
 			return types.Bool(ok)
@@ -179,23 +173,10 @@ func (quantityLib) CompileOptions() []cel.EnvOption {
 	})
 }
 
-func stringToQuantity(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
+func stringToQuantity(s string) ref.Val {
 	q, err := parseQuantity(s)
 	if err != nil {
 		return types.WrapErr(err)
 	}
 	return &quantityVal{q: q}
-}
-
-func isQuantity(a ref.Val) ref.Val {
-	s, ok := a.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(a)
-	}
-	_, err := parseQuantity(s)
-	return types.Bool(err == nil)
 }

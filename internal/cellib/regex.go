@@ -9,12 +9,8 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// regexLib is the kubernetes.regex library.
-type regexLib struct{}
-
-func (regexLib) LibraryName() string { return "kubernetes.regex" }
-
-func (regexLib) CompileOptions() []cel.EnvOption {
+// regexOptions declares the functions of the kubernetes.regex library.
+func regexOptions() []cel.EnvOption {
 	return envOptions([]funcDecl{
 		{"find", []cel.FunctionOpt{cel.MemberOverload("string_find_string", []*cel.Type{cel.StringType, cel.StringType}, cel.StringType, cel.BinaryBinding(find))}},
 		{"findAll", []cel.FunctionOpt{
@@ -26,9 +22,9 @@ func (regexLib) CompileOptions() []cel.EnvOption {
 	})
 }
 
-// ProgramOptions compiles constant patterns once, when the program is
+// regexProgramOptions compiles constant patterns once, when the program is
 // planned; a constant pattern that does not compile fails the planning.
-func (regexLib) ProgramOptions() []cel.ProgramOption {
+func regexProgramOptions() []cel.ProgramOption {
 	return []cel.ProgramOption{cel.OptimizeRegex(
 		&interpreter.RegexOptimization{Function: "find", RegexIndex: 1, Factory: precompiledFind},
 		&interpreter.RegexOptimization{Function: "findAll", RegexIndex: 1, Factory: precompiledFindAll},

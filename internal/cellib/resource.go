@@ -1,6 +1,7 @@
 package cellib
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/big"
@@ -117,41 +118,28 @@ func splitQuantity(str string) (positive bool, value, num, denom, suffix string,
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// siPrefixes are the one-letter suffixes of decimalSI, from n (10^-9) to E
+// (10^18), each exponent 3 above the one before; the space stands for the
+// bare number (10^0). binaryPrefixes are the letters of binarySI's Ki
+// (2^10) to Ei (2^60).
+const (
+	siPrefixes     = "num kMGTPE"
+	binaryPrefixes = "KMGTPE"
+)
+
 // interpretSuffix returns the base, exponent and format of a suffix.
 func interpretSuffix(s string) (base, exp int32, f quantityFormat, ok bool) {
-	switch s {
-	case "":
+	switch {
+	case s == "":
 		return 10, 0, decimalSI, true
-	case "n":
-		return 10, -9, decimalSI, true
-	case "u":
-		return 10, -6, decimalSI, true
-	case "m":
-		return 10, -3, decimalSI, true
-	case "k":
-		return 10, 3, decimalSI, true
-	case "M":
-		return 10, 6, decimalSI, true
-	case "G":
-		return 10, 9, decimalSI, true
-	case "T":
-		return 10, 12, decimalSI, true
-	case "P":
-		return 10, 15, decimalSI, true
-	case "E":
-		return 10, 18, decimalSI, true
-	case "Ki":
-		return 2, 10, binarySI, true
-	case "Mi":
-		return 2, 20, binarySI, true
-	case "Gi":
-		return 2, 30, binarySI, true
-	case "Ti":
-		return 2, 40, binarySI, true
-	case "Pi":
-		return 2, 50, binarySI, true
-	case "Ei":
-		return 2, 60, binarySI, true
+	case len(s) == 1 && s != " ":
+		if i := strings.IndexByte(siPrefixes, s[0]); i >= 0 {
+			return 10, int32(3*i - 9), decimalSI, true
+		}
+	case len(s) == 2 && s[1] == 'i':
+		if i := strings.IndexByte(binaryPrefixes, s[0]); i >= 0 {
+			return 2, int32(10 * (i + 1)), binarySI, true
+		}
 	}
 	if len(s) > 1 && (s[0] == 'e' || s[0] == 'E') {
 		n, err := strconv.ParseInt(s[1:], 10, 64)
@@ -164,51 +152,27 @@ func interpretSuffix(s string) (base, exp int32, f quantityFormat, ok bool) {
 	return 0, 0, decimalExponent, false
 }
 
-// suffixFor returns the suffix of a canonical base/exponent pair; ok is
-// false when the format has no suffix for it (Kubernetes then prints the
-// bare mantissa).
-func suffixFor(base, exp int32, f quantityFormat) (string, bool) {
+// suffixFor returns the suffix of a canonical base/exponent pair, or ""
+// for none: exponent 0, or one the format has no suffix for (Kubernetes
+// then prints the bare mantissa).
+func suffixFor(base, exp int32, f quantityFormat) string {
 	switch f {
 	case decimalSI:
-		if base != 10 && !(base == 2 && exp == 0) {
-			return "", false
-		}
-		switch exp {
-		case -9:
-			return "n", true
-		case -6:
-			return "u", true
-		case -3:
-			return "m", true
-		case 0:
-			return "", true
-		case 3:
-			return "k", true
-		case 6:
-			return "M", true
-		case 9:
-			return "G", true
-		case 12:
-			return "T", true
-		case 15:
-			return "P", true
-		case 18:
-			return "E", true
+		if (base == 10 || base == 2 && exp == 0) && exp != 0 && exp%3 == 0 && exp >= -9 && exp <= 18 {
+			i := exp/3 + 3
+			return siPrefixes[i : i+1]
 		}
 	case binarySI:
 		if base == 2 && exp >= 10 && exp <= 60 && exp%10 == 0 {
-			return string("KMGTPE"[exp/10-1]) + "i", true
+			i := exp/10 - 1
+			return binaryPrefixes[i:i+1] + "i"
 		}
 	case decimalExponent:
-		if base != 10 {
-			return "", false
+		if base == 10 && exp != 0 {
+			return "e" + strconv.FormatInt(int64(exp), 10)
 		}
-		if exp == 0 {
-			return "", true
-		}
-		return "e" + strconv.FormatInt(int64(exp), 10), true
 	}
-	return "", false
+	return ""
 }
 
 // parseQuantity parses str exactly as resource.ParseQuantity does.
@@ -339,13 +303,7 @@ func (q *quantity) sign() int {
 	if q.d != nil {
 		return q.d.sign()
 	}
-	switch {
-	case q.i.value > 0:
-		return 1
-	case q.i.value < 0:
-		return -1
-	}
-	return 0
+	return cmp.Compare(q.i.value, 0)
 }
 
 // asInt64 returns the value as an int64 when it is held as an integral
@@ -436,38 +394,13 @@ func (a scaledInt) cmp(b scaledInt) int {
 			return a.asDecimal().cmp(b.asDecimal())
 		}
 		if r == a.value {
-			switch {
-			case rem == 0:
-				return 0
-			case rem > 0:
-				return -1
-			}
-			return 1
+			return cmp.Compare(0, rem) // b's remainder decides
 		}
 		b.value = r
 	default:
-		r, rem, exact := divPow10(a.value, b.scale-a.scale)
-		if !exact {
-			return a.asDecimal().cmp(b.asDecimal())
-		}
-		if r == b.value {
-			switch {
-			case rem == 0:
-				return 0
-			case rem > 0:
-				return 1
-			}
-			return -1
-		}
-		a.value = r
+		return -b.cmp(a)
 	}
-	switch {
-	case a.value == b.value:
-		return 0
-	case a.value < b.value:
-		return -1
-	}
-	return 1
+	return cmp.Compare(a.value, b.value)
 }
 
 // add returns a + b at the smaller scale; ok is false on overflow.
@@ -488,12 +421,7 @@ func (a scaledInt) add(b scaledInt) (scaledInt, bool) {
 		c, ok = addInt64(c, b.value)
 		return scaledInt{c, b.scale}, ok
 	default:
-		c, ok := scaleUpInt64(b.value, b.scale-a.scale)
-		if !ok {
-			return a, false
-		}
-		c, ok = addInt64(a.value, c)
-		return scaledInt{c, a.scale}, ok
+		return b.add(a)
 	}
 }
 
@@ -532,30 +460,18 @@ func mulInt64(a, b int64) (int64, bool) {
 	return c, c/b == a
 }
 
-// mulScale multiplies by a positive factor b, checking for overflow.
-func mulScale(a, b int64) (int64, bool) {
-	if a == 0 || a == 1 {
-		return a * b, true
-	}
-	if a == math.MinInt64 && b != 1 {
-		return 0, false
-	}
-	c := a * b
-	return c, c/b == a
-}
-
 // scaleUpInt64 returns base × 10^scale for scale >= 0.
 func scaleUpInt64(base int64, scale int32) (int64, bool) {
 	switch {
 	case base == 0 || scale == 0:
 		return base, true
 	case scale == 1, scale == 2, scale == 3, scale == 6, scale == 9:
-		return mulScale(base, pow10Int64(scale))
+		return mulInt64(base, pow10Int64(scale))
 	}
 	v := base
 	for i := int32(0); i < scale; i++ {
 		var ok bool
-		if v, ok = mulScale(v, 10); !ok {
+		if v, ok = mulInt64(v, 10); !ok {
 			return 0, false
 		}
 	}
@@ -671,12 +587,10 @@ func (q *quantity) canonicalize(out []byte) ([]byte, string) {
 	}
 	if f != binarySI {
 		num, exp := q.canonicalBase10(out)
-		suf, _ := suffixFor(10, exp, f)
-		return num, suf
+		return num, suffixFor(10, exp, f)
 	}
 	num, exp := rounded.canonicalBase1024(out)
-	suf, _ := suffixFor(2, exp*10, f)
-	return num, suf
+	return num, suffixFor(2, exp*10, f)
 }
 
 func (q *quantity) canonicalBase10(out []byte) ([]byte, int32) {
@@ -688,12 +602,12 @@ func (q *quantity) canonicalBase10(out []byte) ([]byte, int32) {
 	var ok bool
 	switch exp % 3 {
 	case 1, -2:
-		if m, ok = mulScale(m, 10); !ok {
+		if m, ok = mulInt64(m, 10); !ok {
 			return q.i.asDecimal().canonical(out)
 		}
 		exp--
 	case 2, -1:
-		if m, ok = mulScale(m, 100); !ok {
+		if m, ok = mulInt64(m, 100); !ok {
 			return q.i.asDecimal().canonical(out)
 		}
 		exp -= 2

@@ -35,22 +35,11 @@ func (v semverVal) Equal(other ref.Val) ref.Val {
 func (v semverVal) Type() ref.Type { return SemverType }
 func (v semverVal) Value() any     { return v.v }
 
-// semverLib is the kubernetes.Semver library.
-type semverLib struct{ version uint32 }
-
-func (*semverLib) LibraryName() string                 { return "kubernetes.Semver" }
-func (*semverLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (l *semverLib) CompileOptions() []cel.EnvOption {
+// semverOptions declares the functions of the kubernetes.Semver library at version.
+func semverOptions(version uint32) []cel.EnvOption {
 	s := SemverType
 	member := func(fn, id string, f func(semver.Version) uint64) funcDecl {
-		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s}, cel.IntType, cel.UnaryBinding(func(a ref.Val) ref.Val {
-			v, ok := a.Value().(semver.Version)
-			if !ok {
-				return types.MaybeNoSuchOverloadErr(a)
-			}
-			return types.Int(f(v))
-		}))}}
+		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s}, cel.IntType, cel.UnaryBinding(unary(func(v semver.Version) ref.Val { return types.Int(f(v)) })))}}
 	}
 	compare := func(fn, id string, result *cel.Type, f func(int) ref.Val) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{s, s}, result, cel.BinaryBinding(func(a, b ref.Val) ref.Val {
@@ -69,7 +58,7 @@ func (l *semverLib) CompileOptions() []cel.EnvOption {
 		cel.UnaryBinding(func(a ref.Val) ref.Val { return stringToSemver(a, types.False) }))}
 	isSemverO := []cel.FunctionOpt{cel.Overload("is_semver_string", []*cel.Type{cel.StringType}, cel.BoolType,
 		cel.UnaryBinding(func(a ref.Val) ref.Val { return isSemver(a, types.False) }))}
-	if l.version >= 1 {
+	if version >= 1 {
 		toSemver = append(toSemver, cel.Overload("string_bool_to_semver", []*cel.Type{cel.StringType, cel.BoolType}, s, cel.BinaryBinding(stringToSemver)))
 		isSemverO = append(isSemverO, cel.Overload("is_semver_string_bool", []*cel.Type{cel.StringType, cel.BoolType}, cel.BoolType, cel.BinaryBinding(isSemver)))
 	}

@@ -37,44 +37,29 @@ func (v urlVal) Equal(other ref.Val) ref.Val {
 func (v urlVal) Type() ref.Type { return urlRuntimeType }
 func (v urlVal) Value() any     { return v.u }
 
-// urlsLib is the kubernetes.urls library.
-type urlsLib struct{}
-
-func (urlsLib) LibraryName() string                 { return "kubernetes.urls" }
-func (urlsLib) ProgramOptions() []cel.ProgramOption { return nil }
-
-func (urlsLib) CompileOptions() []cel.EnvOption {
+// urlsOptions declares the functions of the kubernetes.urls library.
+func urlsOptions() []cel.EnvOption {
 	accessor := func(fn, id string, get func(*url.URL) string) funcDecl {
 		return funcDecl{fn, []cel.FunctionOpt{cel.MemberOverload(id, []*cel.Type{URLType}, cel.StringType,
-			cel.UnaryBinding(func(v ref.Val) ref.Val {
-				u, ok := v.Value().(*url.URL)
-				if !ok {
-					return types.MaybeNoSuchOverloadErr(v)
-				}
-				return types.String(get(u))
-			}))}}
+			cel.UnaryBinding(unary(func(u *url.URL) ref.Val { return types.String(get(u)) })))}}
 	}
 	return envOptions([]funcDecl{
-		{"url", []cel.FunctionOpt{cel.Overload("string_to_url", []*cel.Type{cel.StringType}, URLType, cel.UnaryBinding(stringToURL))}},
+		{"url", []cel.FunctionOpt{cel.Overload("string_to_url", []*cel.Type{cel.StringType}, URLType, cel.UnaryBinding(unary(stringToURL)))}},
 		accessor("getScheme", "url_get_scheme", func(u *url.URL) string { return u.Scheme }),
 		accessor("getHost", "url_get_host", func(u *url.URL) string { return u.Host }),
 		accessor("getHostname", "url_get_hostname", (*url.URL).Hostname),
 		accessor("getPort", "url_get_port", (*url.URL).Port),
 		accessor("getEscapedPath", "url_get_escaped_path", (*url.URL).EscapedPath),
 		{"getQuery", []cel.FunctionOpt{cel.MemberOverload("url_get_query", []*cel.Type{URLType},
-			cel.MapType(cel.StringType, cel.ListType(cel.StringType)), cel.UnaryBinding(urlQuery))}},
-		{"isURL", []cel.FunctionOpt{cel.Overload("is_url_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(isURL))}},
+			cel.MapType(cel.StringType, cel.ListType(cel.StringType)), cel.UnaryBinding(unary(urlQuery)))}},
+		{"isURL", []cel.FunctionOpt{cel.Overload("is_url_string", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(url.ParseRequestURI)))}},
 	})
 }
 
 // stringToURL accepts what url.ParseRequestURI accepts (an absolute URI or
 // an absolute path) and keeps the url.Parse result, which handles
 // fragments correctly.
-func stringToURL(v ref.Val) ref.Val {
-	s, ok := v.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
+func stringToURL(s string) ref.Val {
 	if _, err := url.ParseRequestURI(s); err != nil {
 		return types.NewErr("URL parse error during conversion from string: %v", err)
 	}
@@ -85,24 +70,11 @@ func stringToURL(v ref.Val) ref.Val {
 	return urlVal{u}
 }
 
-func urlQuery(v ref.Val) ref.Val {
-	u, ok := v.Value().(*url.URL)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
+func urlQuery(u *url.URL) ref.Val {
 	q := u.Query()
 	m := make(map[ref.Val]ref.Val, len(q))
 	for k, vs := range q {
 		m[types.String(k)] = types.NewStringList(types.DefaultTypeAdapter, vs)
 	}
 	return types.NewRefValMap(types.DefaultTypeAdapter, m)
-}
-
-func isURL(v ref.Val) ref.Val {
-	s, ok := v.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(v)
-	}
-	_, err := url.ParseRequestURI(s)
-	return types.Bool(err == nil)
 }

@@ -35,21 +35,9 @@ const (
 	LabelValueMaxLength       = 63
 )
 
-// The formats above, matched by hand (names_test.go checks them against
-// the regular expressions): the checks run for every name, label and
-// annotation of every request.
-var (
-	dns1123LabelRE     = matcher(isDNS1123Label)
-	dns1123SubdomainRE = matcher(isDNS1123Subdomain)
-	dns1035LabelRE     = matcher(isDNS1035Label)
-	qualifiedNameRE    = matcher(isQualifiedName)
-	labelValueRE       = matcher(func(s string) bool { return s == "" || isQualifiedName(s) })
-)
-
-// matcher gives a match function the method of a regular expression.
-type matcher func(string) bool
-
-func (m matcher) MatchString(s string) bool { return m(s) }
+// The formats above are matched by hand (names_test.go checks the
+// functions below against the regular expressions): the checks run for
+// every name, label and annotation of every request.
 
 func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
@@ -139,8 +127,8 @@ func IsDNS1123Label(value string) []string {
 	if len(value) > DNS1123LabelMaxLength {
 		errs = append(errs, maxLenChars(DNS1123LabelMaxLength))
 	}
-	if !dns1123LabelRE.MatchString(value) {
-		if dns1123SubdomainRE.MatchString(value) {
+	if !isDNS1123Label(value) {
+		if isDNS1123Subdomain(value) {
 			// A subdomain that is not a label can only differ by its dots.
 			errs = append(errs, "must not contain dots")
 		} else {
@@ -163,7 +151,7 @@ func dns1123Subdomain(value string, maxLen func(int) string) []string {
 	if len(value) > DNS1123SubdomainMaxLength {
 		errs = append(errs, maxLen(DNS1123SubdomainMaxLength))
 	}
-	if !dns1123SubdomainRE.MatchString(value) {
+	if !isDNS1123Subdomain(value) {
 		errs = append(errs, regexMessage(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
@@ -176,7 +164,7 @@ func IsDNS1035Label(value string) []string {
 	if len(value) > DNS1035LabelMaxLength {
 		errs = append(errs, maxLenChars(DNS1035LabelMaxLength))
 	}
-	if !dns1035LabelRE.MatchString(value) {
+	if !isDNS1035Label(value) {
 		errs = append(errs, regexMessage(dns1035LabelMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
@@ -211,7 +199,7 @@ func IsQualifiedName(value string) []string {
 	} else if len(name) > QualifiedNameMaxLength {
 		errs = append(errs, "name part "+maxLenBytes(QualifiedNameMaxLength))
 	}
-	if !qualifiedNameRE.MatchString(name) {
+	if !isQualifiedName(name) {
 		errs = append(errs, "name part "+regexMessage(qualifiedNameMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
@@ -225,7 +213,7 @@ func IsValidLabelValue(value string) []string {
 	if len(value) > LabelValueMaxLength {
 		errs = append(errs, maxLenBytes(LabelValueMaxLength))
 	}
-	if !labelValueRE.MatchString(value) {
+	if value != "" && !isQualifiedName(value) {
 		errs = append(errs, regexMessage(labelValueMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs

@@ -109,7 +109,7 @@ var formatRegexps = []struct {
 	{"DNS-1123 subdomain", regexp.MustCompile("^" + dns1123SubdomainFmt + "$"), isDNS1123Subdomain},
 	{"DNS-1035 label", regexp.MustCompile("^" + dns1035LabelFmt + "$"), isDNS1035Label},
 	{"qualified name", regexp.MustCompile("^" + qualifiedNameFmt + "$"), isQualifiedName},
-	{"label value", regexp.MustCompile("^" + labelValueFmt + "$"), labelValueRE.MatchString},
+	{"label value", regexp.MustCompile("^" + labelValueFmt + "$"), func(s string) bool { return s == "" || isQualifiedName(s) }},
 }
 
 var formatSeeds = []string{"", "a", "A", "0", "-", ".", "_", "a-", "-a", "a.b", "a..b", ".a", "a.", "a_b", "A_b.c-D", "a-b-c", "ab-1.cd", "é", "a\xffb", "a\n", "my-name.example.com", "1abc", "abc1", "a--b", "x.-y", "x-.y"}

@@ -3,9 +3,7 @@ package metavalidation
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -39,31 +37,27 @@ const (
 
 const fieldImmutable = "field is immutable"
 
-// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
-// subdomains, the custom resources among them.
-func NameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
-	}
-	return k8snames.IsDNS1123Subdomain(name)
-}
+var (
+	// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
+	// subdomains, the custom resources among them.
+	NameIsDNSSubdomain = maskedPrefix(k8snames.IsDNS1123Subdomain)
+	// NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123
+	// DNS labels, namespaces among them.
+	NameIsDNSLabel = maskedPrefix(k8snames.IsDNS1123Label)
+	// NameIsDNS1035Label is the NameFunc of objects whose names are RFC
+	// 1035 DNS labels.
+	NameIsDNS1035Label = maskedPrefix(k8snames.IsDNS1035Label)
+)
 
-// NameIsDNSLabel is the NameFunc of objects whose names are RFC 1123 DNS
-// labels, namespaces among them.
-func NameIsDNSLabel(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
+// maskedPrefix is the NameFunc that checks names with check, and prefixes
+// with their trailing dash masked, as the API server checks generateName.
+func maskedPrefix(check func(string) []string) NameFunc {
+	return func(name string, prefix bool) []string {
+		if prefix {
+			name = k8snames.MaskTrailingDash(name)
+		}
+		return check(name)
 	}
-	return k8snames.IsDNS1123Label(name)
-}
-
-// NameIsDNS1035Label is the NameFunc of objects whose names are RFC 1035
-// DNS labels.
-func NameIsDNS1035Label(name string, prefix bool) []string {
-	if prefix {
-		name = k8snames.MaskTrailingDash(name)
-	}
-	return k8snames.IsDNS1035Label(name)
 }
 
 // NameIsPathSegment is the NameFunc of embedded resources: a name need only
@@ -125,6 +119,13 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	if meta.Generation < 0 {
 		errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
 	}
+	return append(errs, validateContents(meta, true, fldPath)...)
+}
+
+// validateContents checks the labels, annotations, owner references,
+// finalizers (withFinalizers) and managed fields of meta that are set.
+func validateContents(meta *crdschema.ObjectMeta, withFinalizers bool, fldPath *crdschema.Path) crdschema.ErrorList {
+	var errs crdschema.ErrorList
 	if len(meta.Labels) > 0 {
 		errs = append(errs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
 	}
@@ -134,7 +135,7 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	if len(meta.OwnerReferences) > 0 {
 		errs = append(errs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
 	}
-	if len(meta.Finalizers) > 0 {
+	if withFinalizers && len(meta.Finalizers) > 0 {
 		errs = append(errs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
 	}
 	if len(meta.ManagedFields) > 0 {
@@ -187,19 +188,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 	if !int64PtrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionGracePeriodSeconds"), newMeta.DeletionGracePeriodSeconds, fieldImmutable))
 	}
-	if len(newMeta.Labels) > 0 {
-		errs = append(errs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
-	}
-	if len(newMeta.Annotations) > 0 {
-		errs = append(errs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
-	}
-	if len(newMeta.OwnerReferences) > 0 {
-		errs = append(errs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	}
-	if len(newMeta.ManagedFields) > 0 {
-		errs = append(errs, validateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
-	}
-	return errs
+	return append(errs, validateContents(newMeta, false, fldPath)...)
 }
 
 func timePtrEqual(a, b *crdschema.Time) bool {
@@ -223,12 +212,13 @@ func validateNonNegative(v int64, fldPath *crdschema.Path) crdschema.ErrorList {
 	return nil
 }
 
+// sortedKeys returns the keys of m, sorted.
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
@@ -346,21 +336,18 @@ func ValidateFinalizers(finalizers []string, fldPath *crdschema.Path) crdschema.
 
 // validateNoNewFinalizers forbids finalizers that the old object lacks.
 func validateNoNewFinalizers(newF, oldF []string, fldPath *crdschema.Path) crdschema.ErrorList {
-	old := make(map[string]bool, len(oldF))
-	for _, f := range oldF {
-		old[f] = true
-	}
-	extra := map[string]bool{}
+	var extra []string
 	for _, f := range newF {
-		if !old[f] {
-			extra[f] = true
+		if !slices.Contains(oldF, f) {
+			extra = append(extra, f)
 		}
 	}
 	if len(extra) == 0 {
 		return nil
 	}
+	slices.Sort(extra)
 	return crdschema.ErrorList{crdschema.Forbidden(fldPath, fmt.Sprintf(
-		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", slices.Sorted(maps.Keys(extra))))}
+		"no new finalizers can be added if the object is being deleted, found new finalizers %#v", slices.Compact(extra)))}
 }
 
 // validateManagedFields checks the server-side apply records.

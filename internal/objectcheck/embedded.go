@@ -29,15 +29,10 @@ func EmbeddedMeta(fldPath *crdschema.Path, obj any, s *structural.Schema, isReso
 			s = &clone
 		}
 	}
-	errs := embedded(fldPath, obj, s)
-	sortErrors(errs)
-	return errs
-}
-
-func embedded(p *crdschema.Path, v any, s *structural.Schema) crdschema.ErrorList {
-	w := objectWalker{loc: pathstack.New(p)}
+	w := objectWalker{loc: pathstack.New(fldPath)}
 	defer w.loc.Release()
-	w.embedded(v, s)
+	w.embedded(obj, s)
+	sortErrors(w.errs)
 	return w.errs
 }
 

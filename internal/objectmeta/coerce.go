@@ -40,22 +40,22 @@ func Coerce(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema, i
 // CoerceValue is Coerce for a value of any JSON type, such as a default
 // value.
 func CoerceValue(fldPath *crdschema.Path, v any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
-	c := coercer{opts: opts, embeds: embeddingNodes(s, isResourceRoot)}
+	c := Coercer{opts: opts, embeds: EmbeddingNodes(s, isResourceRoot)}
 	if isResourceRoot && s == nil {
 		s = &emptySchema
 	}
 	if !c.embeds[s] {
 		return nil, nil
 	}
-	err := c.coerce(fldPath, v, s, isResourceRoot || s.XEmbeddedResource)
+	err := c.Coerce(fldPath, v, s, isResourceRoot || s.XEmbeddedResource)
 	sort.Strings(c.unknown)
 	return err, c.unknown
 }
 
-// embeddingNodes returns the schema nodes at or below which an embedded
+// EmbeddingNodes returns the schema nodes at or above which an embedded
 // resource can occur: only those need to be visited by Coerce. A nil
 // schema at a resource root is represented by &emptySchema.
-func embeddingNodes(s *structural.Schema, isResourceRoot bool) map[*structural.Schema]bool {
+func EmbeddingNodes(s *structural.Schema, isResourceRoot bool) map[*structural.Schema]bool {
 	set := map[*structural.Schema]bool{}
 	if s == nil {
 		if isResourceRoot {
@@ -89,14 +89,25 @@ func embeddingNodes(s *structural.Schema, isResourceRoot bool) map[*structural.S
 	return set
 }
 
-// coercer holds the state of one Coerce call.
-type coercer struct {
+// A Coercer coerces the embedded resources of objects of one schema,
+// collecting the unknown metadata fields it drops.
+type Coercer struct {
 	opts    CoerceOptions
 	embeds  map[*structural.Schema]bool
 	unknown []string
 }
 
-func (c *coercer) coerce(pth *crdschema.Path, x any, s *structural.Schema, embedded bool) *crdschema.Error {
+// NewCoercer returns a Coercer for the schema whose embedding nodes are
+// embeds (see EmbeddingNodes).
+func NewCoercer(opts CoerceOptions, embeds map[*structural.Schema]bool) *Coercer {
+	return &Coercer{opts: opts, embeds: embeds}
+}
+
+// Unknown returns the paths of the unknown fields dropped so far.
+func (c *Coercer) Unknown() []string { return c.unknown }
+
+// Coerce coerces x, at pth, with schema s.
+func (c *Coercer) Coerce(pth *crdschema.Path, x any, s *structural.Schema, embedded bool) *crdschema.Error {
 	switch x := x.(type) {
 	case map[string]any:
 		var as *structural.Schema
@@ -133,12 +144,12 @@ func (c *coercer) coerce(pth *crdschema.Path, x any, s *structural.Schema, embed
 			}
 			if ps, ok := s.Properties[k]; ok {
 				if c.embeds[ps] {
-					if err := c.coerce(pth.Child(k), v, ps, ps.XEmbeddedResource); err != nil {
+					if err := c.Coerce(pth.Child(k), v, ps, ps.XEmbeddedResource); err != nil {
 						return err
 					}
 				}
 			} else if as != nil {
-				if err := c.coerce(pth.Key(k), v, as, as.XEmbeddedResource); err != nil {
+				if err := c.Coerce(pth.Key(k), v, as, as.XEmbeddedResource); err != nil {
 					return err
 				}
 			}
@@ -149,7 +160,7 @@ func (c *coercer) coerce(pth *crdschema.Path, x any, s *structural.Schema, embed
 			return nil
 		}
 		for i, v := range x {
-			if err := c.coerce(pth.Index(i), v, is, is.XEmbeddedResource); err != nil {
+			if err := c.Coerce(pth.Index(i), v, is, is.XEmbeddedResource); err != nil {
 				return err
 			}
 		}
@@ -159,7 +170,7 @@ func (c *coercer) coerce(pth *crdschema.Path, x any, s *structural.Schema, embed
 
 // keys returns, sorted, the keys of x whose values may hold embedded
 // resources, so that the first error found does not depend on map order.
-func (c *coercer) keys(x map[string]any, s, as *structural.Schema) []string {
+func (c *Coercer) keys(x map[string]any, s, as *structural.Schema) []string {
 	var keys []string
 	if as != nil {
 		keys = make([]string, 0, len(x))
@@ -178,7 +189,7 @@ func (c *coercer) keys(x map[string]any, s, as *structural.Schema) []string {
 }
 
 // coerceTypeMeta checks that x[k] (apiVersion or kind) is a string.
-func (c *coercer) coerceTypeMeta(pth *crdschema.Path, x map[string]any, k string) *crdschema.Error {
+func (c *Coercer) coerceTypeMeta(pth *crdschema.Path, x map[string]any, k string) *crdschema.Error {
 	v, ok := x[k]
 	if !ok {
 		return nil
@@ -194,7 +205,7 @@ func (c *coercer) coerceTypeMeta(pth *crdschema.Path, x map[string]any, k string
 }
 
 // coerceMeta decodes x["metadata"] and writes it back.
-func (c *coercer) coerceMeta(pth *crdschema.Path, x map[string]any) *crdschema.Error {
+func (c *Coercer) coerceMeta(pth *crdschema.Path, x map[string]any) *crdschema.Error {
 	v, ok := x["metadata"]
 	if !ok {
 		return nil

@@ -165,7 +165,9 @@ func fastBool(v any, dst **bool) bool {
 	return false
 }
 
-func fastOwners(v any) ([]crdschema.OwnerReference, bool) {
+// fastObjects decodes a list of objects, or null, with field, which
+// decodes the member k: f of the entry i into e; a null entry stays zero.
+func fastObjects[T any](v any, field func(e *T, i int, k string, f any) bool) ([]T, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, true
@@ -173,7 +175,7 @@ func fastOwners(v any) ([]crdschema.OwnerReference, bool) {
 		if v == nil {
 			return nil, true
 		}
-		out := make([]crdschema.OwnerReference, len(v))
+		out := make([]T, len(v))
 		for i, e := range v {
 			if e == nil {
 				continue
@@ -182,25 +184,8 @@ func fastOwners(v any) ([]crdschema.OwnerReference, bool) {
 			if !ok {
 				return nil, false
 			}
-			r := &out[i]
 			for k, f := range em {
-				switch k {
-				case "apiVersion":
-					ok = fastString(f, &r.APIVersion)
-				case "kind":
-					ok = fastString(f, &r.Kind)
-				case "name":
-					ok = fastString(f, &r.Name)
-				case "uid":
-					ok = fastString(f, &r.UID)
-				case "controller":
-					ok = fastBool(f, &r.Controller)
-				case "blockOwnerDeletion":
-					ok = fastBool(f, &r.BlockOwnerDeletion)
-				default:
-					ok = false
-				}
-				if !ok {
+				if !field(&out[i], i, k, f) {
 					return nil, false
 				}
 			}
@@ -210,60 +195,61 @@ func fastOwners(v any) ([]crdschema.OwnerReference, bool) {
 	return nil, false
 }
 
+func fastOwners(v any) ([]crdschema.OwnerReference, bool) {
+	return fastObjects(v, func(r *crdschema.OwnerReference, _ int, k string, f any) bool {
+		switch k {
+		case "apiVersion":
+			return fastString(f, &r.APIVersion)
+		case "kind":
+			return fastString(f, &r.Kind)
+		case "name":
+			return fastString(f, &r.Name)
+		case "uid":
+			return fastString(f, &r.UID)
+		case "controller":
+			return fastBool(f, &r.Controller)
+		case "blockOwnerDeletion":
+			return fastBool(f, &r.BlockOwnerDeletion)
+		}
+		return false
+	})
+}
+
 func fastManaged(v any) ([]crdschema.ManagedFieldsEntry, []any, bool) {
-	switch v := v.(type) {
-	case nil:
-		return nil, nil, true
-	case []any:
-		if v == nil {
-			return nil, nil, true
-		}
-		out := make([]crdschema.ManagedFieldsEntry, len(v))
-		fields := make([]any, len(v))
-		for i, e := range v {
-			if e == nil {
-				continue
-			}
-			em, ok := e.(map[string]any)
-			if !ok {
-				return nil, nil, false
-			}
-			me := &out[i]
-			for k, f := range em {
-				switch k {
-				case "manager":
-					ok = fastString(f, &me.Manager)
-				case "operation":
-					ok = fastString(f, &me.Operation)
-				case "apiVersion":
-					ok = fastString(f, &me.APIVersion)
-				case "fieldsType":
-					ok = fastString(f, &me.FieldsType)
-				case "subresource":
-					ok = fastString(f, &me.Subresource)
-				case "time":
-					if f != nil {
-						me.Time = new(crdschema.Time)
-						ok = fastTime(f, me.Time)
-					} else {
-						ok = true
-					}
-				case "fieldsV1":
-					// Kept as it is: a value that survives the JSON round
-					// trip unchanged is what the API server writes back.
-					ok = f == nil || stableJSON(f, 0)
-					fields[i] = f
-				default:
-					ok = false
-				}
-				if !ok {
-					return nil, nil, false
-				}
-			}
-		}
-		return out, fields, true
+	var fields []any
+	if l, ok := v.([]any); ok && l != nil {
+		fields = make([]any, len(l))
 	}
-	return nil, nil, false
+	out, ok := fastObjects(v, func(me *crdschema.ManagedFieldsEntry, i int, k string, f any) bool {
+		switch k {
+		case "manager":
+			return fastString(f, &me.Manager)
+		case "operation":
+			return fastString(f, &me.Operation)
+		case "apiVersion":
+			return fastString(f, &me.APIVersion)
+		case "fieldsType":
+			return fastString(f, &me.FieldsType)
+		case "subresource":
+			return fastString(f, &me.Subresource)
+		case "time":
+			if f == nil {
+				return true
+			}
+			me.Time = new(crdschema.Time)
+			return fastTime(f, me.Time)
+		case "fieldsV1":
+			// Kept as it is: a value that survives the JSON round trip
+			// unchanged is what the API server writes back.
+			fields[i] = f
+			return f == nil || stableJSON(f, 0)
+		}
+		return false
+	})
+	if !ok {
+		return nil, nil, false
+	}
+	return out, fields, true
 }
 
 // maxStableDepth bounds the nesting stableJSON checks; deeper values take

@@ -89,7 +89,7 @@ func pruneRootNulls(root map[string]any, k string, s *structural.Schema) {
 		return
 	}
 	if v == nil {
-		if !fs.Nullable && !hasDefault(fs) {
+		if !fs.Nullable && !fs.HasDefault() {
 			delete(root, k)
 		}
 		return
@@ -209,7 +209,7 @@ func (p *pruner) keepField(k string, v any, s, ns *structural.Schema) (any, bool
 // whose field k has the schema fs as well).
 func (p *pruner) known(k string, v any, fs, ns *structural.Schema) (any, bool) {
 	if v == nil {
-		if ns != nil && fs != nil && !fs.Nullable && !hasDefault(fs) {
+		if ns != nil && fs != nil && !fs.Nullable && !fs.HasDefault() {
 			return nil, false
 		}
 		return nil, true
@@ -352,7 +352,7 @@ func (p *pruner) nullsField(k string, v any, s *structural.Schema) (any, bool) {
 		return p.copyOf(v), true
 	}
 	if v == nil {
-		if !fs.Nullable && !hasDefault(fs) {
+		if !fs.Nullable && !fs.HasDefault() {
 			return nil, false
 		}
 		return nil, true

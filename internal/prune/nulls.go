@@ -20,7 +20,7 @@ func PruneNulls(x any, s *structural.Schema) {
 				continue
 			}
 			if v == nil {
-				if !fs.Nullable && !hasDefault(fs) {
+				if !fs.Nullable && !fs.HasDefault() {
 					delete(x, k)
 				}
 				continue
@@ -48,5 +48,3 @@ func fieldSchema(k string, s *structural.Schema) *structural.Schema {
 	}
 	return nil
 }
-
-func hasDefault(s *structural.Schema) bool { return s.HasDefault() }

@@ -21,39 +21,13 @@ type Chunk struct {
 // only spaces and comments are left out. Each document records the line of
 // its first line of content, for locations.
 func SplitAll(data []byte) []Chunk {
-	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		line := 1 + bytes.Count(data[:len(data)-len(trimmed)], []byte("\n"))
-		return []Chunk{{Data: data, Line: line, First: 1}}
-	}
+	// A Splitter whose one block is the whole text, read: its chunks
+	// share data.
+	s := &Splitter{buf: data[:len(data):len(data)], eof: true, startLn: 1, line: 1}
 	var out []Chunk
-	start, startLine := 0, 1 // the current document's text and first line
-	contentLine := 0         // its first line of content, 0 if none yet
-	line := 1
-	flush := func(end int) {
-		if contentLine > 0 {
-			out = append(out, Chunk{Data: data[start:end], Line: contentLine, First: startLine})
-		}
+	for c, err := s.Next(); err == nil; c, err = s.Next() {
+		out = append(out, c)
 	}
-	for pos := 0; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := len(data)
-		if end >= 0 {
-			end += pos
-			next = end + 1
-		} else {
-			end = len(data)
-		}
-		text := bytes.TrimRight(data[pos:end], "\r")
-		switch {
-		case isSeparator(text):
-			flush(pos)
-			start, startLine, contentLine = next, line+1, 0
-		case contentLine == 0 && isContent(text):
-			contentLine = line
-		}
-		pos = next
-	}
-	flush(len(data))
 	return out
 }
 

@@ -13,13 +13,16 @@
 // Usage:
 //
 //	go run ./openapigen -o zz_generated_static.go DIR...
-//	go run ./openapigen -release 1.34 -overlay RDIR -o zz_generated_k134.go DIR...
+//	go run ./openapigen -release 1.34 -overlay RDIR [-next 1.35 -next-overlay NDIR] -o zz_generated_k134.go DIR...
 //
 // Each DIR is searched recursively for *.golden.json files. With -release,
 // the documents are those of an older Kubernetes release: a golden under
 // RDIR (at the same path relative to DIR) takes the place of DIR's, and the
-// functions written carry the release in their names (builtinDefinitionV2K134,
-// ...); the constants, the same in every release, are not written.
+// functions written carry the release in their names (builtinDefinitionV3K134,
+// ...); the constants, the same in every release, are not written. Only what
+// differs from the next newer release is written, and the functions fall
+// back to that release's: the default release's, or with -next the one
+// whose goldens NDIR overlays.
 package main
 
 import (
@@ -69,7 +72,7 @@ type collected struct {
 	params         map[string]map[string]param
 	typeMeta       map[string]string // "apiVersion"/"kind" -> description
 	misc           map[string]string // fixed parameter descriptions
-	// base is what the default release publishes (-release): only what
+	// base is what the next newer release publishes (-release): only what
 	// differs from it is written; the rest falls back to its functions.
 	base *collected
 }
@@ -78,16 +81,21 @@ func main() {
 	out := flag.String("o", "zz_generated_static.go", "output file")
 	rel := flag.String("release", "", "an older Kubernetes release (1.33 ...): name the functions after it")
 	overlay := flag.String("overlay", "", "with -release: the folder of that release's goldens that differ")
+	next := flag.String("next", "", "with -release: the next newer release, when it is not the default one")
+	nextOverlay := flag.String("next-overlay", "", "with -next: the folder of that release's goldens that differ")
 	flag.Parse()
 	if *rel != "" {
-		suffix = "K" + strings.ReplaceAll(*rel, ".", "")
+		suffix = releaseSuffix(*rel)
+	}
+	if *next != "" {
+		baseSuffix = releaseSuffix(*next)
 	}
 	if flag.NArg() == 0 {
 		log.Fatal("usage: openapigen -o FILE DIR...")
 	}
 	c := collect(flag.Args(), *overlay)
 	if *rel != "" {
-		c.base = collect(flag.Args(), "")
+		c.base = collect(flag.Args(), *nextOverlay)
 	}
 	src, err := c.generate()
 	if err != nil {
@@ -139,8 +147,13 @@ func collect(dirs []string, overlay string) *collected {
 	return c
 }
 
-// suffix ends the names of the functions written (-release).
-var suffix string
+// suffix ends the names of the functions written (-release), baseSuffix
+// those of the functions they fall back to (-next).
+var suffix, baseSuffix string
+
+// releaseSuffix is the end of the names of a release's functions: K134 for
+// 1.34.
+func releaseSuffix(release string) string { return "K" + strings.ReplaceAll(release, ".", "") }
 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
@@ -366,41 +379,24 @@ func (c *collected) generate() ([]byte, error) {
 		fmt.Fprintf(&b, "// namespaceDescription describes the namespace path parameter.\nconst namespaceDescription = %s\n\n", strconv.Quote(c.misc["namespace"]))
 	}
 
-	fmt.Fprintf(&b, "// builtinReferences%s returns the built-in definitions that the definition\n// name refers to directly.\n", suffix)
-	fmt.Fprintf(&b, "func builtinReferences%s(name string) []string {\n\tswitch name {\n", suffix)
+	// openapi follows the references of the definitions to the ones a
+	// document needs: each must be a built-in definition.
 	for _, n := range names {
-		if c.base != nil && c.base.defsV2[n] == c.defsV2[n] {
-			continue
-		}
 		var v any
-		_ = json.Unmarshal([]byte(c.defsV2[n]), &v)
+		_ = json.Unmarshal([]byte(c.defsV3[n]), &v)
 		refs := map[string]bool{}
 		collectRefs(v, refs)
-		delete(refs, n)
-		if len(refs) == 0 {
-			if c.base != nil {
-				fmt.Fprintf(&b, "\tcase %q:\n\t\treturn nil\n", n)
+		for r := range refs {
+			if !strings.HasPrefix(r, v3Prefix+builtinPrefix) || c.defsV3[strings.TrimPrefix(r, v3Prefix)] == "" {
+				return nil, fmt.Errorf("%s refers to %s, not a built-in definition", n, r)
 			}
-			continue
 		}
-		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn []string{", n)
-		for i, r := range sortedKeys(refs) {
-			if !strings.HasPrefix(r, v2Prefix+builtinPrefix) {
-				return nil, fmt.Errorf("%s refers to %s", n, r)
-			}
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", strings.TrimPrefix(r, v2Prefix))
-		}
-		b.WriteString("}\n")
 	}
-	b.WriteString("\t}\n")
-	c.writeMissing(&b, "nil")
-	b.WriteString(c.fallback("builtinReferences", "name", "nil"))
 
+	fnStart := b.Len()
 	fmt.Fprintf(&b, "// builtinDefinitionV3%s returns a new copy of the OpenAPI v3 schema of the\n// built-in definition name, and whether there is one.\n", suffix)
-	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n\tswitch name {\n", suffix)
+	fmt.Fprintf(&b, "func builtinDefinitionV3%s(name string) (spec.Schema, bool) {\n", suffix)
+	start := startSwitch(&b, "name")
 	for _, n := range names {
 		if c.base != nil && c.base.defsV3[n] == c.defsV3[n] {
 			continue
@@ -412,16 +408,26 @@ func (c *collected) generate() ([]byte, error) {
 		if err := checkCovered(&s, c.defsV3[n]); err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
+		if c.base != nil {
+			var base spec.Schema
+			if baseJSON, ok := c.base.defsV3[n]; ok && json.Unmarshal([]byte(baseJSON), &base) == nil &&
+				writeChanges(&b, n, &s, &base, "builtinDefinitionV3"+baseSuffix) {
+				continue
+			}
+		}
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn ", n)
 		writeSchema(&b, &s)
 		b.WriteString(", true\n")
 	}
-	b.WriteString("\t}\n")
 	c.writeMissing(&b, "spec.Schema{}, false")
-	b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
+	if endSwitch(&b, start) || !c.sameAsNext(&b, fnStart, "builtinDefinitionV3") {
+		b.WriteString(c.fallback("builtinDefinitionV3", "name", "spec.Schema{}, false"))
+	}
 
+	fnStart = b.Len()
 	fmt.Fprintf(&b, "// optionParameters%s returns the query parameters of the options a request\n// takes: \"get\", \"list\", \"create\", \"update\", \"patch\" or \"delete\".\n", suffix)
-	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n\tswitch options {\n", suffix)
+	fmt.Fprintf(&b, "func optionParameters%s(options string) []queryParameter {\n", suffix)
+	start = startSwitch(&b, "options")
 	for _, kind := range sortedKeys(c.params) {
 		if c.base != nil && reflect.DeepEqual(c.params[kind], c.base.params[kind]) {
 			continue
@@ -440,12 +446,44 @@ func (c *collected) generate() ([]byte, error) {
 			}
 		}
 	}
-	b.WriteString("\t}\n")
-	b.WriteString(c.fallback("optionParameters", "options", "nil"))
+	if endSwitch(&b, start) || !c.sameAsNext(&b, fnStart, "optionParameters") {
+		b.WriteString(c.fallback("optionParameters", "options", "nil"))
+	}
 	return format.Source(b.Bytes())
 }
 
-// writeMissing writes the cases of the definitions that the default
+// startSwitch writes the start of a switch on arg and returns where the
+// switch starts in b, for endSwitch.
+func startSwitch(b *bytes.Buffer, arg string) int {
+	start := b.Len()
+	fmt.Fprintf(b, "\tswitch %s {\n", arg)
+	return start
+}
+
+// endSwitch ends the switch that starts at start in b, or removes it when
+// it has no case; it reports whether the switch had a case.
+func endSwitch(b *bytes.Buffer, start int) bool {
+	if !bytes.Contains(b.Bytes()[start:], []byte("\tcase ")) {
+		b.Truncate(start)
+		return false
+	}
+	b.WriteString("\t}\n")
+	return true
+}
+
+// sameAsNext replaces the function fn of this release, written from
+// fnStart in b, with the next newer release's when it would only call it;
+// it reports whether it did (never for the default release).
+func (c *collected) sameAsNext(b *bytes.Buffer, fnStart int, fn string) bool {
+	if c.base == nil {
+		return false
+	}
+	b.Truncate(fnStart)
+	fmt.Fprintf(b, "// %s%s is the next newer release's: nothing changed.\nvar %s%s = %s%s\n\n", fn, suffix, fn, suffix, fn, baseSuffix)
+	return true
+}
+
+// writeMissing writes the cases of the definitions that the next newer
 // release has and this one has not, returning zero.
 func (c *collected) writeMissing(b *bytes.Buffer, zero string) {
 	if c.base == nil {
@@ -453,18 +491,18 @@ func (c *collected) writeMissing(b *bytes.Buffer, zero string) {
 	}
 	for _, n := range sortedKeys(c.base.defsV2) {
 		if _, ok := c.defsV2[n]; !ok {
-			fmt.Fprintf(b, "\tswitch name {\n\tcase %q:\n\t\treturn %s\n\t}\n", n, zero)
+			fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", n, zero)
 		}
 	}
 }
 
 // fallback ends a function of the release: what it does not know is the
-// default release's (or, for the default release, nothing).
+// next newer release's (or, for the default release, nothing).
 func (c *collected) fallback(fn, arg, zero string) string {
 	if c.base == nil {
 		return "\treturn " + zero + "\n}\n\n"
 	}
-	return "\treturn " + fn + "(" + arg + ")\n}\n\n"
+	return "\treturn " + fn + baseSuffix + "(" + arg + ")\n}\n\n"
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -572,22 +610,71 @@ func covered(s *spec.Schema) *spec.Schema {
 	return c
 }
 
+// writeChanges writes the case of the definition n whose schema is s as
+// the changes to base, the next newer release's, which baseFn returns: its
+// extensions and the properties that differ. It writes nothing and reports
+// false when anything else differs.
+func writeChanges(b *bytes.Buffer, n string, s, base *spec.Schema, baseFn string) bool {
+	rest, baseRest := *s, *base
+	rest.Properties, rest.Extensions, baseRest.Properties, baseRest.Extensions = nil, nil, nil, nil
+	if jsonOf(rest) != jsonOf(baseRest) || len(s.Properties) == 0 || len(base.Properties) == 0 {
+		return false
+	}
+	fmt.Fprintf(b, "\tcase %q:\n\t\ts, _ := %s(name)\n", n, baseFn)
+	if jsonOf(s.Extensions) != jsonOf(base.Extensions) {
+		b.WriteString("\t\ts.Extensions = ")
+		writeExtensions(b, s.Extensions)
+		b.WriteString("\n")
+	}
+	names := sortedKeys(s.Properties)
+	for k := range base.Properties {
+		if _, ok := s.Properties[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p, ok := s.Properties[k]
+		bp, inBase := base.Properties[k]
+		switch {
+		case !ok:
+			fmt.Fprintf(b, "\t\tdelete(s.Properties, %q)\n", k)
+		case !inBase || jsonOf(p) != jsonOf(bp):
+			fmt.Fprintf(b, "\t\ts.Properties[%q] = ", k)
+			writeSchema(b, &p)
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\t\treturn s, true\n")
+	return true
+}
+
+func jsonOf(v any) string {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(j)
+}
+
+// writeExtensions writes a Go expression of type spec.Extensions.
+func writeExtensions(b *bytes.Buffer, x spec.Extensions) {
+	b.WriteString("spec.Extensions{")
+	for _, k := range sortedKeys(x) {
+		fmt.Fprintf(b, "%q: ", k)
+		writeValue(b, x[k])
+		b.WriteString(", ")
+	}
+	b.WriteString("}")
+}
+
 // writeSchema writes a Go expression of type spec.Schema.
 func writeSchema(b *bytes.Buffer, s *spec.Schema) {
 	b.WriteString("spec.Schema{")
-	var ext []string
-	for k := range s.Extensions {
-		ext = append(ext, k)
-	}
-	sort.Strings(ext)
-	if len(ext) > 0 {
-		b.WriteString("VendorExtensible: spec.VendorExtensible{Extensions: spec.Extensions{")
-		for _, k := range ext {
-			fmt.Fprintf(b, "%q: ", k)
-			writeValue(b, s.Extensions[k])
-			b.WriteString(", ")
-		}
-		b.WriteString("}}, ")
+	if len(s.Extensions) > 0 {
+		b.WriteString("VendorExtensible: spec.VendorExtensible{Extensions: ")
+		writeExtensions(b, s.Extensions)
+		b.WriteString("}, ")
 	}
 	b.WriteString("SchemaProps: spec.SchemaProps{")
 	if r := s.Ref.String(); r != "" {
