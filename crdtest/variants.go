@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -326,11 +327,7 @@ func (l *loader) featureGates(suitePath, profile string, sets map[string]bool, v
 		}
 		return out, nil
 	}
-	names := make([]string, 0, len(sets))
-	for s := range sets {
-		names = append(names, s)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(sets))
 	return nil, fmt.Errorf("no feature gate manifest in %s for cluster profile %q, feature set %s", dir, profile, strings.Join(names, ","))
 }
 
