@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -374,7 +375,7 @@ func (c *checker) handle(d document) {
 	case d.json != nil:
 		e := newCRDEntry(d, false, &c.cache)
 		if e.def != nil {
-			e.validate() // here, on a decoding goroutine
+			e.errs() // validated here, on a decoding goroutine
 		}
 		c.mu.Lock()
 		c.streamCRDs = append(c.streamCRDs, e)
@@ -459,7 +460,6 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		// d.obj was decoded for this check alone: Create may use it.
 		result, err = res.CreateOwned(c.ctx, d.obj)
 	}
-	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
 	if err != nil && len(result.Errors) == 0 || result.Object == nil {
 		// refused before validation, or by storage
 		var re *crd.RequestError
@@ -467,11 +467,7 @@ func (c *checker) check(cat *catalog, d document) outcome {
 			re = &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: err.Error()}
 		}
 		o.problem = re.Message
-		from := "Error from server"
-		if re.Reason != "" {
-			from += " (" + string(re.Reason) + ")"
-		}
-		o.message = fmt.Sprintf("%s: error when %s %q: %s", from, verb, d.file, re.Message)
+		o.message = requestError(string(re.Reason), o.operation, d.file, re.Message)
 		return o
 	}
 	if m, _ := result.Object["metadata"].(map[string]any); m != nil {
@@ -487,10 +483,16 @@ func (c *checker) check(cat *catalog, d document) outcome {
 	if c.opts.showResult && len(o.errs) == 0 {
 		o.result = result.Object // what the API server would store
 	}
+	return c.verdict(o, d.file)
+}
+
+// verdict ends the check of an object that decoded: with -strict, unknown
+// fields refuse it (the strict decoder fails before validation);
+// otherwise it is accepted when validation found nothing.
+func (c *checker) verdict(o outcome, file string) outcome {
 	if c.opts.strict && len(o.unknownFields) > 0 {
-		// The strict decoder fails before validation.
 		o.problem, o.errs, o.result, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil, nil
-		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		o.message = requestError("BadRequest", o.operation, file, o.problem)
 		return o
 	}
 	if len(o.errs) == 0 {
@@ -513,14 +515,9 @@ func withResourceVersion(obj, old map[string]any) map[string]any {
 		rv = "1" // what the store reports for an object stored without one
 	}
 	m := make(map[string]any, len(meta)+1)
-	for k, v := range meta {
-		m[k] = v
-	}
+	maps.Copy(m, meta)
 	m["resourceVersion"] = rv
-	o := make(map[string]any, len(obj))
-	for k, v := range obj {
-		o[k] = v
-	}
+	o := maps.Clone(obj)
 	o["metadata"] = m
 	return o
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/jsonscan"
@@ -150,10 +151,7 @@ func listItem(list, item map[string]any) map[string]any {
 	if av != "" || kind != "" {
 		return item
 	}
-	c := make(map[string]any, len(item)+2)
-	for k, v := range item {
-		c[k] = v
-	}
+	c := maps.Clone(item)
 	listAV, _ := list["apiVersion"].(string)
 	listKind, _ := list["kind"].(string)
 	c["apiVersion"], c["kind"] = listAV, strings.TrimSuffix(listKind, "List")
