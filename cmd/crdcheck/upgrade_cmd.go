@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,12 +48,7 @@ type upgradeOptions struct {
 
 func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := &upgradeOptions{}
-	fs := flag.NewFlagSet("crdcheck upgrade", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, upgradeUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("crdcheck upgrade", upgradeUsage, stderr)
 	fs.Func("from", "`DIR` or file of the stored CRDs (kubectl get crd -o yaml; repeatable)", func(s string) error {
 		opts.from = append(opts.from, s)
 		return nil
@@ -66,13 +59,10 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	fs.StringVar(&opts.release, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37)")
-	files, err := parseInterspersed(fs, args)
+	files, status, ok := parseCommand(fs, args, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case err != nil:
-		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
-		return exitUsage
+	case !ok:
+		return status
 	case len(opts.from) == 0 || len(opts.to) == 0:
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck upgrade: -from and -to are required")
