@@ -286,33 +286,35 @@ func boundOf(def *crdschema.CustomResourceDefinition, sp schemaPath, keyword str
 	return b
 }
 
-func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
+// boundFields returns the fields of s that hold the bound keyword
+// (maxItems, maxProperties or maxLength) and the lower bound that goes
+// with it (minItems, ...); nil, nil for another keyword.
+func boundFields(s *crdschema.JSONSchemaProps, keyword string) (upper, lower **int64) {
 	switch keyword {
 	case "maxItems":
-		return s.MaxItems
+		return &s.MaxItems, &s.MinItems
 	case "maxProperties":
-		return s.MaxProperties
+		return &s.MaxProperties, &s.MinProperties
 	case "maxLength":
-		return s.MaxLength
+		return &s.MaxLength, &s.MinLength
+	}
+	return nil, nil
+}
+
+// boundField returns the bound keyword of s, or nil.
+func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
+	if upper, _ := boundFields(s, keyword); upper != nil {
+		return *upper
 	}
 	return nil
 }
 
 // minField returns the lower bound that goes with a keyword, or 0.
 func minField(s *crdschema.JSONSchemaProps, keyword string) int64 {
-	var p *int64
-	switch keyword {
-	case "maxItems":
-		p = s.MinItems
-	case "maxProperties":
-		p = s.MinProperties
-	case "maxLength":
-		p = s.MinLength
+	if _, lower := boundFields(s, keyword); lower != nil && *lower != nil && **lower > 0 {
+		return **lower
 	}
-	if p == nil || *p < 0 {
-		return 0
-	}
-	return *p
+	return 0
 }
 
 func addSat(a, b uint64) uint64 {
