@@ -47,9 +47,7 @@ func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
 	if err != nil {
 		return o, false
 	}
-	av, _ := d.obj["apiVersion"].(string)
-	kind, _ := d.obj["kind"].(string)
-	if _, ok := api.Lookup(av, kind); !ok {
+	if _, ok := api.Lookup(o.apiVersion, o.kind); !ok {
 		return o, false
 	}
 	var r *builtin.Result

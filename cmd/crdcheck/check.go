@@ -406,11 +406,7 @@ func (c *checker) handle(d document) {
 func (c *checker) check(cat *catalog, d document) outcome {
 	defer c.prog.add(1)
 	o := outcome{doc: d, status: statusError}
-	o.apiVersion, _ = d.obj["apiVersion"].(string)
-	o.kind, _ = d.obj["kind"].(string)
-	meta, _ := d.obj["metadata"].(map[string]any)
-	o.namespace, _ = meta["namespace"].(string)
-	o.name, _ = meta["name"].(string)
+	o.apiVersion, o.kind, o.namespace, o.name = identity(d.obj)
 	var missing []string
 	if o.apiVersion == "" {
 		missing = append(missing, "apiVersion not set")
@@ -568,11 +564,7 @@ func (o *oldObjects) find(obj map[string]any) map[string]any {
 // kubectl sends a namespaced one (a cluster-scoped object has none on
 // either side).
 func keyOf(obj map[string]any) objectKey {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	meta, _ := obj["metadata"].(map[string]any)
-	ns, _ := meta["namespace"].(string)
-	name, _ := meta["name"].(string)
+	av, kind, ns, name := identity(obj)
 	group, _ := splitAPIVersion(av)
 	if ns == "" {
 		ns = "default"

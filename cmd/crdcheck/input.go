@@ -158,6 +158,17 @@ func listItem(list, item map[string]any) map[string]any {
 	return c
 }
 
+// identity returns obj's apiVersion, kind, and the namespace and name of
+// its metadata ("" where one is not a string).
+func identity(obj map[string]any) (apiVersion, kind, namespace, name string) {
+	apiVersion, _ = obj["apiVersion"].(string)
+	kind, _ = obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	namespace, _ = meta["namespace"].(string)
+	name, _ = meta["name"].(string)
+	return apiVersion, kind, namespace, name
+}
+
 // The apiVersion and kind of CustomResourceDefinitions.
 const (
 	crdAPIVersion = "apiextensions.k8s.io/v1"

@@ -239,8 +239,7 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 	}
 	byKind := map[groupKind][]int{} // objects by group and kind
 	for i, d := range objects {
-		av, _ := d.obj["apiVersion"].(string)
-		kind, _ := d.obj["kind"].(string)
+		av, kind, _, _ := identity(d.obj)
 		group, _ := splitAPIVersion(av)
 		byKind[groupKind{group, kind}] = append(byKind[groupKind{group, kind}], i)
 	}
@@ -299,11 +298,7 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 	for i, d := range objects {
 		v := verdicts[i]
 		if v == nil {
-			av, _ := d.obj["apiVersion"].(string)
-			kind, _ := d.obj["kind"].(string)
-			meta, _ := d.obj["metadata"].(map[string]any)
-			ns, _ := meta["namespace"].(string)
-			name, _ := meta["name"].(string)
+			av, kind, ns, name := identity(d.obj)
 			v = &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
 				APIVersion: av, Kind: kind, Namespace: ns, Name: name,
 				Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
