@@ -210,12 +210,6 @@ func (c *checker) splitInput(name string, whole bool, emit func(yamljson.Chunk))
 	}
 }
 
-// decodeAll decodes every document of paths on jobs goroutines and passes
-// each decoded document to handle, from those goroutines.
-func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
-	c.decode(paths, decoding{jobs: jobs}, seq, handle)
-}
-
 // decoding says how decode reads and hands over documents.
 type decoding struct {
 	jobs int // goroutines
@@ -343,27 +337,63 @@ func less(a, b *document) bool {
 // loadCRDs reads the CRDs under -crds: documents of other kinds are
 // ignored.
 func (c *checker) loadCRDs() *catalog {
+	seq := -(1 << 40) // before the manifests
+	cat := newCatalog()
+	for _, e := range c.readCRDs(c.opts.crdPaths, &seq) {
+		if e.doc.err != nil {
+			// not YAML or JSON: an input error, as among the manifests
+			c.record(outcome{doc: e.doc, status: statusError, problem: e.problem})
+			continue
+		}
+		cat.add(e)
+	}
+	return cat
+}
+
+// readCRDs reads the CRDs of paths in input order: a document that is
+// not YAML or JSON is an entry with the error as its problem, other
+// documents are ignored.
+func (c *checker) readCRDs(paths []string, seq *int) []*crdEntry {
 	var (
 		mu      sync.Mutex
 		entries []*crdEntry
-		seq     = -(1 << 40) // before the manifests
 	)
-	c.decode(c.opts.crdPaths, decoding{jobs: c.opts.jobs, whole: true}, &seq, func(d document) {
+	c.decode(paths, decoding{jobs: c.opts.jobs, whole: true}, seq, func(d document) {
+		var e *crdEntry
 		switch {
 		case d.err != nil:
-			// not YAML or JSON: an input error, as among the manifests
-			c.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
+			e = &crdEntry{doc: d, problem: d.err.Error()}
 		case d.json != nil:
-			e := newCRDEntry(d, true, &c.cache)
-			mu.Lock()
-			entries = append(entries, e)
-			mu.Unlock()
+			e = newCRDEntry(d, true, &c.cache)
+		default:
+			return
 		}
+		mu.Lock()
+		entries = append(entries, e)
+		mu.Unlock()
 	})
 	sortEntries(entries)
-	cat := newCatalog()
-	cat.add(entries...)
-	return cat
+	return entries
+}
+
+// readObjects reads the objects of paths, in input order. Documents that
+// cannot be decoded are recorded as input errors, their problem prefixed
+// by errPrefix.
+func (c *checker) readObjects(paths []string, seq *int, errPrefix string) []document {
+	var docs []document
+	var mu sync.Mutex
+	c.decode(paths, decoding{jobs: c.opts.jobs}, seq, func(d document) {
+		if d.err != nil {
+			c.record(outcome{doc: d, status: statusError, problem: errPrefix + d.err.Error()})
+			return
+		}
+		d.object()
+		mu.Lock()
+		docs = append(docs, d)
+		mu.Unlock()
+	})
+	sort.Slice(docs, func(i, j int) bool { return less(&docs[i], &docs[j]) })
+	return docs
 }
 
 // handle takes one decoded document of the manifests.
@@ -529,19 +559,7 @@ type oldObjects struct {
 // loadOld reads the objects of -old; of two with the same key the first
 // is kept. Documents that cannot be decoded are reported as input errors.
 func (c *checker) loadOld(seq *int) *oldObjects {
-	var docs []document
-	var mu sync.Mutex
-	c.decodeAll(c.opts.oldPaths, c.opts.jobs, seq, func(d document) {
-		if d.err != nil {
-			c.record(outcome{doc: d, status: statusError, problem: "in -old: " + d.err.Error()})
-			return
-		}
-		d.object()
-		mu.Lock()
-		docs = append(docs, d)
-		mu.Unlock()
-	})
-	sort.Slice(docs, func(i, j int) bool { return less(&docs[i], &docs[j]) })
+	docs := c.readObjects(c.opts.oldPaths, seq, "in -old: ")
 	o := &oldObjects{byKey: map[objectKey]map[string]any{}}
 	for _, d := range docs {
 		k := keyOf(d.obj)

@@ -51,7 +51,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
-	entries := readCRDs(rd, files, &seq)
+	entries := rd.readCRDs(files, &seq)
 	for _, o := range rd.outcomes {
 		fmt.Fprintf(stderr, "crdcheck schema: %s: %s\n", o.doc.where(), o.problem)
 		status = exitUsage

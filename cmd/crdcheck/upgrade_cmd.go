@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -92,21 +91,9 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
-	olds := readCRDs(rd, opts.from, &seq)
-	news := readCRDs(rd, opts.to, &seq)
-	var objects []document
-	var mu sync.Mutex
-	rd.decodeAll(opts.files, rd.opts.jobs, &seq, func(d document) {
-		if d.err != nil {
-			rd.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
-			return
-		}
-		d.object()
-		mu.Lock()
-		objects = append(objects, d)
-		mu.Unlock()
-	})
-	sort.Slice(objects, func(i, j int) bool { return less(&objects[i], &objects[j]) })
+	olds := rd.readCRDs(opts.from, &seq)
+	news := rd.readCRDs(opts.to, &seq)
+	objects := rd.readObjects(opts.files, &seq, "")
 	rep := buildUpgradeReport(rd.ctx, olds, news, objects)
 	for _, o := range rd.outcomes {
 		rep.InputErrors = append(rep.InputErrors, inputErrorReport{File: o.doc.file, Line: o.doc.line, Where: o.doc.where(), Error: o.problem})
@@ -142,30 +129,6 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return rep.exitStatus()
-}
-
-// readCRDs reads the CRDs of paths; other documents are ignored.
-func readCRDs(rd *checker, paths []string, seq *int) []*crdEntry {
-	var (
-		mu      sync.Mutex
-		entries []*crdEntry
-	)
-	rd.decode(paths, decoding{jobs: rd.opts.jobs, whole: true}, seq, func(d document) {
-		var e *crdEntry
-		switch {
-		case d.err != nil:
-			e = &crdEntry{doc: d, problem: d.err.Error()}
-		case d.json != nil:
-			e = newCRDEntry(d, true, &rd.cache)
-		default:
-			return
-		}
-		mu.Lock()
-		entries = append(entries, e)
-		mu.Unlock()
-	})
-	sortEntries(entries)
-	return entries
 }
 
 // upgradeReport is the upgrade command's output (its JSON shape).
