@@ -70,20 +70,6 @@ func (c *config) resourceProperties(s, apiVersion, kind schema) {
 	s["properties"] = props
 }
 
-// All returns the JSON Schema of every version of def that has a schema,
-// by version name.
-func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]map[string]any, error) {
-	out := map[string]schema{}
-	for _, v := range def.Spec.Versions {
-		s, err := Version(def, v.Name, opts...)
-		if err != nil {
-			return nil, err
-		}
-		out[v.Name] = s
-	}
-	return out, nil
-}
-
 // convert converts one schema. optional is whether it is the schema of an
 // optional property (whose null the API server drops).
 func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
