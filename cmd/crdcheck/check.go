@@ -231,13 +231,11 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 	tasks := make(chan task, 64) // chunks share the blocks they were read in
 	var wg sync.WaitGroup
 	for w := 0; w < opts.jobs; w++ {
-		wg.Add(1)
 		ahead := opts.ahead
 		if w > 0 && w == opts.jobs-1 {
 			ahead = 0
 		}
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			ready := opts.ready
 			var held []document
 			flush := func() {
@@ -272,7 +270,7 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 				decodeChunk(t.file, t.chunk, t.index, t.seq, take)
 			}
 			flush()
-		}()
+		})
 	}
 	c.readManifests(paths, opts.whole, tasks, seq)
 	close(tasks)
@@ -604,10 +602,8 @@ func parallel(n, jobs int, f func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range jobs {
+		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -615,7 +611,7 @@ func parallel(n, jobs int, f func(i int)) {
 				}
 				f(i)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
