@@ -28,33 +28,22 @@ type data struct {
 	} `json:"releases"`
 }
 
-var (
-	loadOnce sync.Once
-	loaded   *data
-	loadErr  error
-)
-
-func load() (*data, error) {
-	loadOnce.Do(func() {
-		zr, err := gzip.NewReader(bytes.NewReader(kindsGz))
-		if err != nil {
-			loadErr = err
-			return
-		}
-		b, err := io.ReadAll(zr)
-		if err != nil {
-			loadErr = err
-			return
-		}
-		var d data
-		if err := json.Unmarshal(b, &d); err != nil {
-			loadErr = err
-			return
-		}
-		loaded = &d
-	})
-	return loaded, loadErr
-}
+// load decodes kindsGz, once.
+var load = sync.OnceValues(func() (*data, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(kindsGz))
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	var d data
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+})
 
 // Kind is a kind the API server serves itself, in one version.
 type Kind struct {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strconv"
 )
 
@@ -129,9 +130,7 @@ func decoded(v any) any {
 			nv := decoded(x.vals[i])
 			if prev, ok := m[k].(map[string]any); ok {
 				if next, ok := nv.(map[string]any); ok {
-					for kk, vv := range next {
-						prev[kk] = vv
-					}
+					maps.Copy(prev, next)
 					continue
 				}
 			}

@@ -208,15 +208,9 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 	if err != nil {
 		return nil // the decoding layer has reported it
 	}
-	// What the store does before validation: the namespace of the
-	// request (kubectl's "default" when the object names none), cleared
-	// for cluster-scoped kinds; a generated name.
-	if k.Namespaced && meta.Namespace == "" {
-		meta.Namespace = "default"
-	}
-	if !k.Namespaced {
-		meta.Namespace = ""
-	}
+	// What the store does before validation: the namespace, a generated
+	// name.
+	storedNamespace(meta, k)
 	if meta.Name == "" && generatesName[[2]string{k.Group, k.Kind}] {
 		meta.Name = "generated"
 	}
@@ -236,12 +230,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		if err != nil {
 			oldMeta = &crdschema.ObjectMeta{}
 		}
-		if k.Namespaced && oldMeta.Namespace == "" {
-			oldMeta.Namespace = "default"
-		}
-		if !k.Namespaced {
-			oldMeta.Namespace = ""
-		}
+		storedNamespace(oldMeta, k)
 		// What the store carries over from the stored object.
 		if meta.ResourceVersion == "" {
 			meta.ResourceVersion = oldMeta.ResourceVersion
@@ -268,6 +257,18 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		out[i] = Problem{Error: e, Layer: layerMetadata}
 	}
 	return out
+}
+
+// storedNamespace sets the namespace the store gives an object of kind k:
+// the request's (kubectl's "default" when the object names none) for a
+// namespaced kind, none for a cluster-scoped one.
+func storedNamespace(meta *crdschema.ObjectMeta, k Kind) {
+	switch {
+	case !k.Namespaced:
+		meta.Namespace = ""
+	case meta.Namespace == "":
+		meta.Namespace = "default"
+	}
 }
 
 // schemaWalk checks the required fields of the published schema, the

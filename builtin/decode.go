@@ -38,7 +38,7 @@ func typeError(value, structName, field, goType string) error {
 
 // jsonKind names a value's JSON type as Go's decoder does in its errors.
 func jsonKind(v any) string {
-	switch v := v.(type) {
+	switch v.(type) {
 	case string:
 		return "string"
 	case bool:
@@ -48,7 +48,6 @@ func jsonKind(v any) string {
 	case []any:
 		return "array"
 	case int64, float64, number:
-		_ = v
 		return "number"
 	}
 	return "value"

@@ -1,8 +1,10 @@
 package costs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -201,13 +203,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts 
 	}
 	var single []Fix
 	if len(r.Fixes) > 0 {
-		best := r.Fixes[0]
-		for _, f := range r.Fixes[1:] {
-			if f.Largest > best.Largest {
-				best = f
-			}
-		}
-		single = []Fix{best}
+		single = []Fix{slices.MaxFunc(r.Fixes, func(a, b Fix) int { return cmp.Compare(a.Largest, b.Largest) })}
 	}
 	// The bounds on the rules' paths together, with a common largest value,
 	// less those that can be left out without lowering it: the budget
@@ -256,10 +252,7 @@ func pick(single, spread []Fix) []Fix {
 	case len(single) == 0:
 		return spread
 	}
-	least := spread[0].Value
-	for _, f := range spread[1:] {
-		least = min(least, f.Value)
-	}
+	least := slices.MinFunc(spread, func(a, b Fix) int { return cmp.Compare(a.Value, b.Value) }).Value
 	if len(spread) > 1 && least >= spreadFactor*single[0].Value {
 		return spread
 	}
@@ -293,33 +286,35 @@ func boundOf(def *crdschema.CustomResourceDefinition, sp schemaPath, keyword str
 	return b
 }
 
-func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
+// boundFields returns the fields of s that hold the bound keyword
+// (maxItems, maxProperties or maxLength) and the lower bound that goes
+// with it (minItems, ...); nil, nil for another keyword.
+func boundFields(s *crdschema.JSONSchemaProps, keyword string) (upper, lower **int64) {
 	switch keyword {
 	case "maxItems":
-		return s.MaxItems
+		return &s.MaxItems, &s.MinItems
 	case "maxProperties":
-		return s.MaxProperties
+		return &s.MaxProperties, &s.MinProperties
 	case "maxLength":
-		return s.MaxLength
+		return &s.MaxLength, &s.MinLength
+	}
+	return nil, nil
+}
+
+// boundField returns the bound keyword of s, or nil.
+func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
+	if upper, _ := boundFields(s, keyword); upper != nil {
+		return *upper
 	}
 	return nil
 }
 
 // minField returns the lower bound that goes with a keyword, or 0.
 func minField(s *crdschema.JSONSchemaProps, keyword string) int64 {
-	var p *int64
-	switch keyword {
-	case "maxItems":
-		p = s.MinItems
-	case "maxProperties":
-		p = s.MinProperties
-	case "maxLength":
-		p = s.MinLength
+	if _, lower := boundFields(s, keyword); lower != nil && *lower != nil && **lower > 0 {
+		return **lower
 	}
-	if p == nil || *p < 0 {
-		return 0
-	}
-	return *p
+	return 0
 }
 
 func addSat(a, b uint64) uint64 {
@@ -332,12 +327,9 @@ func addSat(a, b uint64) uint64 {
 // hasCostErrors reports whether the API server refuses def for the
 // estimated cost of its rules.
 func hasCostErrors(ctx context.Context, def *crdschema.CustomResourceDefinition, kv crd.Option) bool {
-	for _, e := range crd.Validate(ctx, def, kv) {
-		if e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(crd.Validate(ctx, def, kv), func(e *crdschema.Error) bool {
+		return e.Type == crdschema.ErrorTypeForbidden && strings.Contains(e.Detail, "cost")
+	})
 }
 
 // worstCase fills in the worst case of the only unbounded collection

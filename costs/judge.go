@@ -2,6 +2,7 @@ package costs
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
@@ -144,8 +145,4 @@ func (j *judge) passes(apply func(*crdschema.CustomResourceDefinition) *crdschem
 	return total <= celrules.StaticCRDCostLimit
 }
 
-type errString string
-
-func (e errString) Error() string { return string(e) }
-
-const errNoVersion = errString("the schema path names no version of the CRD")
+var errNoVersion = errors.New("the schema path names no version of the CRD")

@@ -2,6 +2,7 @@ package costs
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -32,7 +33,6 @@ func parsePath(p string) (sp schemaPath, rest string, err error) {
 		sp.version, rest = -1, p[len(shared):]
 	case strings.HasPrefix(p, "spec.versions["):
 		var i int
-		var tail string
 		if n, _ := fmt.Sscanf(p, "spec.versions[%d]", &i); n != 1 {
 			return sp, "", fmt.Errorf("bad schema path %q", p)
 		}
@@ -40,8 +40,7 @@ func parsePath(p string) (sp schemaPath, rest string, err error) {
 		if j < 0 {
 			return sp, "", fmt.Errorf("bad schema path %q", p)
 		}
-		tail = p[j+len("].schema.openAPIV3Schema"):]
-		sp.version, rest = i, tail
+		sp.version, rest = i, p[j+len("].schema.openAPIV3Schema"):]
 	default:
 		return sp, "", fmt.Errorf("bad schema path %q", p)
 	}
@@ -196,14 +195,8 @@ func setBound(s *crdschema.JSONSchemaProps, steps []step, keyword string, value 
 	}
 	c := *s
 	if len(steps) == 0 {
-		v := value
-		switch keyword {
-		case "maxItems":
-			c.MaxItems = &v
-		case "maxProperties":
-			c.MaxProperties = &v
-		case "maxLength":
-			c.MaxLength = &v
+		if upper, _ := boundFields(&c, keyword); upper != nil {
+			*upper = &value
 		}
 		return &c
 	}
@@ -214,10 +207,7 @@ func setBound(s *crdschema.JSONSchemaProps, steps []step, keyword string, value 
 		if !ok {
 			return &c
 		}
-		props := make(map[string]crdschema.JSONSchemaProps, len(s.Properties))
-		for k, p := range s.Properties {
-			props[k] = p
-		}
+		props := maps.Clone(s.Properties)
 		props[st.name] = *setBound(&child, rest, keyword, value)
 		c.Properties = props
 	case "items":

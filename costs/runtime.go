@@ -105,8 +105,7 @@ func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, versi
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
-		vr1 := compiled.Validate(ctx, nil, r.Object, nil)
-		_, left := vr1.Errors, vr1.Remaining
+		left := compiled.Validate(ctx, nil, r.Object, nil).Remaining
 		out = append(out, RuntimeCost{
 			Field: e.Field, Rule: e.Rule,
 			Evaluations:      countValues(r.Object, sp.steps),
@@ -133,25 +132,6 @@ func onlyRule(raw []byte, steps []step, idx int) (*structural.Schema, error) {
 	if err := json.Unmarshal(raw, &root); err != nil {
 		return nil, err
 	}
-	var strip func(m map[string]any)
-	strip = func(m map[string]any) {
-		delete(m, "x-kubernetes-validations")
-		for _, k := range []string{"properties"} {
-			if ps, ok := m[k].(map[string]any); ok {
-				for _, p := range ps {
-					if pm, ok := p.(map[string]any); ok {
-						strip(pm)
-					}
-				}
-			}
-		}
-		for _, k := range []string{"items", "additionalProperties"} {
-			if pm, ok := m[k].(map[string]any); ok {
-				strip(pm)
-			}
-		}
-	}
-	var keep []any
 	node := root
 	for _, st := range steps {
 		var next map[string]any
@@ -171,9 +151,8 @@ func onlyRule(raw []byte, steps []step, idx int) (*structural.Schema, error) {
 	if idx < 0 || idx >= len(rules) {
 		return nil, fmt.Errorf("no rule %d", idx)
 	}
-	keep = []any{rules[idx]}
-	strip(root)
-	node["x-kubernetes-validations"] = keep
+	keepRules(root, nil, nil, 0) // every rule removed
+	node["x-kubernetes-validations"] = []any{rules[idx]}
 	b, err := json.Marshal(root)
 	if err != nil {
 		return nil, err

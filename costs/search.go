@@ -56,35 +56,17 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 			return j.passes(func(d *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition { return apply(d, v) })
 		}
 	}
-	lo0, hi0 := lo, hi
-	if hi < lo || !ok(lo) {
+	if hi < lo {
 		return nil, false
 	}
-	for lo < hi { // invariant: ok(lo)
-		mid := lo + (hi-lo+1)/2
-		if ok(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	largest := lo
-	if !valid(largest) {
+	largest, found := largestPassing(lo, hi, ok)
+	if found && !valid(largest) {
 		// The estimate of the rules on the path alone disagrees with CRD
 		// validation: search again with CRD validation as the judge.
-		lo, hi = lo0, hi0
-		if !valid(lo) {
-			return nil, false
-		}
-		for lo < hi {
-			mid := lo + (hi-lo+1)/2
-			if valid(mid) {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		largest = lo
+		largest, found = largestPassing(lo, hi, valid)
+	}
+	if !found {
+		return nil, false
 	}
 	// Each node its suggested value: the usual bound of its kind where
 	// that fits, a round number otherwise; all together checked, else the
@@ -119,4 +101,22 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: values[i]}, Largest: largest, Current: cur[i]})
 	}
 	return fixes, true
+}
+
+// largestPassing returns the largest v in [lo, hi] with ok(v), by binary
+// search (ok holds up to some value and not above it), or false when
+// ok(lo) does not hold.
+func largestPassing(lo, hi int64, ok func(int64) bool) (int64, bool) {
+	if !ok(lo) {
+		return 0, false
+	}
+	for lo < hi { // invariant: ok(lo)
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, true
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -151,7 +152,7 @@ func TestPatch(t *testing.T) {
 		{Op: "test", Path: "/b/c~0~1", Value: raw(`"z"`)},
 		{Op: "remove", Path: ""},
 	} {
-		if _, err := applyPatches(deepCopy(got), []patch{bad}); err == nil {
+		if _, err := applyPatches(jsonvalue.Copy(got), []patch{bad}); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}

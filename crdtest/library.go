@@ -90,8 +90,8 @@ func (e *statusError) Error() string { return e.msg }
 // invalid returns the status error of the API server for an object of
 // kind.group named name that fails validation with errs, with the text of
 // k8s.io/apimachinery's errors.NewInvalid: "<Kind>.<group> "<name>" is
-// invalid: " and the errors as an aggregate (each distinct message once;
-// several in brackets, separated by ", "). It returns nil for no errors.
+// invalid: " and the errors as an aggregate (ErrorList.ToAggregate). It
+// returns nil for no errors.
 func invalid(kind, group, name string, errs crdschema.ErrorList) error {
 	if len(errs) == 0 {
 		return nil
@@ -100,18 +100,5 @@ func invalid(kind, group, name string, errs crdschema.ErrorList) error {
 	if group != "" {
 		qualified += "." + group
 	}
-	seen := map[string]bool{}
-	var msgs []string
-	for _, e := range errs {
-		m := e.Error()
-		if !seen[m] {
-			seen[m] = true
-			msgs = append(msgs, m)
-		}
-	}
-	agg := msgs[0]
-	if len(msgs) > 1 {
-		agg = "[" + strings.Join(msgs, ", ") + "]"
-	}
-	return &statusError{msg: fmt.Sprintf("%s %q is invalid: %s", qualified, name, agg), kind: kind, group: group, name: name, errs: errs}
+	return &statusError{msg: fmt.Sprintf("%s %q is invalid: %v", qualified, name, errs.ToAggregate()), kind: kind, group: group, name: name, errs: errs}
 }

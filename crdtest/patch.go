@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // check reports whether p is a well-formed operation.
@@ -98,7 +100,7 @@ func applyPatch(doc any, op patch) (any, error) {
 				return nil, err
 			}
 		} else {
-			v = deepCopy(v)
+			v = jsonvalue.Copy(v)
 		}
 		return set(doc, path, v, true)
 	}
@@ -202,23 +204,4 @@ func remove(doc any, path []string) (any, error) {
 		return set(doc, path[:len(path)-1], p, false)
 	}
 	return nil, fmt.Errorf("/%s: not an object or array", strings.Join(path[:len(path)-1], "/"))
-}
-
-// deepCopy copies a JSON value.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(t))
-		for i, e := range t {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
 }

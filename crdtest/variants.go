@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -232,18 +233,17 @@ func clusterProfiles(ann map[string]string) []string {
 
 // majorVersions returns the OpenShift major versions a manifest is for.
 func majorVersions(ann map[string]string) map[uint64]bool {
-	keys := make([]string, 0, len(ann))
+	first := "" // the first annotation of major versions, in key order
 	for k := range ann {
-		if strings.HasPrefix(k, majorVersionAnnotation) {
-			keys = append(keys, k)
+		if strings.HasPrefix(k, majorVersionAnnotation) && (first == "" || k < first) {
+			first = k
 		}
 	}
 	out := map[uint64]bool{}
-	if len(keys) == 0 {
+	if first == "" {
 		return out
 	}
-	sort.Strings(keys)
-	for _, v := range strings.Split(ann[keys[0]], ",") {
+	for _, v := range strings.Split(ann[first], ",") {
 		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil {
 			out[n] = true
 		}
@@ -326,11 +326,7 @@ func (l *loader) featureGates(suitePath, profile string, sets map[string]bool, v
 		}
 		return out, nil
 	}
-	names := make([]string, 0, len(sets))
-	for s := range sets {
-		names = append(names, s)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(sets))
 	return nil, fmt.Errorf("no feature gate manifest in %s for cluster profile %q, feature set %s", dir, profile, strings.Join(names, ","))
 }
 

@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -46,34 +47,27 @@ func Version(def *crdschema.CustomResourceDefinition, version string, opts ...Op
 	s["$schema"] = draft
 	s["title"] = fmt.Sprintf("%s %s/%s", def.Spec.Names.Kind, def.Spec.Group, version)
 	// the root always has these, whatever the CRD's schema says
-	p, _ := s["properties"].(map[string]any)
-	if p == nil {
-		p = map[string]any{}
-	}
-	if _, ok := p["apiVersion"]; !ok {
-		p["apiVersion"] = map[string]any{"type": "string", "enum": []any{def.Spec.Group + "/" + version}}
-	}
-	if _, ok := p["kind"]; !ok {
-		p["kind"] = map[string]any{"type": "string", "enum": []any{def.Spec.Names.Kind}}
-	}
-	crdMeta, _ := p["metadata"].(map[string]any)
-	p["metadata"] = c.objectMeta(crdMeta)
-	s["properties"] = p
+	c.resourceProperties(s, schema{"type": "string", "enum": []any{def.Spec.Group + "/" + version}},
+		schema{"type": "string", "enum": []any{def.Spec.Names.Kind}})
 	return s, nil
 }
 
-// All returns the JSON Schema of every version of def that has a schema,
-// by version name.
-func All(def *crdschema.CustomResourceDefinition, opts ...Option) (map[string]map[string]any, error) {
-	out := map[string]schema{}
-	for _, v := range def.Spec.Versions {
-		s, err := Version(def, v.Name, opts...)
-		if err != nil {
-			return nil, err
-		}
-		out[v.Name] = s
+// resourceProperties gives s, the schema of a resource, the properties
+// apiVersion and kind where it lacks them, and metadata as the API server
+// decodes it (objectMeta).
+func (c *config) resourceProperties(s, apiVersion, kind schema) {
+	props, _ := s["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
 	}
-	return out, nil
+	for k, v := range map[string]schema{"apiVersion": apiVersion, "kind": kind} {
+		if _, ok := props[k]; !ok {
+			props[k] = v
+		}
+	}
+	crdMeta, _ := props["metadata"].(map[string]any)
+	props["metadata"] = c.objectMeta(crdMeta)
+	s["properties"] = props
 }
 
 // convert converts one schema. optional is whether it is the schema of an
@@ -157,14 +151,9 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 	// properties
 	if len(p.Properties) > 0 {
 		props := make(map[string]any, len(p.Properties))
-		required := map[string]bool{}
-		for _, r := range p.Required {
-			required[r] = true
-		}
 		for name, sub := range p.Properties {
-			sub := sub
 			// null is dropped, then the default (if any) applies
-			props[name] = c.convert(&sub, !required[name] || hasDefault(&sub))
+			props[name] = c.convert(&sub, !slices.Contains(p.Required, name) || hasDefault(&sub))
 		}
 		s["properties"] = props
 	}
@@ -192,18 +181,7 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 		s["items"] = c.convert(p.Items.Schema, false)
 	}
 	if p.XEmbeddedResource {
-		props, _ := s["properties"].(map[string]any)
-		if props == nil {
-			props = map[string]any{}
-		}
-		for _, k := range []string{"apiVersion", "kind"} {
-			if _, ok := props[k]; !ok {
-				props[k] = map[string]any{"type": "string"}
-			}
-		}
-		crdMeta, _ := props["metadata"].(map[string]any)
-		props["metadata"] = c.objectMeta(crdMeta)
-		s["properties"] = props
+		c.resourceProperties(s, schema{"type": "string"}, schema{"type": "string"})
 	}
 	defaults := map[string]any{}
 	for name, sub := range p.Properties {

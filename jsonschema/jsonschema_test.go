@@ -185,10 +185,6 @@ func TestVersionErrors(t *testing.T) {
 	if _, err := Version(def, "v2"); err == nil || !strings.Contains(err.Error(), `"v2"`) {
 		t.Errorf("missing version: %v", err)
 	}
-	all, err := All(def)
-	if err != nil || len(all) != 1 || all["v1"] == nil {
-		t.Errorf("All: %v %v", all, err)
-	}
 }
 
 func TestSatisfies(t *testing.T) {

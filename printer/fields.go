@@ -3,6 +3,7 @@ package printer
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -81,15 +82,8 @@ func (f *Fields) Set(obj map[string]any) (map[string]string, error) {
 // label for this version: metadata.name, metadata.namespace for namespaced
 // resources, and the selectable fields.
 func (f *Fields) Supports(field string) bool {
-	if field == "metadata.name" || (f.namespaced && field == "metadata.namespace") {
-		return true
-	}
-	for _, sf := range f.selectable {
-		if sf.name == field {
-			return true
-		}
-	}
-	return false
+	return field == "metadata.name" || (f.namespaced && field == "metadata.namespace") ||
+		slices.ContainsFunc(f.selectable, func(sf selectableField) bool { return sf.name == field })
 }
 
 // ParseSelector parses a field selector for this version and rejects any

@@ -64,14 +64,14 @@ func WithClock(now func() time.Time) Option {
 // `unrecognized column definition "<jsonPath>"`.
 func New(cols []crdschema.CustomResourceColumnDefinition, opts ...Option) (*Printer, error) {
 	if len(cols) == 0 {
-		cols = []crdschema.CustomResourceColumnDefinition{{
-			Name:        "Age",
-			Type:        "date",
-			Description: creationTimestampDescription,
-			JSONPath:    ".metadata.creationTimestamp",
-		}}
+		cols = []crdschema.CustomResourceColumnDefinition{ageColumn}
 	}
 	return build(cols, opts)
+}
+
+// ageColumn is the API server's Age column: the object's creationTimestamp.
+var ageColumn = crdschema.CustomResourceColumnDefinition{
+	Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp",
 }
 
 // NewScale returns the printer the API server uses for the /scale
@@ -90,9 +90,7 @@ func NewScale(scale *crdschema.CustomResourceSubresourceScale, opts ...Option) *
 			Name: "Available", Type: "integer", Description: "Number of actual replicas", JSONPath: ".status.replicas",
 		})
 	}
-	cols = append(cols, crdschema.CustomResourceColumnDefinition{
-		Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp",
-	})
+	cols = append(cols, ageColumn)
 	p, _ := build(cols, opts) // the paths above always parse
 	return p
 }

@@ -37,42 +37,31 @@ func (p *Printer) Table(objs []map[string]any) *Table {
 // "..."); escape characters are shown as "^[" and carriage returns as "\r".
 func (t *Table) WriteText(w io.Writer, wide bool) error {
 	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
-	show := make([]bool, len(t.Columns))
 	var line strings.Builder
-	first := true
-	for i, c := range t.Columns {
-		show[i] = wide || c.Priority == 0
-		if !show[i] {
-			continue
-		}
-		if !first {
-			line.WriteByte('\t')
-		}
-		first = false
-		line.WriteString(strings.ToUpper(c.Name))
-	}
-	line.WriteByte('\n')
-	if _, err := io.WriteString(tw, line.String()); err != nil {
-		return err
-	}
-	for _, r := range t.Rows {
+	// writeLine writes the n cells of a line (text(i) is the i-th; cells
+	// beyond the columns are ignored) in the columns shown.
+	writeLine := func(n int, text func(i int) string) error {
 		line.Reset()
-		first = true
-		for i, cell := range r.Cells {
-			if i >= len(show) {
-				break // more cells than columns: ignore the extra ones
-			}
-			if !show[i] {
+		first := true
+		for i := range min(n, len(t.Columns)) {
+			if !wide && t.Columns[i].Priority != 0 {
 				continue
 			}
 			if !first {
 				line.WriteByte('\t')
 			}
 			first = false
-			line.WriteString(cellText(cell))
+			line.WriteString(text(i))
 		}
 		line.WriteByte('\n')
-		if _, err := io.WriteString(tw, line.String()); err != nil {
+		_, err := io.WriteString(tw, line.String())
+		return err
+	}
+	if err := writeLine(len(t.Columns), func(i int) string { return strings.ToUpper(t.Columns[i].Name) }); err != nil {
+		return err
+	}
+	for _, r := range t.Rows {
+		if err := writeLine(len(r.Cells), func(i int) string { return cellText(r.Cells[i]) }); err != nil {
 			return err
 		}
 	}

@@ -98,14 +98,7 @@ func (c *Correlation) Values() (newValue, oldValue any) {
 // entry name of an object: nil unless both the new and the old object
 // have the key and the schema has the property or an additionalProperties
 // schema.
-func (c *Correlation) Key(name string) *Correlation { return c.key(name) }
-
-// Index returns the correlation of the i-th item of a list: nil unless the
-// schema makes the list an x-kubernetes-list-type map with keys and the
-// old list has an item with the same key values as the new item.
-func (c *Correlation) Index(i int) *Correlation { return c.index(i) }
-
-func (c *Correlation) key(name string) *Correlation {
+func (c *Correlation) Key(name string) *Correlation {
 	if c == nil || c.schema == nil {
 		return nil
 	}
@@ -173,7 +166,10 @@ func (c *Correlation) children() *children {
 	return c.kids
 }
 
-func (c *Correlation) index(i int) *Correlation {
+// Index returns the correlation of the i-th item of a list: nil unless the
+// schema makes the list an x-kubernetes-list-type map with keys and the
+// old list has an item with the same key values as the new item.
+func (c *Correlation) Index(i int) *Correlation {
 	if c == nil || c.schema == nil {
 		return nil
 	}
@@ -251,7 +247,7 @@ func (c *Correlation) compare() bool {
 			return false
 		}
 		for i := range n {
-			x := c.index(i)
+			x := c.Index(i)
 			if x == nil {
 				if c.listMap {
 					return false
@@ -270,7 +266,7 @@ func (c *Correlation) compare() bool {
 			return false
 		}
 		for k := range n {
-			x := c.key(k)
+			x := c.Key(k)
 			if x == nil || !x.Unchanged() {
 				return false
 			}
@@ -353,7 +349,7 @@ func (c *Correlation) Status(s *structural.Schema) *Correlation {
 	if s == nil {
 		return nil
 	}
-	if x := c.key("status"); x != nil {
+	if x := c.Key("status"); x != nil {
 		return x
 	}
 	newObj, oldObj := c.Values()

@@ -20,7 +20,7 @@ func hazards(def, old *crdschema.CustomResourceDefinition) []Hazard {
 		}
 	}
 	for _, v := range stored {
-		nv := findVersion(def, v)
+		nv := def.Version(v)
 		switch {
 		case nv == nil:
 			out = append(out, Hazard{v, fmt.Sprintf("version %s is in status.storedVersions but not in the new CRD: objects stored in it can no longer be read (migrate them and remove %s from status.storedVersions first)", v, v)})
@@ -64,7 +64,7 @@ func schemaChanges(def, old *crdschema.CustomResourceDefinition) []SchemaChange 
 	}
 	var out []SchemaChange
 	for _, v := range versions {
-		if findVersion(def, v) == nil {
+		if def.Version(v) == nil {
 			continue // a hazard
 		}
 		out = append(out, versionChanges(def, old, v, v)...)
@@ -90,7 +90,7 @@ func versionChanges(def, old *crdschema.CustomResourceDefinition, oldVersion, ne
 }
 
 func versionSchema(def *crdschema.CustomResourceDefinition, version string) *crdschema.JSONSchemaProps {
-	v := findVersion(def, version)
+	v := def.Version(version)
 	if v == nil || v.Schema == nil {
 		return nil
 	}
@@ -114,14 +114,14 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 	if preserves(o) && !preserves(n) {
 		report(path, "x-kubernetes-preserve-unknown-fields removed: unknown stored fields are pruned")
 	}
-	intBound(path, "maxLength", o.MaxLength, n.MaxLength, true, report)
-	intBound(path, "minLength", o.MinLength, n.MinLength, false, report)
-	intBound(path, "maxItems", o.MaxItems, n.MaxItems, true, report)
-	intBound(path, "minItems", o.MinItems, n.MinItems, false, report)
-	intBound(path, "maxProperties", o.MaxProperties, n.MaxProperties, true, report)
-	intBound(path, "minProperties", o.MinProperties, n.MinProperties, false, report)
-	floatBound(path, "maximum", o.Maximum, n.Maximum, true, report)
-	floatBound(path, "minimum", o.Minimum, n.Minimum, false, report)
+	bound(path, "maxLength", o.MaxLength, n.MaxLength, true, report)
+	bound(path, "minLength", o.MinLength, n.MinLength, false, report)
+	bound(path, "maxItems", o.MaxItems, n.MaxItems, true, report)
+	bound(path, "minItems", o.MinItems, n.MinItems, false, report)
+	bound(path, "maxProperties", o.MaxProperties, n.MaxProperties, true, report)
+	bound(path, "minProperties", o.MinProperties, n.MinProperties, false, report)
+	bound(path, "maximum", o.Maximum, n.Maximum, true, report)
+	bound(path, "minimum", o.Minimum, n.Minimum, false, report)
 	if n.Pattern != "" && n.Pattern != o.Pattern {
 		if o.Pattern == "" {
 			report(path, fmt.Sprintf("pattern %q added", n.Pattern))
@@ -151,12 +151,8 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 			report(path, fmt.Sprintf("%q now required", r))
 		}
 	}
-	oldRules := map[string]bool{}
-	for _, r := range o.XValidations {
-		oldRules[r.Rule] = true
-	}
 	for _, r := range n.XValidations {
-		if !oldRules[r.Rule] {
+		if !slices.ContainsFunc(o.XValidations, func(x crdschema.ValidationRule) bool { return x.Rule == r.Rule }) {
 			report(path, fmt.Sprintf("rule added: %s", r.Rule))
 		}
 	}
@@ -202,33 +198,18 @@ func listType(s *crdschema.JSONSchemaProps) string {
 	return *s.XListType
 }
 
-// intBound reports a bound added or tightened: upper bounds that shrink,
-// lower bounds that grow.
-func intBound(path, name string, o, n *int64, upper bool, report func(string, string)) {
+// bound reports a bound added or tightened: upper bounds that shrink,
+// lower bounds that grow (integers written as %d, floats as %g).
+func bound[T int64 | float64](path, name string, o, n *T, upper bool, report func(string, string)) {
 	switch {
 	case n == nil:
 	case o == nil:
-		report(path, fmt.Sprintf("%s %d added", name, *n))
+		report(path, fmt.Sprintf("%s %v added", name, *n))
 	case upper && *n < *o, !upper && *n > *o:
-		report(path, fmt.Sprintf("%s %d becomes %d", name, *o, *n))
-	}
-}
-
-func floatBound(path, name string, o, n *float64, upper bool, report func(string, string)) {
-	switch {
-	case n == nil:
-	case o == nil:
-		report(path, fmt.Sprintf("%s %g added", name, *n))
-	case upper && *n < *o, !upper && *n > *o:
-		report(path, fmt.Sprintf("%s %g becomes %g", name, *o, *n))
+		report(path, fmt.Sprintf("%s %v becomes %v", name, *o, *n))
 	}
 }
 
 func hasEnum(enum []crdschema.JSON, v any) bool {
-	for _, e := range enum {
-		if jsonvalue.Equal(e.Value, v) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(enum, func(e crdschema.JSON) bool { return jsonvalue.Equal(e.Value, v) })
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -189,10 +190,7 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 	rv, _ := meta["resourceVersion"].(string)
 	addNamespace := o.Namespace == "" && c.def.Spec.Scope == "Namespaced"
 	if rv == "" || addNamespace {
-		m := make(map[string]any, len(meta)+2)
-		for k, v := range meta {
-			m[k] = v
-		}
+		m := without(meta)
 		if rv == "" {
 			m["resourceVersion"] = "1"
 		}
@@ -211,10 +209,10 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 
 	// the version the new CRD's API server reads it in
 	readVersion := version
-	if v := findVersion(c.def, version); v == nil || !v.Served {
+	if v := c.def.Version(version); v == nil || !v.Served {
 		storage := storageVersion(c.def)
 		switch {
-		case v == nil && !hasVersion(c.old, version):
+		case v == nil && c.old.Version(version) == nil:
 			o.Problem = fmt.Sprintf("version %s is neither in the new nor in the stored CRD", version)
 			return o, nil
 		case v == nil:
@@ -303,19 +301,16 @@ const labelKey = "upgrade.crdschema.io/check"
 
 // withLabel returns obj with one more label.
 func withLabel(obj map[string]any) map[string]any {
-	out := without(obj)
 	meta, _ := obj["metadata"].(map[string]any)
-	m := make(map[string]any, len(meta)+1)
-	for k, v := range meta {
-		m[k] = v
-	}
 	labels, _ := meta["labels"].(map[string]any)
-	l := make(map[string]any, len(labels)+1)
-	for k, v := range labels {
-		l[k] = v
+	l := maps.Clone(labels)
+	if l == nil {
+		l = map[string]any{}
 	}
 	l[labelKey] = "1"
+	m := without(meta)
 	m["labels"] = l
+	out := without(obj)
 	out["metadata"] = m
 	return out
 }
@@ -323,9 +318,7 @@ func withLabel(obj map[string]any) map[string]any {
 // without returns a shallow copy of obj without the keys.
 func without(obj map[string]any, keys ...string) map[string]any {
 	out := make(map[string]any, len(obj))
-	for k, v := range obj {
-		out[k] = v
-	}
+	maps.Copy(out, obj)
 	for _, k := range keys {
 		delete(out, k)
 	}
@@ -364,16 +357,13 @@ func diff(before, after any, path string) []Change {
 	bm, bok := before.(map[string]any)
 	am, aok := after.(map[string]any)
 	if bok && aok {
-		keys := make([]string, 0, len(bm)+len(am))
-		for k := range bm {
-			keys = append(keys, k)
-		}
+		keys := slices.Sorted(maps.Keys(bm))
 		for k := range am {
 			if _, ok := bm[k]; !ok {
 				keys = append(keys, k)
 			}
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		var out []Change
 		for _, k := range keys {
 			p := k
@@ -415,19 +405,6 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 	return "", apiVersion
 }
 
-func findVersion(def *crdschema.CustomResourceDefinition, name string) *crdschema.CustomResourceDefinitionVersion {
-	for i := range def.Spec.Versions {
-		if def.Spec.Versions[i].Name == name {
-			return &def.Spec.Versions[i]
-		}
-	}
-	return nil
-}
-
-func hasVersion(def *crdschema.CustomResourceDefinition, name string) bool {
-	return findVersion(def, name) != nil
-}
-
 func storageVersion(def *crdschema.CustomResourceDefinition) string {
 	for _, v := range def.Spec.Versions {
 		if v.Storage {
@@ -445,6 +422,6 @@ func conversionStrategy(def *crdschema.CustomResourceDefinition) string {
 }
 
 func hasStatusSubresource(def *crdschema.CustomResourceDefinition, version string) bool {
-	v := findVersion(def, version)
+	v := def.Version(version)
 	return v != nil && v.Subresources != nil && v.Subresources.Status != nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -48,9 +47,7 @@ func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
 	if err != nil {
 		return o, false
 	}
-	av, _ := d.obj["apiVersion"].(string)
-	kind, _ := d.obj["kind"].(string)
-	if _, ok := api.Lookup(av, kind); !ok {
+	if _, ok := api.Lookup(o.apiVersion, o.kind); !ok {
 		return o, false
 	}
 	var r *builtin.Result
@@ -63,19 +60,18 @@ func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
 		r, err = api.Create(d.obj)
 	}
 	builtinChecked.Add(1)
-	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
 	o.status = statusRejected
 	o.checkedBy = builtinLayers
 	if err != nil {
 		o.problem = err.Error()
 		return o, true
 	}
-	if ns, _ := nsOf(d.obj); ns == "" && r.Kind.Namespaced {
+	if o.namespace == "" && r.Kind.Namespaced { // kubectl sends it to "default"
 		o.namespace = "default"
 	}
 	if r.DecodeError != nil {
 		o.problem = r.DecodeError.Error()
-		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		o.message = requestError("BadRequest", o.operation, d.file, o.problem)
 		return o, true
 	}
 	o.unknownFields = r.UnknownFields
@@ -83,26 +79,12 @@ func (c *checker) checkBuiltin(o outcome, d document) (outcome, bool) {
 		o.errs = append(o.errs, e.Error)
 	}
 	o.warnings = append(o.warnings, r.Warnings...)
-	if c.opts.strict && len(o.unknownFields) > 0 {
-		o.problem, o.errs, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil
-		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
-		return o, true
-	}
-	if len(o.errs) == 0 {
-		o.status = statusAccepted
-	}
-	return o, true
+	return c.verdict(o, d.file), true
 }
 
 // builtinLayers are the layers of checks of built-in kinds, in the order
 // the API server runs them (package builtin's documentation).
 var builtinLayers = []string{"decode", "schema", "declarative", "metadata"}
-
-func nsOf(obj map[string]any) (string, bool) {
-	m, _ := obj["metadata"].(map[string]any)
-	ns, ok := m["namespace"].(string)
-	return ns, ok
-}
 
 // builtinRelease names the release whose built-in kinds are checked.
 func builtinRelease() string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -209,12 +210,6 @@ func (c *checker) splitInput(name string, whole bool, emit func(yamljson.Chunk))
 	}
 }
 
-// decodeAll decodes every document of paths on jobs goroutines and passes
-// each decoded document to handle, from those goroutines.
-func (c *checker) decodeAll(paths []string, jobs int, seq *int, handle func(document)) {
-	c.decode(paths, decoding{jobs: jobs}, seq, handle)
-}
-
 // decoding says how decode reads and hands over documents.
 type decoding struct {
 	jobs int // goroutines
@@ -236,13 +231,11 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 	tasks := make(chan task, 64) // chunks share the blocks they were read in
 	var wg sync.WaitGroup
 	for w := 0; w < opts.jobs; w++ {
-		wg.Add(1)
 		ahead := opts.ahead
 		if w > 0 && w == opts.jobs-1 {
 			ahead = 0
 		}
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			ready := opts.ready
 			var held []document
 			flush := func() {
@@ -277,7 +270,7 @@ func (c *checker) decode(paths []string, opts decoding, seq *int, handle func(do
 				decodeChunk(t.file, t.chunk, t.index, t.seq, take)
 			}
 			flush()
-		}()
+		})
 	}
 	c.readManifests(paths, opts.whole, tasks, seq)
 	close(tasks)
@@ -342,27 +335,63 @@ func less(a, b *document) bool {
 // loadCRDs reads the CRDs under -crds: documents of other kinds are
 // ignored.
 func (c *checker) loadCRDs() *catalog {
+	seq := -(1 << 40) // before the manifests
+	cat := newCatalog()
+	for _, e := range c.readCRDs(c.opts.crdPaths, &seq) {
+		if e.doc.err != nil {
+			// not YAML or JSON: an input error, as among the manifests
+			c.record(outcome{doc: e.doc, status: statusError, problem: e.problem})
+			continue
+		}
+		cat.add(e)
+	}
+	return cat
+}
+
+// readCRDs reads the CRDs of paths in input order: a document that is
+// not YAML or JSON is an entry with the error as its problem, other
+// documents are ignored.
+func (c *checker) readCRDs(paths []string, seq *int) []*crdEntry {
 	var (
 		mu      sync.Mutex
 		entries []*crdEntry
-		seq     = -(1 << 40) // before the manifests
 	)
-	c.decode(c.opts.crdPaths, decoding{jobs: c.opts.jobs, whole: true}, &seq, func(d document) {
+	c.decode(paths, decoding{jobs: c.opts.jobs, whole: true}, seq, func(d document) {
+		var e *crdEntry
 		switch {
 		case d.err != nil:
-			// not YAML or JSON: an input error, as among the manifests
-			c.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
+			e = &crdEntry{doc: d, problem: d.err.Error()}
 		case d.json != nil:
-			e := newCRDEntry(d, true, &c.cache)
-			mu.Lock()
-			entries = append(entries, e)
-			mu.Unlock()
+			e = newCRDEntry(d, true, &c.cache)
+		default:
+			return
 		}
+		mu.Lock()
+		entries = append(entries, e)
+		mu.Unlock()
 	})
 	sortEntries(entries)
-	cat := newCatalog()
-	cat.add(entries...)
-	return cat
+	return entries
+}
+
+// readObjects reads the objects of paths, in input order. Documents that
+// cannot be decoded are recorded as input errors, their problem prefixed
+// by errPrefix.
+func (c *checker) readObjects(paths []string, seq *int, errPrefix string) []document {
+	var docs []document
+	var mu sync.Mutex
+	c.decode(paths, decoding{jobs: c.opts.jobs}, seq, func(d document) {
+		if d.err != nil {
+			c.record(outcome{doc: d, status: statusError, problem: errPrefix + d.err.Error()})
+			return
+		}
+		d.object()
+		mu.Lock()
+		docs = append(docs, d)
+		mu.Unlock()
+	})
+	sort.Slice(docs, func(i, j int) bool { return less(&docs[i], &docs[j]) })
+	return docs
 }
 
 // handle takes one decoded document of the manifests.
@@ -374,7 +403,7 @@ func (c *checker) handle(d document) {
 	case d.json != nil:
 		e := newCRDEntry(d, false, &c.cache)
 		if e.def != nil {
-			e.validate() // here, on a decoding goroutine
+			e.errs() // validated here, on a decoding goroutine
 		}
 		c.mu.Lock()
 		c.streamCRDs = append(c.streamCRDs, e)
@@ -405,11 +434,7 @@ func (c *checker) handle(d document) {
 func (c *checker) check(cat *catalog, d document) outcome {
 	defer c.prog.add(1)
 	o := outcome{doc: d, status: statusError}
-	o.apiVersion, _ = d.obj["apiVersion"].(string)
-	o.kind, _ = d.obj["kind"].(string)
-	meta, _ := d.obj["metadata"].(map[string]any)
-	o.namespace, _ = meta["namespace"].(string)
-	o.name, _ = meta["name"].(string)
+	o.apiVersion, o.kind, o.namespace, o.name = identity(d.obj)
 	var missing []string
 	if o.apiVersion == "" {
 		missing = append(missing, "apiVersion not set")
@@ -459,7 +484,6 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		// d.obj was decoded for this check alone: Create may use it.
 		result, err = res.CreateOwned(c.ctx, d.obj)
 	}
-	verb := map[string]string{"create": "creating", "update": "replacing"}[o.operation]
 	if err != nil && len(result.Errors) == 0 || result.Object == nil {
 		// refused before validation, or by storage
 		var re *crd.RequestError
@@ -467,11 +491,7 @@ func (c *checker) check(cat *catalog, d document) outcome {
 			re = &crd.RequestError{Reason: crd.StatusReasonBadRequest, Message: err.Error()}
 		}
 		o.problem = re.Message
-		from := "Error from server"
-		if re.Reason != "" {
-			from += " (" + string(re.Reason) + ")"
-		}
-		o.message = fmt.Sprintf("%s: error when %s %q: %s", from, verb, d.file, re.Message)
+		o.message = requestError(string(re.Reason), o.operation, d.file, re.Message)
 		return o
 	}
 	if m, _ := result.Object["metadata"].(map[string]any); m != nil {
@@ -487,10 +507,16 @@ func (c *checker) check(cat *catalog, d document) outcome {
 	if c.opts.showResult && len(o.errs) == 0 {
 		o.result = result.Object // what the API server would store
 	}
+	return c.verdict(o, d.file)
+}
+
+// verdict ends the check of an object that decoded: with -strict, unknown
+// fields refuse it (the strict decoder fails before validation);
+// otherwise it is accepted when validation found nothing.
+func (c *checker) verdict(o outcome, file string) outcome {
 	if c.opts.strict && len(o.unknownFields) > 0 {
-		// The strict decoder fails before validation.
 		o.problem, o.errs, o.result, o.warnings = strictDecodingError(o.apiVersion, o.kind, o.unknownFields), nil, nil, nil
-		o.message = fmt.Sprintf("Error from server (BadRequest): error when %s %q: %s", verb, d.file, o.problem)
+		o.message = requestError("BadRequest", o.operation, file, o.problem)
 		return o
 	}
 	if len(o.errs) == 0 {
@@ -513,14 +539,9 @@ func withResourceVersion(obj, old map[string]any) map[string]any {
 		rv = "1" // what the store reports for an object stored without one
 	}
 	m := make(map[string]any, len(meta)+1)
-	for k, v := range meta {
-		m[k] = v
-	}
+	maps.Copy(m, meta)
 	m["resourceVersion"] = rv
-	o := make(map[string]any, len(obj))
-	for k, v := range obj {
-		o[k] = v
-	}
+	o := maps.Clone(obj)
 	o["metadata"] = m
 	return o
 }
@@ -536,19 +557,7 @@ type oldObjects struct {
 // loadOld reads the objects of -old; of two with the same key the first
 // is kept. Documents that cannot be decoded are reported as input errors.
 func (c *checker) loadOld(seq *int) *oldObjects {
-	var docs []document
-	var mu sync.Mutex
-	c.decodeAll(c.opts.oldPaths, c.opts.jobs, seq, func(d document) {
-		if d.err != nil {
-			c.record(outcome{doc: d, status: statusError, problem: "in -old: " + d.err.Error()})
-			return
-		}
-		d.object()
-		mu.Lock()
-		docs = append(docs, d)
-		mu.Unlock()
-	})
-	sort.Slice(docs, func(i, j int) bool { return less(&docs[i], &docs[j]) })
+	docs := c.readObjects(c.opts.oldPaths, seq, "in -old: ")
 	o := &oldObjects{byKey: map[objectKey]map[string]any{}}
 	for _, d := range docs {
 		k := keyOf(d.obj)
@@ -571,11 +580,7 @@ func (o *oldObjects) find(obj map[string]any) map[string]any {
 // kubectl sends a namespaced one (a cluster-scoped object has none on
 // either side).
 func keyOf(obj map[string]any) objectKey {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	meta, _ := obj["metadata"].(map[string]any)
-	ns, _ := meta["namespace"].(string)
-	name, _ := meta["name"].(string)
+	av, kind, ns, name := identity(obj)
 	group, _ := splitAPIVersion(av)
 	if ns == "" {
 		ns = "default"
@@ -597,10 +602,8 @@ func parallel(n, jobs int, f func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range jobs {
+		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -608,7 +611,7 @@ func parallel(n, jobs int, f func(i int)) {
 				}
 				f(i)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -58,9 +58,9 @@ func (e *crdEntry) startValidation() {
 	})
 }
 
-// validate returns why the API server refuses the CRD, validating it or
+// errs returns why the API server refuses the CRD, validating it or
 // waiting for its validation.
-func (e *crdEntry) validate() crdschema.ErrorList {
+func (e *crdEntry) errs() crdschema.ErrorList {
 	if e.def == nil {
 		return nil
 	}
@@ -113,17 +113,9 @@ func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 }
 
 // accepted reports whether the CRD can be used: decoded, not a duplicate,
-// and accepted by the API server (which validate decides, on first call).
+// and accepted by the API server (which errs decides, on first call).
 func (e *crdEntry) accepted() bool {
-	return e.problem == "" && e.def != nil && len(e.validate()) == 0
-}
-
-// errs is why the API server refuses the CRD.
-func (e *crdEntry) errs() crdschema.ErrorList {
-	if e.def == nil {
-		return nil
-	}
-	return e.validate()
+	return e.problem == "" && e.def != nil && len(e.errs()) == 0
 }
 
 // catalog is a set of CRDs indexed by what they serve; the first
@@ -177,12 +169,7 @@ func (c *catalog) add(entries ...*crdEntry) {
 
 // sortEntries orders CRD entries as they appear in the input.
 func sortEntries(es []*crdEntry) {
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].doc.seq != es[j].doc.seq {
-			return es[i].doc.seq < es[j].doc.seq
-		}
-		return es[i].doc.item < es[j].doc.item
-	})
+	sort.SliceStable(es, func(i, j int) bool { return less(&es[i].doc, &es[j].doc) })
 }
 
 // find returns the entry serving apiVersion and kind, or nil.

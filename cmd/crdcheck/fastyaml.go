@@ -720,8 +720,8 @@ func isDecimal(s string) bool {
 	return true
 }
 
-// plainString reports whether a plain scalar is surely read as the string
-// it spells: it starts with a letter or one of a few safe characters (no
+// plainString reports whether a plain scalar (of a document lines
+// accepted: printable ASCII only) is surely read as the string it spells: it starts with a letter or one of a few safe characters (no
 // indicator, digit, sign or dot, which might make it a number, a
 // timestamp or something else), is not one of YAML's special words, and
 // holds nothing that could start a comment or a structure.
@@ -736,8 +736,8 @@ func plainString(s string) bool {
 		return false
 	}
 	if len(s) <= 5 {
-		// YAML's special words in any case (non-ASCII strings are
-		// refused below)
+		// YAML's special words in any case (the document is ASCII: see
+		// lines)
 		var lower [5]byte
 		for i := 0; i < len(s); i++ {
 			c := s[i]
@@ -751,19 +751,12 @@ func plainString(s string) bool {
 			return false
 		}
 	}
-	if strings.Contains(s, " #") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return false // non-ASCII and control characters: the full path
-		}
-	}
-	return true
+	return !strings.Contains(s, " #")
 }
 
-// quoted reads a quoted scalar at the start of text that ends on the same
-// line; n is its length with the quotes.
+// quoted reads a quoted scalar at the start of text (printable ASCII, as
+// lines accepts it) that ends on the same line; n is its length with the
+// quotes.
 func quoted(text string) (s string, n int, ok bool) {
 	q := text[0]
 	// without escapes, the text between the quotes
@@ -772,7 +765,7 @@ func quoted(text string) (s string, n int, ok bool) {
 		if c == q && (q == '"' || i+1 == len(text) || text[i+1] != '\'') {
 			return text[1:i], i + 1, true
 		}
-		if c == q || c == '\\' && q == '"' || c < 0x20 || c >= 0x7f {
+		if c == q || c == '\\' && q == '"' {
 			break
 		}
 	}
@@ -800,8 +793,6 @@ func quoted(text string) (s string, n int, ok bool) {
 			default:
 				return "", 0, false
 			}
-		case c < 0x20 || c >= 0x7f:
-			return "", 0, false
 		default:
 			b = append(b, c)
 		}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,11 +13,7 @@ import (
 // manifestExt reports whether a file found in a directory is read: YAML
 // and JSON files.
 func manifestExt(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
+	return slices.Contains([]string{".yaml", ".yml", ".json"}, strings.ToLower(filepath.Ext(name)))
 }
 
 // stdinName is the file name that stands for the standard input.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/jsonscan"
@@ -150,14 +151,22 @@ func listItem(list, item map[string]any) map[string]any {
 	if av != "" || kind != "" {
 		return item
 	}
-	c := make(map[string]any, len(item)+2)
-	for k, v := range item {
-		c[k] = v
-	}
+	c := maps.Clone(item)
 	listAV, _ := list["apiVersion"].(string)
 	listKind, _ := list["kind"].(string)
 	c["apiVersion"], c["kind"] = listAV, strings.TrimSuffix(listKind, "List")
 	return c
+}
+
+// identity returns obj's apiVersion, kind, and the namespace and name of
+// its metadata ("" where one is not a string).
+func identity(obj map[string]any) (apiVersion, kind, namespace, name string) {
+	apiVersion, _ = obj["apiVersion"].(string)
+	kind, _ = obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	namespace, _ = meta["namespace"].(string)
+	name, _ = meta["name"].(string)
+	return apiVersion, kind, namespace, name
 }
 
 // The apiVersion and kind of CustomResourceDefinitions.

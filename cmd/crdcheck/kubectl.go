@@ -39,6 +39,18 @@ func invalidMessage(kind, name string, errs crdschema.ErrorList) string {
 	return b.String()
 }
 
+// requestError is what kubectl prints when the API server refuses a
+// create or update (operation) of an object of file before validation,
+// with a status of reason (which may be "") and message msg.
+func requestError(reason, operation, file, msg string) string {
+	from := "Error from server"
+	if reason != "" {
+		from += " (" + reason + ")"
+	}
+	verb := map[string]string{"create": "creating", "update": "replacing"}[operation]
+	return fmt.Sprintf("%s: error when %s %q: %s", from, verb, file, msg)
+}
+
 // unknownFieldWarning is kubectl's warning for a field the API server
 // dropped while decoding.
 func unknownFieldWarning(path string) string {

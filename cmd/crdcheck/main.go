@@ -94,6 +94,35 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// newFlagSet returns the flag set of the command name (as "crdcheck
+// schema"), whose usage text is usage followed by the flags; it reports
+// errors on stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseCommand parses the flags of the command fs among args, as
+// parseInterspersed, and returns the other arguments; when ok is false
+// the command ends at once with status: -help, or a flag error, which it
+// reports on stderr.
+func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer) (rest []string, status int, ok bool) {
+	rest, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitOK, false
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+		return nil, exitUsage, false
+	}
+	return rest, exitOK, true
+}
+
 // options are the settings of the check command.
 type options struct {
 	crdPaths      []string

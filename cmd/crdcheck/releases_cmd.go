@@ -20,7 +20,7 @@ import (
 func runReleases(opts *options, from, to crdschema.KubernetesVersion, stdin io.Reader, stdout, stderr io.Writer) int {
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
-	entries := readCRDs(rd, append(append([]string(nil), opts.crdPaths...), opts.files...), &seq)
+	entries := rd.readCRDs(append(append([]string(nil), opts.crdPaths...), opts.files...), &seq)
 	status := exitOK
 	for _, o := range rd.outcomes {
 		fmt.Fprintf(stderr, "crdcheck: %s: %s\n", o.doc.where(), o.problem)

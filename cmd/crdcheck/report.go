@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -182,11 +183,7 @@ func nonNil(s []string) []string {
 
 // validFormat reports whether crdcheck can write the output format.
 func validFormat(f string) bool {
-	switch f {
-	case "text", "json", "junit", "tap", "github":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"text", "json", "junit", "tap", "github"}, f)
 }
 
 // write writes the report in format.

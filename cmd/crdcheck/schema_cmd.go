@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,23 +31,15 @@ Flags:
 `
 
 func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("crdcheck schema", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, schemaUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("crdcheck schema", schemaUsage, stderr)
 	dir := fs.String("d", ".", "`DIR`ectory to write the schemas into")
 	strict := fs.Bool("strict", false, "forbid the fields the API server prunes as unknown (additionalProperties: false)")
 	builtins := fs.Bool("builtin", false, "also write the schemas of the built-in kinds of the release (Deployment, Service, ...)")
 	kubeVersion := fs.String("kubernetes-version", "", "with -builtin: the Kubernetes `release` (1.33 to 1.37; default 1.37)")
-	files, err := parseInterspersed(fs, args)
+	files, status, ok := parseCommand(fs, args, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case err != nil:
-		fmt.Fprintln(stderr, "crdcheck schema:", err)
-		return exitUsage
+	case !ok:
+		return status
 	case len(files) == 0 && !*builtins:
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck schema: no CRDs given")
@@ -61,8 +51,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
-	status := exitOK
-	entries := readCRDs(rd, files, &seq)
+	entries := rd.readCRDs(files, &seq)
 	for _, o := range rd.outcomes {
 		fmt.Fprintf(stderr, "crdcheck schema: %s: %s\n", o.doc.where(), o.problem)
 		status = exitUsage

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -23,21 +21,13 @@ Flags:
 `
 
 func runTest(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("crdcheck test", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, testUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("crdcheck test", testUsage, stderr)
 	crds := fs.String("crds", "", "`DIR`ectory of the CRD manifests the suites name (default: found beside the suites)")
 	gates := fs.String("featuregates", "", "`DIR`ectory of the feature-gate manifests that choose CRD variants")
-	paths, err := parseInterspersed(fs, args)
+	paths, status, ok := parseCommand(fs, args, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case err != nil:
-		fmt.Fprintln(stderr, "crdcheck test:", err)
-		return exitUsage
+	case !ok:
+		return status
 	case len(paths) == 0:
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck test: no suites given")

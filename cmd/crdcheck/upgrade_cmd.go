@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crd"
@@ -50,12 +47,7 @@ type upgradeOptions struct {
 
 func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := &upgradeOptions{}
-	fs := flag.NewFlagSet("crdcheck upgrade", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, upgradeUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("crdcheck upgrade", upgradeUsage, stderr)
 	fs.Func("from", "`DIR` or file of the stored CRDs (kubectl get crd -o yaml; repeatable)", func(s string) error {
 		opts.from = append(opts.from, s)
 		return nil
@@ -66,13 +58,10 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	fs.StringVar(&opts.release, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37)")
-	files, err := parseInterspersed(fs, args)
+	files, status, ok := parseCommand(fs, args, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case err != nil:
-		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
-		return exitUsage
+	case !ok:
+		return status
 	case len(opts.from) == 0 || len(opts.to) == 0:
 		fs.Usage()
 		fmt.Fprintln(stderr, "crdcheck upgrade: -from and -to are required")
@@ -102,21 +91,9 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	rd := &checker{ctx: context.Background(), opts: &options{jobs: runtime.GOMAXPROCS(0)}, stdin: stdin}
 	seq := 0
-	olds := readCRDs(rd, opts.from, &seq)
-	news := readCRDs(rd, opts.to, &seq)
-	var objects []document
-	var mu sync.Mutex
-	rd.decodeAll(opts.files, rd.opts.jobs, &seq, func(d document) {
-		if d.err != nil {
-			rd.record(outcome{doc: d, status: statusError, problem: d.err.Error()})
-			return
-		}
-		d.object()
-		mu.Lock()
-		objects = append(objects, d)
-		mu.Unlock()
-	})
-	sort.Slice(objects, func(i, j int) bool { return less(&objects[i], &objects[j]) })
+	olds := rd.readCRDs(opts.from, &seq)
+	news := rd.readCRDs(opts.to, &seq)
+	objects := rd.readObjects(opts.files, &seq, "")
 	rep := buildUpgradeReport(rd.ctx, olds, news, objects)
 	for _, o := range rd.outcomes {
 		rep.InputErrors = append(rep.InputErrors, inputErrorReport{File: o.doc.file, Line: o.doc.line, Where: o.doc.where(), Error: o.problem})
@@ -152,30 +129,6 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return rep.exitStatus()
-}
-
-// readCRDs reads the CRDs of paths; other documents are ignored.
-func readCRDs(rd *checker, paths []string, seq *int) []*crdEntry {
-	var (
-		mu      sync.Mutex
-		entries []*crdEntry
-	)
-	rd.decode(paths, decoding{jobs: rd.opts.jobs, whole: true}, seq, func(d document) {
-		var e *crdEntry
-		switch {
-		case d.err != nil:
-			e = &crdEntry{doc: d, problem: d.err.Error()}
-		case d.json != nil:
-			e = newCRDEntry(d, true, &rd.cache)
-		default:
-			return
-		}
-		mu.Lock()
-		entries = append(entries, e)
-		mu.Unlock()
-	})
-	sortEntries(entries)
-	return entries
 }
 
 // upgradeReport is the upgrade command's output (its JSON shape).
@@ -249,8 +202,7 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 	}
 	byKind := map[groupKind][]int{} // objects by group and kind
 	for i, d := range objects {
-		av, _ := d.obj["apiVersion"].(string)
-		kind, _ := d.obj["kind"].(string)
+		av, kind, _, _ := identity(d.obj)
 		group, _ := splitAPIVersion(av)
 		byKind[groupKind{group, kind}] = append(byKind[groupKind{group, kind}], i)
 	}
@@ -309,11 +261,7 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 	for i, d := range objects {
 		v := verdicts[i]
 		if v == nil {
-			av, _ := d.obj["apiVersion"].(string)
-			kind, _ := d.obj["kind"].(string)
-			meta, _ := d.obj["metadata"].(map[string]any)
-			ns, _ := meta["namespace"].(string)
-			name, _ := meta["name"].(string)
+			av, kind, ns, name := identity(d.obj)
 			v = &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
 				APIVersion: av, Kind: kind, Namespace: ns, Name: name,
 				Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},

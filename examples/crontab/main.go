@@ -164,17 +164,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	var objs []map[string]any
-	for _, body := range []string{
-		`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"my-new-cron-object"},"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image"}}`,
-	} {
-		r, err := validated(res.Create(ctx, object(body)))
-		if err != nil {
-			return err
-		}
-		objs = append(objs, r.Object)
+	r, err = validated(res.Create(ctx, object(`{"apiVersion":"stable.example.com/v1","kind":"CronTab",
+		"metadata":{"name":"my-new-cron-object"},"spec":{"cronSpec":"* * * * */5","image":"my-awesome-cron-image"}}`)))
+	if err != nil {
+		return err
 	}
-	return p.Table(objs).WriteText(os.Stdout, false)
+	return p.Table([]map[string]any{r.Object}).WriteText(os.Stdout, false)
 }
 
 // validated returns the Result of a request that reached validation, and

@@ -157,21 +157,11 @@ func compare(op string, a, b any) (bool, error) {
 		}
 		return equal(a, b)
 	case ">":
-		lt, err := less(a, b)
-		if lt || err != nil {
-			return false, err
-		}
-		eq, err := equal(a, b)
-		if err != nil {
-			return false, err
-		}
-		return !eq, nil
+		le, err := compare("<=", a, b)
+		return !le && err == nil, err
 	case ">=":
 		lt, err := less(a, b)
-		if err != nil {
-			return false, err
-		}
-		return !lt, nil
+		return !lt && err == nil, err
 	}
 	return false, fmt.Errorf("unrecognized filter operator %s", op)
 }

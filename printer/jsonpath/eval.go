@@ -3,6 +3,7 @@ package jsonpath
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -77,11 +78,8 @@ func (e *evaluation) find(data any, start int) ([][]any, error) {
 				return nil, err
 			}
 			e.inRange--
-			for k := i + 1; k < len(nodes); k++ {
-				if k == e.lastEnd {
-					i = k
-					break
-				}
+			if e.lastEnd > i {
+				i = e.lastEnd // resume after the range's {end}
 			}
 			continue
 		}
@@ -254,11 +252,7 @@ func children(v any) []any {
 		if len(x) == 0 {
 			return nil
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		out := make([]any, len(keys))
 		for i, k := range keys {
 			out[i] = x[k]
