@@ -1,8 +1,11 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
+	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonscan"
@@ -21,20 +24,36 @@ import (
 // fast decode only answers for the bodies on which both decoders agree
 // (FuzzFastCRDDecode compares them).
 
-// fastOptions are the options of the fast decode: unknown members are
-// errors, and the schema unions, the JSON values and the byte strings are
-// decoded as sigs.k8s.io/json decodes them.
-var fastOptions = jsonv2.JoinOptions(
-	jsonv2.RejectUnknownMembers(true),
-	jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
-		jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
-		jsonv2.UnmarshalFromFunc(unmarshalBytes),
-		jsonv2.UnmarshalFromFunc(unmarshalSchemaMap),
-	)),
-)
+// fastDecoder holds the options of the fast decode and the strings of
+// one decode: unknown members are errors, and the schema unions, the JSON
+// values and the byte strings are decoded as sigs.k8s.io/json decodes
+// them. The decoders are pooled, since the options' functions keep
+// their state and the library keeps a cache per set of options.
+type fastDecoder struct {
+	opts jsonv2.Options
+	// strs holds the text of every string of one decode, one after the
+	// other; each decoded string is a part of it, so that a decode
+	// allocates its strings once rather than one by one.
+	strs    strings.Builder
+	scratch []byte
+}
+
+var fastDecoders = sync.Pool{New: func() any {
+	d := new(fastDecoder)
+	d.opts = jsonv2.JoinOptions(
+		jsonv2.RejectUnknownMembers(true),
+		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
+			jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
+			jsonv2.UnmarshalFromFunc(unmarshalBytes),
+			jsonv2.UnmarshalFromFunc(d.unmarshalSchemaMap),
+			jsonv2.UnmarshalFromFunc(d.unmarshalString),
+		)),
+	)
+	return d
+}}
 
 // errFastUnsure is returned where the fast decode leaves a value to the
 // reference decode.
@@ -44,8 +63,13 @@ var errFastUnsure = errors.New("left to the reference decode")
 // failure says nothing about j except that the reference decode must
 // answer.
 func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
+	d := fastDecoders.Get().(*fastDecoder)
+	d.strs.Grow(len(j)) // the strings' text is never longer than the JSON
 	crd := new(crdschema.CustomResourceDefinition)
-	if err := jsonv2.Unmarshal(j, crd, fastOptions); err != nil {
+	err := jsonv2.Unmarshal(j, crd, d.opts)
+	d.strs.Reset() // the text now belongs to crd
+	fastDecoders.Put(d)
+	if err != nil {
 		return nil, err
 	}
 	return crd, nil
@@ -166,7 +190,7 @@ func unmarshalBytes(dec *jsontext.Decoder, b *[]byte) error {
 
 // unmarshalSchemaMap decodes the properties (or definitions, pattern
 // properties) of a schema without reflection on the map.
-func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
+func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
 	if dec.PeekKind() != '{' {
 		return jsonv2.SkipFunc
 	}
@@ -176,11 +200,14 @@ func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchem
 	out := map[string]crdschema.JSONSchemaProps{}
 	s := new(crdschema.JSONSchemaProps)
 	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
+		raw, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		name := tok.String() // before the next read voids tok
+		name, err := d.text(raw) // before the next read voids raw
+		if err != nil {
+			return err
+		}
 		*s = crdschema.JSONSchemaProps{}
 		if err := jsonv2.UnmarshalDecode(dec, s); err != nil {
 			return err
@@ -192,4 +219,34 @@ func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchem
 	}
 	*m = out
 	return nil
+}
+
+// unmarshalString decodes a string into the text of the decode; null and
+// other values are left to the library.
+func (d *fastDecoder) unmarshalString(dec *jsontext.Decoder, s *string) error {
+	if dec.PeekKind() != '"' {
+		return jsonv2.SkipFunc
+	}
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*s, err = d.text(raw)
+	return err
+}
+
+// text returns the text of the JSON string raw (valid, as the decoder
+// read it), as a part of the decode's strings.
+func (d *fastDecoder) text(raw jsontext.Value) (string, error) {
+	start := d.strs.Len()
+	if bytes.IndexByte(raw, '\\') < 0 {
+		d.strs.Write(raw[1 : len(raw)-1])
+	} else {
+		var err error
+		if d.scratch, err = jsontext.AppendUnquote(d.scratch[:0], raw); err != nil {
+			return "", err
+		}
+		d.strs.Write(d.scratch)
+	}
+	return d.strs.String()[start:], nil
 }
