@@ -67,18 +67,10 @@ func cachedVerdict(ctx context.Context, s settings, call string, validate func()
 	if s.Cache == nil {
 		return validate()
 	}
-	d := digester{h: sha256.New(), buf: make([]byte, 0, 8<<10)}
-	d.str(call)
-	d.uint(uint64(release.Of(s.Version)))
-	for _, def := range defs {
-		d.value(reflect.ValueOf(def), 0)
-	}
-	if d.skip {
+	key, ok := digest(call, s.Version, defs)
+	if !ok {
 		return validate()
 	}
-	var key [sha256.Size]byte
-	d.h.Write(d.buf)
-	d.h.Sum(key[:0])
 	store := verdicts(s.Cache)
 	store.Lock()
 	errs, ok := store.m[key]
@@ -115,8 +107,31 @@ const maxDigestDepth = 1000
 // and maps, its length, so that different values give different inputs.
 type digester struct {
 	h    hash.Hash
-	buf  []byte // written to h when full
-	skip bool   // a value the digest does not cover
+	buf  []byte   // written to h when full
+	keys []string // the keys of the maps being written, sorted, as a stack
+	skip bool     // a value the digest does not cover
+}
+
+var digesters = sync.Pool{New: func() any {
+	return &digester{h: sha256.New(), buf: make([]byte, 0, 8<<10)}
+}}
+
+// digest returns the digest of a call of the verdicts for the CRDs defs
+// at release v, or false when a value is beyond what the digest covers.
+func digest(call string, v crdschema.KubernetesVersion, defs []*crdschema.CustomResourceDefinition) (key [sha256.Size]byte, ok bool) {
+	d := digesters.Get().(*digester)
+	defer digesters.Put(d)
+	d.h.Reset()
+	d.buf, d.keys, d.skip = d.buf[:0], d.keys[:0], false
+	d.str(call)
+	d.uint(uint64(release.Of(v)))
+	for _, def := range defs {
+		d.value(reflect.ValueOf(def), 0)
+	}
+	d.h.Write(d.buf)
+	d.h.Sum(key[:0])
+	clear(d.keys[:cap(d.keys)]) // keep no strings of defs
+	return key, !d.skip
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -528,11 +543,18 @@ func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
 
 func (d *digester) schemaMap(m map[string]crdschema.JSONSchemaProps, depth int) {
 	d.size(m == nil, len(m))
-	for _, k := range sortedKeys(m) {
+	start := len(d.keys)
+	for k := range m {
+		d.keys = append(d.keys, k)
+	}
+	keys := d.keys[start:]
+	slices.Sort(keys)
+	for _, k := range keys {
 		d.str(k)
 		s := m[k]
 		d.schema(&s, depth)
 	}
+	d.keys = d.keys[:start]
 }
 
 func (d *digester) orBool(o *crdschema.JSONSchemaPropsOrBool, depth int) {
