@@ -2,13 +2,11 @@ package manifest
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"strings"
 	"sync"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonscan"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -25,10 +23,13 @@ import (
 // (FuzzFastCRDDecode compares them).
 
 // fastDecoder holds the options of the fast decode and the strings of
-// one decode: unknown members are errors, and the schema unions, the JSON
-// values and the byte strings are decoded as sigs.k8s.io/json decodes
-// them. The decoders are pooled, since the options' functions keep
-// their state and the library keeps a cache per set of options.
+// one decode: unknown members are errors, and the schema unions, schema
+// maps and strings are read by functions of ours, as sigs.k8s.io/json
+// reads them. Free-form values go to the JSON type's own method; byte
+// strings to the library's base64, stricter than encoding/json's (it
+// refuses line breaks), so that the reference decode reads those. The
+// decoders are pooled, since the options' functions keep their state and
+// the library keeps a cache per set of options.
 type fastDecoder struct {
 	opts jsonv2.Options
 	// strs holds the text of every string of one decode, one after the
@@ -46,8 +47,6 @@ var fastDecoders = sync.Pool{New: func() any {
 			jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
 			jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
 			jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
-			jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
-			jsonv2.UnmarshalFromFunc(unmarshalBytes),
 			jsonv2.UnmarshalFromFunc(d.unmarshalSchemaMap),
 			jsonv2.UnmarshalFromFunc(d.unmarshalString),
 		)),
@@ -105,31 +104,17 @@ func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrB
 }
 
 // unmarshalPropsOrArray decodes a schema or a list of schemas; another
-// value decodes as neither, as in the reference decode.
+// value (null too) decodes as neither, as in the reference decode.
 func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	var v crdschema.JSONSchemaPropsOrArray
-	if err := schemaOrList(dec, &v.Schema, &v.JSONSchemas); err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	*s = crdschema.JSONSchemaPropsOrArray{}
+	return schemaOrList(dec, &s.Schema, &s.JSONSchemas)
 }
 
 // unmarshalPropsOrStringArray decodes a schema or a list of names;
-// another value decodes as neither, as in the reference decode.
+// another value (null too) decodes as neither, as in the reference decode.
 func unmarshalPropsOrStringArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrStringArray) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	var v crdschema.JSONSchemaPropsOrStringArray
-	if err := schemaOrList(dec, &v.Schema, &v.Property); err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	*s = crdschema.JSONSchemaPropsOrStringArray{}
+	return schemaOrList(dec, &s.Schema, &s.Property)
 }
 
 // schemaOrList decodes the next value, a schema into *schema or a list
@@ -144,48 +129,6 @@ func schemaOrList[T any](dec *jsontext.Decoder, schema **crdschema.JSONSchemaPro
 		return jsonv2.UnmarshalDecode(dec, list)
 	}
 	return dec.SkipValue()
-}
-
-// unmarshalJSONValue decodes any JSON value with the scanner the JSON
-// type's own method uses.
-func unmarshalJSONValue(dec *jsontext.Decoder, j *crdschema.JSON) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	raw, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	v, err := jsonscan.Decode(raw)
-	if err != nil {
-		return err
-	}
-	j.Value = v
-	return nil
-}
-
-// unmarshalBytes decodes a base64 string as encoding/json does; anything
-// else but null is left to the reference decode.
-func unmarshalBytes(dec *jsontext.Decoder, b *[]byte) error {
-	switch dec.PeekKind() {
-	case 'n':
-		return jsonv2.SkipFunc
-	case '"':
-	default:
-		return errFastUnsure
-	}
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return err
-	}
-	s := tok.String()
-	out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
-	n, err := base64.StdEncoding.Decode(out, []byte(s))
-	if err != nil {
-		return err
-	}
-	*b = out[:n]
-	return nil
 }
 
 // unmarshalSchemaMap decodes the properties (or definitions, pattern
