@@ -67,18 +67,10 @@ func cachedVerdict(ctx context.Context, s settings, call string, validate func()
 	if s.Cache == nil {
 		return validate()
 	}
-	d := digester{h: sha256.New(), buf: make([]byte, 0, 8<<10)}
-	d.str(call)
-	d.uint(uint64(release.Of(s.Version)))
-	for _, def := range defs {
-		d.value(reflect.ValueOf(def), 0)
-	}
-	if d.skip {
+	key, ok := digest(call, s.Version, defs)
+	if !ok {
 		return validate()
 	}
-	var key [sha256.Size]byte
-	d.h.Write(d.buf)
-	d.h.Sum(key[:0])
 	store := verdicts(s.Cache)
 	store.Lock()
 	errs, ok := store.m[key]
@@ -115,8 +107,31 @@ const maxDigestDepth = 1000
 // and maps, its length, so that different values give different inputs.
 type digester struct {
 	h    hash.Hash
-	buf  []byte // written to h when full
-	skip bool   // a value the digest does not cover
+	buf  []byte   // written to h when full
+	keys []string // the keys of the maps being written, sorted, as a stack
+	skip bool     // a value the digest does not cover
+}
+
+var digesters = sync.Pool{New: func() any {
+	return &digester{h: sha256.New(), buf: make([]byte, 0, 8<<10)}
+}}
+
+// digest returns the digest of a call of the verdicts for the CRDs defs
+// at release v, or false when a value is beyond what the digest covers.
+func digest(call string, v crdschema.KubernetesVersion, defs []*crdschema.CustomResourceDefinition) (key [sha256.Size]byte, ok bool) {
+	d := digesters.Get().(*digester)
+	defer digesters.Put(d)
+	d.h.Reset()
+	d.buf, d.keys, d.skip = d.buf[:0], d.keys[:0], false
+	d.str(call)
+	d.uint(uint64(release.Of(v)))
+	for _, def := range defs {
+		d.value(reflect.ValueOf(def), 0)
+	}
+	d.h.Write(d.buf)
+	d.h.Sum(key[:0])
+	clear(d.keys[:cap(d.keys)]) // keep no strings of defs
+	return key, !d.skip
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -258,11 +273,11 @@ func (d *digester) strs(l []string) {
 }
 
 // schema writes s field by field (the bulk of a CRD, where reflection
-// was most of the digest's time): first one bit per field that is set (a
-// non-empty string, a non-nil pointer, list or map, a true boolean), then
-// the values of those fields alone, in the same order, since most fields
-// of most schemas are empty. TestDigestCoversSchema checks that every
-// field counts.
+// was most of the digest's time): each field that is set (a non-empty
+// string, a non-nil pointer, list or map, a true boolean) as its tag and
+// its value, in the order of the tags, then fEnd; since most fields of
+// most schemas are empty, they cost nothing. TestDigestCoversSchema
+// checks that every field counts.
 func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
 	if depth > maxDigestDepth {
 		d.skip = true
@@ -273,131 +288,103 @@ func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
 		return
 	}
 	depth++
-	set := schemaFieldsSet(s)
-	d.uint(set)
-	if set&(1<<fID) != 0 {
-		d.str(s.ID)
-	}
-	if set&(1<<fSchema) != 0 {
-		d.str(s.Schema)
-	}
-	if set&(1<<fRef) != 0 {
+	d.optStr(fID, s.ID)
+	d.optStr(fSchema, s.Schema)
+	if s.Ref != nil {
+		d.uint(fRef)
 		d.str(*s.Ref)
 	}
-	if set&(1<<fDescription) != 0 {
-		d.str(s.Description)
-	}
-	if set&(1<<fType) != 0 {
-		d.str(s.Type)
-	}
-	if set&(1<<fFormat) != 0 {
-		d.str(s.Format)
-	}
-	if set&(1<<fTitle) != 0 {
-		d.str(s.Title)
-	}
-	if set&(1<<fDefault) != 0 {
+	d.optStr(fDescription, s.Description)
+	d.optStr(fType, s.Type)
+	d.optStr(fFormat, s.Format)
+	d.optStr(fTitle, s.Title)
+	if s.Default != nil {
+		d.uint(fDefault)
 		d.jsonValue(s.Default.Value, depth)
 	}
-	if set&(1<<fMaximum) != 0 {
-		d.uint(math.Float64bits(*s.Maximum))
-	}
-	if set&(1<<fMinimum) != 0 {
-		d.uint(math.Float64bits(*s.Minimum))
-	}
-	if set&(1<<fMaxLength) != 0 {
-		d.uint(uint64(*s.MaxLength))
-	}
-	if set&(1<<fMinLength) != 0 {
-		d.uint(uint64(*s.MinLength))
-	}
-	if set&(1<<fPattern) != 0 {
-		d.str(s.Pattern)
-	}
-	if set&(1<<fMaxItems) != 0 {
-		d.uint(uint64(*s.MaxItems))
-	}
-	if set&(1<<fMinItems) != 0 {
-		d.uint(uint64(*s.MinItems))
-	}
-	if set&(1<<fMultipleOf) != 0 {
-		d.uint(math.Float64bits(*s.MultipleOf))
-	}
-	if set&(1<<fEnum) != 0 {
+	d.optFloat(fMaximum, s.Maximum)
+	d.flag(fExclusiveMaximum, s.ExclusiveMaximum)
+	d.optFloat(fMinimum, s.Minimum)
+	d.flag(fExclusiveMinimum, s.ExclusiveMinimum)
+	d.optInt(fMaxLength, s.MaxLength)
+	d.optInt(fMinLength, s.MinLength)
+	d.optStr(fPattern, s.Pattern)
+	d.optInt(fMaxItems, s.MaxItems)
+	d.optInt(fMinItems, s.MinItems)
+	d.flag(fUniqueItems, s.UniqueItems)
+	d.optFloat(fMultipleOf, s.MultipleOf)
+	if s.Enum != nil {
+		d.uint(fEnum)
 		d.uint(uint64(len(s.Enum)))
 		for i := range s.Enum {
 			d.jsonValue(s.Enum[i].Value, depth)
 		}
 	}
-	if set&(1<<fMaxProperties) != 0 {
-		d.uint(uint64(*s.MaxProperties))
-	}
-	if set&(1<<fMinProperties) != 0 {
-		d.uint(uint64(*s.MinProperties))
-	}
-	if set&(1<<fRequired) != 0 {
+	d.optInt(fMaxProperties, s.MaxProperties)
+	d.optInt(fMinProperties, s.MinProperties)
+	if s.Required != nil {
+		d.uint(fRequired)
 		d.strs(s.Required)
 	}
-	if set&(1<<fItems) != 0 {
+	if s.Items != nil {
+		d.uint(fItems)
 		d.schema(s.Items.Schema, depth)
 		d.schemas(s.Items.JSONSchemas, depth)
 	}
-	if set&(1<<fAllOf) != 0 {
-		d.schemas(s.AllOf, depth)
-	}
-	if set&(1<<fOneOf) != 0 {
-		d.schemas(s.OneOf, depth)
-	}
-	if set&(1<<fAnyOf) != 0 {
-		d.schemas(s.AnyOf, depth)
-	}
-	if set&(1<<fNot) != 0 {
+	d.optSchemas(fAllOf, s.AllOf, depth)
+	d.optSchemas(fOneOf, s.OneOf, depth)
+	d.optSchemas(fAnyOf, s.AnyOf, depth)
+	if s.Not != nil {
+		d.uint(fNot)
 		d.schema(s.Not, depth)
 	}
-	if set&(1<<fProperties) != 0 {
-		d.schemaMap(s.Properties, depth)
-	}
-	if set&(1<<fAdditionalProperties) != 0 {
-		d.orBool(s.AdditionalProperties, depth)
-	}
-	if set&(1<<fPatternProperties) != 0 {
-		d.schemaMap(s.PatternProperties, depth)
-	}
-	if set&(1<<fDependencies) != 0 {
+	d.optSchemaMap(fProperties, s.Properties, depth)
+	d.orBool(fAdditionalProperties, s.AdditionalProperties, depth)
+	d.optSchemaMap(fPatternProperties, s.PatternProperties, depth)
+	if s.Dependencies != nil {
+		d.uint(fDependencies)
 		d.uint(uint64(len(s.Dependencies)))
-		for _, k := range sortedKeys(s.Dependencies) {
+		start := len(d.keys)
+		for _, k := range sortKeys(d, s.Dependencies) {
 			dep := s.Dependencies[k]
 			d.str(k)
 			d.schema(dep.Schema, depth)
 			d.strs(dep.Property)
 		}
+		d.keys = d.keys[:start]
 	}
-	if set&(1<<fAdditionalItems) != 0 {
-		d.orBool(s.AdditionalItems, depth)
-	}
-	if set&(1<<fDefinitions) != 0 {
-		d.schemaMap(s.Definitions, depth)
-	}
-	if set&(1<<fExternalDocs) != 0 {
+	d.orBool(fAdditionalItems, s.AdditionalItems, depth)
+	d.optSchemaMap(fDefinitions, s.Definitions, depth)
+	if s.ExternalDocs != nil {
+		d.uint(fExternalDocs)
 		d.str(s.ExternalDocs.Description)
 		d.str(s.ExternalDocs.URL)
 	}
-	if set&(1<<fExample) != 0 {
+	if s.Example != nil {
+		d.uint(fExample)
 		d.jsonValue(s.Example.Value, depth)
 	}
-	if set&(1<<fXPreserveUnknownFields) != 0 {
+	d.flag(fNullable, s.Nullable)
+	if s.XPreserveUnknownFields != nil {
+		d.uint(fXPreserveUnknownFields)
 		d.bool(*s.XPreserveUnknownFields)
 	}
-	if set&(1<<fXListMapKeys) != 0 {
+	d.flag(fXEmbeddedResource, s.XEmbeddedResource)
+	d.flag(fXIntOrString, s.XIntOrString)
+	if s.XListMapKeys != nil {
+		d.uint(fXListMapKeys)
 		d.strs(s.XListMapKeys)
 	}
-	if set&(1<<fXListType) != 0 {
+	if s.XListType != nil {
+		d.uint(fXListType)
 		d.str(*s.XListType)
 	}
-	if set&(1<<fXMapType) != 0 {
+	if s.XMapType != nil {
+		d.uint(fXMapType)
 		d.str(*s.XMapType)
 	}
-	if set&(1<<fXValidations) != 0 {
+	if s.XValidations != nil {
+		d.uint(fXValidations)
 		d.uint(uint64(len(s.XValidations)))
 		for i := range s.XValidations {
 			r := &s.XValidations[i]
@@ -412,10 +399,11 @@ func (d *digester) schema(s *crdschema.JSONSchemaProps, depth int) {
 			d.optBool(r.OptionalOldSelf)
 		}
 	}
+	d.uint(fEnd)
 }
 
-// The bits of schemaFieldsSet, one per field of JSONSchemaProps; a
-// boolean field is its bit.
+// The tags of the fields of JSONSchemaProps in the digest, and fEnd,
+// which follows the last field of a schema.
 const (
 	fID = iota
 	fSchema
@@ -461,62 +449,50 @@ const (
 	fXListType
 	fXMapType
 	fXValidations
+	fEnd
 )
 
-// schemaFieldsSet returns the bits of the fields of s that are set: a
-// non-empty string, a non-nil pointer, list or map, a true boolean.
-func schemaFieldsSet(s *crdschema.JSONSchemaProps) uint64 {
-	var set uint64
-	mark := func(f int, b bool) {
-		if b {
-			set |= 1 << f
-		}
+// optStr, optInt, optFloat, flag, optSchemas, optSchemaMap and orBool
+// write a field of a schema when it is set: its tag, then its value.
+func (d *digester) optStr(tag uint64, s string) {
+	if s != "" {
+		d.uint(tag)
+		d.str(s)
 	}
-	mark(fID, s.ID != "")
-	mark(fSchema, s.Schema != "")
-	mark(fRef, s.Ref != nil)
-	mark(fDescription, s.Description != "")
-	mark(fType, s.Type != "")
-	mark(fFormat, s.Format != "")
-	mark(fTitle, s.Title != "")
-	mark(fDefault, s.Default != nil)
-	mark(fMaximum, s.Maximum != nil)
-	mark(fExclusiveMaximum, s.ExclusiveMaximum)
-	mark(fMinimum, s.Minimum != nil)
-	mark(fExclusiveMinimum, s.ExclusiveMinimum)
-	mark(fMaxLength, s.MaxLength != nil)
-	mark(fMinLength, s.MinLength != nil)
-	mark(fPattern, s.Pattern != "")
-	mark(fMaxItems, s.MaxItems != nil)
-	mark(fMinItems, s.MinItems != nil)
-	mark(fUniqueItems, s.UniqueItems)
-	mark(fMultipleOf, s.MultipleOf != nil)
-	mark(fEnum, s.Enum != nil)
-	mark(fMaxProperties, s.MaxProperties != nil)
-	mark(fMinProperties, s.MinProperties != nil)
-	mark(fRequired, s.Required != nil)
-	mark(fItems, s.Items != nil)
-	mark(fAllOf, s.AllOf != nil)
-	mark(fOneOf, s.OneOf != nil)
-	mark(fAnyOf, s.AnyOf != nil)
-	mark(fNot, s.Not != nil)
-	mark(fProperties, s.Properties != nil)
-	mark(fAdditionalProperties, s.AdditionalProperties != nil)
-	mark(fPatternProperties, s.PatternProperties != nil)
-	mark(fDependencies, s.Dependencies != nil)
-	mark(fAdditionalItems, s.AdditionalItems != nil)
-	mark(fDefinitions, s.Definitions != nil)
-	mark(fExternalDocs, s.ExternalDocs != nil)
-	mark(fExample, s.Example != nil)
-	mark(fNullable, s.Nullable)
-	mark(fXPreserveUnknownFields, s.XPreserveUnknownFields != nil)
-	mark(fXEmbeddedResource, s.XEmbeddedResource)
-	mark(fXIntOrString, s.XIntOrString)
-	mark(fXListMapKeys, s.XListMapKeys != nil)
-	mark(fXListType, s.XListType != nil)
-	mark(fXMapType, s.XMapType != nil)
-	mark(fXValidations, s.XValidations != nil)
-	return set
+}
+
+func (d *digester) optInt(tag uint64, i *int64) {
+	if i != nil {
+		d.uint(tag)
+		d.uint(uint64(*i))
+	}
+}
+
+func (d *digester) optFloat(tag uint64, f *float64) {
+	if f != nil {
+		d.uint(tag)
+		d.uint(math.Float64bits(*f))
+	}
+}
+
+func (d *digester) flag(tag uint64, b bool) {
+	if b {
+		d.uint(tag)
+	}
+}
+
+func (d *digester) optSchemas(tag uint64, l []crdschema.JSONSchemaProps, depth int) {
+	if l != nil {
+		d.uint(tag)
+		d.schemas(l, depth)
+	}
+}
+
+func (d *digester) optSchemaMap(tag uint64, m map[string]crdschema.JSONSchemaProps, depth int) {
+	if m != nil {
+		d.uint(tag)
+		d.schemaMap(m, depth)
+	}
 }
 
 func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
@@ -528,16 +504,18 @@ func (d *digester) schemas(l []crdschema.JSONSchemaProps, depth int) {
 
 func (d *digester) schemaMap(m map[string]crdschema.JSONSchemaProps, depth int) {
 	d.size(m == nil, len(m))
-	for _, k := range sortedKeys(m) {
+	start := len(d.keys)
+	for _, k := range sortKeys(d, m) {
 		d.str(k)
 		s := m[k]
 		d.schema(&s, depth)
 	}
+	d.keys = d.keys[:start]
 }
 
-func (d *digester) orBool(o *crdschema.JSONSchemaPropsOrBool, depth int) {
-	d.bool(o != nil)
+func (d *digester) orBool(tag uint64, o *crdschema.JSONSchemaPropsOrBool, depth int) {
 	if o != nil {
+		d.uint(tag)
 		d.bool(o.Allows)
 		d.schema(o.Schema, depth)
 	}
@@ -566,10 +544,12 @@ func (d *digester) jsonValue(v any, depth int) {
 	case map[string]any:
 		d.uint(5)
 		d.size(v == nil, len(v))
-		for _, k := range sortedKeys(v) {
+		start := len(d.keys)
+		for _, k := range sortKeys(d, v) {
 			d.str(k)
 			d.jsonValue(v[k], depth+1)
 		}
+		d.keys = d.keys[:start]
 	case []any:
 		d.uint(6)
 		d.size(v == nil, len(v))
@@ -585,12 +565,14 @@ func (d *digester) jsonValue(v any, depth int) {
 	}
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+// sortKeys appends the keys of m to d.keys, sorts them and returns
+// them; the caller then cuts d.keys back to its length before.
+func sortKeys[V any](d *digester, m map[string]V) []string {
+	start := len(d.keys)
 	for k := range m {
-		keys = append(keys, k)
+		d.keys = append(d.keys, k)
 	}
+	keys := d.keys[start:]
 	slices.Sort(keys)
 	return keys
 }

@@ -1,11 +1,12 @@
 package manifest
 
 import (
-	"encoding/base64"
+	"bytes"
 	"errors"
+	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonscan"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -21,20 +22,37 @@ import (
 // fast decode only answers for the bodies on which both decoders agree
 // (FuzzFastCRDDecode compares them).
 
-// fastOptions are the options of the fast decode: unknown members are
-// errors, and the schema unions, the JSON values and the byte strings are
-// decoded as sigs.k8s.io/json decodes them.
-var fastOptions = jsonv2.JoinOptions(
-	jsonv2.RejectUnknownMembers(true),
-	jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
-		jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
-		jsonv2.UnmarshalFromFunc(unmarshalJSONValue),
-		jsonv2.UnmarshalFromFunc(unmarshalBytes),
-		jsonv2.UnmarshalFromFunc(unmarshalSchemaMap),
-	)),
-)
+// fastDecoder holds the options of the fast decode and the strings of
+// one decode: unknown members are errors, and the schema unions, schema
+// maps and strings are read by functions of ours, as sigs.k8s.io/json
+// reads them. Free-form values go to the JSON type's own method; byte
+// strings to the library's base64, stricter than encoding/json's (it
+// refuses line breaks), so that the reference decode reads those. The
+// decoders are pooled, since the options' functions keep their state and
+// the library keeps a cache per set of options.
+type fastDecoder struct {
+	opts jsonv2.Options
+	// strs holds the text of every string of one decode, one after the
+	// other; each decoded string is a part of it, so that a decode
+	// allocates its strings once rather than one by one.
+	strs    strings.Builder
+	scratch []byte
+}
+
+var fastDecoders = sync.Pool{New: func() any {
+	d := new(fastDecoder)
+	d.opts = jsonv2.JoinOptions(
+		jsonv2.RejectUnknownMembers(true),
+		jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrBool),
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrArray),
+			jsonv2.UnmarshalFromFunc(unmarshalPropsOrStringArray),
+			jsonv2.UnmarshalFromFunc(d.unmarshalSchemaMap),
+			jsonv2.UnmarshalFromFunc(d.unmarshalString),
+		)),
+	)
+	return d
+}}
 
 // errFastUnsure is returned where the fast decode leaves a value to the
 // reference decode.
@@ -44,8 +62,13 @@ var errFastUnsure = errors.New("left to the reference decode")
 // failure says nothing about j except that the reference decode must
 // answer.
 func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
+	d := fastDecoders.Get().(*fastDecoder)
+	d.strs.Grow(len(j)) // the strings' text is never longer than the JSON
 	crd := new(crdschema.CustomResourceDefinition)
-	if err := jsonv2.Unmarshal(j, crd, fastOptions); err != nil {
+	err := jsonv2.Unmarshal(j, crd, d.opts)
+	d.strs.Reset() // the text now belongs to crd
+	fastDecoders.Put(d)
+	if err != nil {
 		return nil, err
 	}
 	return crd, nil
@@ -81,31 +104,17 @@ func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrB
 }
 
 // unmarshalPropsOrArray decodes a schema or a list of schemas; another
-// value decodes as neither, as in the reference decode.
+// value (null too) decodes as neither, as in the reference decode.
 func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	var v crdschema.JSONSchemaPropsOrArray
-	if err := schemaOrList(dec, &v.Schema, &v.JSONSchemas); err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	*s = crdschema.JSONSchemaPropsOrArray{}
+	return schemaOrList(dec, &s.Schema, &s.JSONSchemas)
 }
 
 // unmarshalPropsOrStringArray decodes a schema or a list of names;
-// another value decodes as neither, as in the reference decode.
+// another value (null too) decodes as neither, as in the reference decode.
 func unmarshalPropsOrStringArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrStringArray) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	var v crdschema.JSONSchemaPropsOrStringArray
-	if err := schemaOrList(dec, &v.Schema, &v.Property); err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	*s = crdschema.JSONSchemaPropsOrStringArray{}
+	return schemaOrList(dec, &s.Schema, &s.Property)
 }
 
 // schemaOrList decodes the next value, a schema into *schema or a list
@@ -122,51 +131,9 @@ func schemaOrList[T any](dec *jsontext.Decoder, schema **crdschema.JSONSchemaPro
 	return dec.SkipValue()
 }
 
-// unmarshalJSONValue decodes any JSON value with the scanner the JSON
-// type's own method uses.
-func unmarshalJSONValue(dec *jsontext.Decoder, j *crdschema.JSON) error {
-	if dec.PeekKind() == 'n' {
-		return jsonv2.SkipFunc
-	}
-	raw, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	v, err := jsonscan.Decode(raw)
-	if err != nil {
-		return err
-	}
-	j.Value = v
-	return nil
-}
-
-// unmarshalBytes decodes a base64 string as encoding/json does; anything
-// else but null is left to the reference decode.
-func unmarshalBytes(dec *jsontext.Decoder, b *[]byte) error {
-	switch dec.PeekKind() {
-	case 'n':
-		return jsonv2.SkipFunc
-	case '"':
-	default:
-		return errFastUnsure
-	}
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return err
-	}
-	s := tok.String()
-	out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
-	n, err := base64.StdEncoding.Decode(out, []byte(s))
-	if err != nil {
-		return err
-	}
-	*b = out[:n]
-	return nil
-}
-
 // unmarshalSchemaMap decodes the properties (or definitions, pattern
 // properties) of a schema without reflection on the map.
-func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
+func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchemaProps) error {
 	if dec.PeekKind() != '{' {
 		return jsonv2.SkipFunc
 	}
@@ -176,11 +143,14 @@ func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchem
 	out := map[string]crdschema.JSONSchemaProps{}
 	s := new(crdschema.JSONSchemaProps)
 	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
+		raw, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		name := tok.String() // before the next read voids tok
+		name, err := d.text(raw) // before the next read voids raw
+		if err != nil {
+			return err
+		}
 		*s = crdschema.JSONSchemaProps{}
 		if err := jsonv2.UnmarshalDecode(dec, s); err != nil {
 			return err
@@ -192,4 +162,34 @@ func unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]crdschema.JSONSchem
 	}
 	*m = out
 	return nil
+}
+
+// unmarshalString decodes a string into the text of the decode; null and
+// other values are left to the library.
+func (d *fastDecoder) unmarshalString(dec *jsontext.Decoder, s *string) error {
+	if dec.PeekKind() != '"' {
+		return jsonv2.SkipFunc
+	}
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*s, err = d.text(raw)
+	return err
+}
+
+// text returns the text of the JSON string raw (valid, as the decoder
+// read it), as a part of the decode's strings.
+func (d *fastDecoder) text(raw jsontext.Value) (string, error) {
+	start := d.strs.Len()
+	if bytes.IndexByte(raw, '\\') < 0 {
+		d.strs.Write(raw[1 : len(raw)-1])
+	} else {
+		var err error
+		if d.scratch, err = jsontext.AppendUnquote(d.scratch[:0], raw); err != nil {
+			return "", err
+		}
+		d.strs.Write(d.scratch)
+	}
+	return d.strs.String()[start:], nil
 }

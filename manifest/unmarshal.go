@@ -43,7 +43,9 @@ func UnmarshalObject(data []byte) (map[string]any, error) {
 // A faster decoder (github.com/go-json-experiment/json, in one pass)
 // answers first; on anything it reports, sigs.k8s.io/json decodes the
 // body and its answer is returned, so the result is always
-// sigs.k8s.io/json's.
+// sigs.k8s.io/json's. The strings of a result it decodes share one block
+// of memory, which any of them keeps alive: to keep a few of them long
+// after the rest, copy them (strings.Clone).
 func UnmarshalCRD(data []byte) (*crdschema.CustomResourceDefinition, []string, error) {
 	j, err := oneDocument(data)
 	if err != nil {
