@@ -36,3 +36,14 @@ func (c *structurals) of(props *crdschema.JSONSchemaProps) (*structural.Schema, 
 	c.m[props] = converted{s, err}
 	return s, err
 }
+
+// share makes props convert to what other converted to (or will); the
+// two are deeply equal.
+func (c *structurals) share(props, other *crdschema.JSONSchemaProps) {
+	if c == nil {
+		return
+	}
+	if r, ok := c.m[other]; ok {
+		c.m[props] = r
+	}
+}

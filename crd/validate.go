@@ -25,6 +25,8 @@ type config struct {
 	// structurals converts each schema once per call (and per crd.New
 	// call, for validation and serving alike).
 	structurals *structurals
+	// valid are the schemas of the CRD validated without errors so far.
+	valid []validSchema
 }
 
 func newConfig(ctx context.Context, opts []Option) *config {
