@@ -13,6 +13,13 @@ import (
 // they must not be modified.
 type structurals struct {
 	m map[*crdschema.JSONSchemaProps]converted
+	// nullFree holds withoutNulls' results by schema.
+	nullFree map[*crdschema.JSONSchemaProps]nullFree
+}
+
+type nullFree struct {
+	v          *crdschema.CustomResourceValidation
+	hasDefault bool
 }
 
 type converted struct {
@@ -21,7 +28,7 @@ type converted struct {
 }
 
 func newStructurals() *structurals {
-	return &structurals{m: map[*crdschema.JSONSchemaProps]converted{}}
+	return &structurals{m: map[*crdschema.JSONSchemaProps]converted{}, nullFree: map[*crdschema.JSONSchemaProps]nullFree{}}
 }
 
 // of returns structural.New(props), converted once per props.
@@ -46,4 +53,18 @@ func (c *structurals) share(props, other *crdschema.JSONSchemaProps) {
 	if r, ok := c.m[other]; ok {
 		c.m[props] = r
 	}
+}
+
+// withoutNulls is withoutNulls(v), computed once per schema: copies of a
+// CRD (Defaulted) share their schemas.
+func (c *structurals) withoutNulls(v *crdschema.CustomResourceValidation) (*crdschema.CustomResourceValidation, bool) {
+	if c == nil || v == nil || v.OpenAPIV3Schema == nil {
+		return withoutNulls(v)
+	}
+	r, ok := c.nullFree[v.OpenAPIV3Schema]
+	if !ok {
+		r.v, r.hasDefault = withoutNulls(v)
+		c.nullFree[v.OpenAPIV3Schema] = r
+	}
+	return r.v, r.hasDefault
 }
