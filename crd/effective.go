@@ -16,7 +16,7 @@ func VersionSchema(def *crdschema.CustomResourceDefinition, version string) (*cr
 	if def == nil {
 		return nil, nil
 	}
-	in := toInternal(def)
+	in := toInternal(def, nil)
 	v, p := in.spec.schemaForVersion(version)
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return nil, nil

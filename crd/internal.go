@@ -65,8 +65,10 @@ type internalStatus struct {
 
 // toInternal converts a defaulted v1 CRD into the internal form. Schemas
 // with an explicit null default or example are replaced by copies without
-// them: the API server's decoder drops such nulls.
-func toInternal(def *crdschema.CustomResourceDefinition) *internalCRD {
+// them: the API server's decoder drops such nulls. conv, if not nil,
+// looks for them once per schema (crd.New builds the internal form for
+// serving and for validation).
+func toInternal(def *crdschema.CustomResourceDefinition, conv *structurals) *internalCRD {
 	in := &internalCRD{meta: &def.ObjectMeta}
 	s := &in.spec
 	d := &def.Spec
@@ -96,7 +98,7 @@ func toInternal(def *crdschema.CustomResourceDefinition) *internalCRD {
 	s.versions = make([]internalVersion, len(d.Versions))
 	for i := range d.Versions {
 		v := &d.Versions[i]
-		schema, defaults := withoutNulls(v.Schema)
+		schema, defaults := conv.withoutNulls(v.Schema)
 		s.hasDefaults = s.hasDefaults || defaults
 		s.versions[i] = internalVersion{
 			name:                     v.Name,

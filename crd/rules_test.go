@@ -334,8 +334,8 @@ func TestRatchetedOptions(t *testing.T) {
 		"l": {Type: "array", XListType: ptr("set"), Items: &crdschema.JSONSchemaPropsOrArray{Schema: &crdschema.JSONSchemaProps{Type: "object", Nullable: true}}},
 	}})
 	good := hookCRD(crdschema.JSONSchemaProps{Type: "object"})
-	in := toInternal(prepareUpdate(bad, prepareStored(bad)))
-	o := updateOptions(in, toInternal(prepareStored(bad)))
+	in := toInternal(prepareUpdate(bad, prepareStored(bad)), nil)
+	o := updateOptions(in, toInternal(prepareStored(bad), nil))
 	if o.requireValidPropertyType || o.requireAtomicSetType || o.requireMapListKeysMapSetValidation || o.requireStructuralSchema {
 		t.Errorf("bad old: %+v", o)
 	}
@@ -344,11 +344,11 @@ func TestRatchetedOptions(t *testing.T) {
 	}
 	unpruned := hookCRD(crdschema.JSONSchemaProps{Type: "object", Default: &crdschema.JSON{Value: map[string]any{"a": int64(1), "b": int64(2)}},
 		Properties: map[string]crdschema.JSONSchemaProps{"a": {Type: "integer"}}})
-	o = updateOptions(in, toInternal(prepareStored(unpruned)))
+	o = updateOptions(in, toInternal(prepareStored(unpruned), nil))
 	if o.requirePrunedDefaults {
 		t.Errorf("unpruned default in old: %+v", o)
 	}
-	o = updateOptions(in, toInternal(prepareStored(good)))
+	o = updateOptions(in, toInternal(prepareStored(good), nil))
 	if !o.requirePrunedDefaults {
 		t.Errorf("no default in old: %+v", o)
 	}

@@ -107,16 +107,70 @@ func withoutNulls(v *crdschema.CustomResourceValidation) (_ *crdschema.CustomRes
 		return v, false
 	}
 	// One walk over the whole schema finds both.
-	hasNull := false
-	schemaHas(v.OpenAPIV3Schema, func(s *crdschema.JSONSchemaProps) bool {
-		hasNull = hasNull || isNull(s.Default) || isNull(s.Example)
-		hasDefault = hasDefault || (s.Default != nil && !isNull(s.Default))
-		return hasNull && hasDefault
-	})
-	if !hasNull {
-		return v, hasDefault
+	var f nullsFinder
+	f.walk(v.OpenAPIV3Schema)
+	if !f.null {
+		return v, f.def
 	}
-	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, hasDefault
+	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, f.def
+}
+
+// nullsFinder is withoutNulls' walk: the nodes schemaHas visits, without
+// a predicate, so that each property is copied out of its map onto the
+// walking call's stack (schemaHas' predicate could keep the pointer).
+type nullsFinder struct {
+	null bool // an explicit null default or example
+	def  bool // a default other than null
+}
+
+// walk visits s and the schemas below it; it reports whether both were
+// found, which ends the walk.
+func (f *nullsFinder) walk(s *crdschema.JSONSchemaProps) bool {
+	if s == nil {
+		return false
+	}
+	f.null = f.null || isNull(s.Default) || isNull(s.Example)
+	f.def = f.def || (s.Default != nil && !isNull(s.Default))
+	if f.null && f.def {
+		return true
+	}
+	var prop crdschema.JSONSchemaProps
+	for _, m := range [...]map[string]crdschema.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for _, p := range m {
+			if prop = p; f.walk(&prop) {
+				return true
+			}
+		}
+	}
+	for _, list := range [...][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if f.walk(&list[i]) {
+				return true
+			}
+		}
+	}
+	if s.Items != nil {
+		for i := range s.Items.JSONSchemas {
+			if f.walk(&s.Items.JSONSchemas[i]) {
+				return true
+			}
+		}
+		if f.walk(s.Items.Schema) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && f.walk(s.AdditionalProperties.Schema) {
+		return true
+	}
+	if s.AdditionalItems != nil && f.walk(s.AdditionalItems.Schema) {
+		return true
+	}
+	for _, d := range s.Dependencies {
+		if f.walk(d.Schema) {
+			return true
+		}
+	}
+	return f.walk(s.Not)
 }
 
 // copyWithoutNulls deep-copies the schema tree of s, dropping explicit null

@@ -25,7 +25,7 @@ func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[
 		unpruned *structural.Schema
 	}
 	var done []built
-	schemaOf := versionSchemas(d)
+	schemaOf := versionSchemas(d, conv)
 next:
 	for _, v := range d.Spec.Versions {
 		props := schemaOf(v.Name)
@@ -67,7 +67,7 @@ next:
 // (explicit null defaults and examples dropped, one schema for all versions
 // when they are equal) is built once for all versions; a CRD of one version
 // needs none of it, as structural.New drops explicit nulls too.
-func versionSchemas(d *crdschema.CustomResourceDefinition) func(version string) *crdschema.JSONSchemaProps {
+func versionSchemas(d *crdschema.CustomResourceDefinition, conv *structurals) func(version string) *crdschema.JSONSchemaProps {
 	if len(d.Spec.Versions) == 1 {
 		v := &d.Spec.Versions[0]
 		return func(version string) *crdschema.JSONSchemaProps {
@@ -77,7 +77,7 @@ func versionSchemas(d *crdschema.CustomResourceDefinition) func(version string) 
 			return v.Schema.OpenAPIV3Schema
 		}
 	}
-	in := toInternal(d)
+	in := toInternal(d, conv)
 	return func(version string) *crdschema.JSONSchemaProps {
 		val, _ := in.spec.schemaForVersion(version)
 		if val == nil {

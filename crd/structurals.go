@@ -13,6 +13,13 @@ import (
 // they must not be modified.
 type structurals struct {
 	m map[*crdschema.JSONSchemaProps]converted
+	// nullFree holds withoutNulls' results by schema.
+	nullFree map[*crdschema.JSONSchemaProps]nullFree
+}
+
+type nullFree struct {
+	v          *crdschema.CustomResourceValidation
+	hasDefault bool
 }
 
 type converted struct {
@@ -21,7 +28,7 @@ type converted struct {
 }
 
 func newStructurals() *structurals {
-	return &structurals{m: map[*crdschema.JSONSchemaProps]converted{}}
+	return &structurals{m: map[*crdschema.JSONSchemaProps]converted{}, nullFree: map[*crdschema.JSONSchemaProps]nullFree{}}
 }
 
 // of returns structural.New(props), converted once per props.
@@ -35,4 +42,29 @@ func (c *structurals) of(props *crdschema.JSONSchemaProps) (*structural.Schema, 
 	s, err := structural.New(props)
 	c.m[props] = converted{s, err}
 	return s, err
+}
+
+// share makes props convert to what other converted to (or will); the
+// two are deeply equal.
+func (c *structurals) share(props, other *crdschema.JSONSchemaProps) {
+	if c == nil {
+		return
+	}
+	if r, ok := c.m[other]; ok {
+		c.m[props] = r
+	}
+}
+
+// withoutNulls is withoutNulls(v), computed once per schema: copies of a
+// CRD (Defaulted) share their schemas.
+func (c *structurals) withoutNulls(v *crdschema.CustomResourceValidation) (*crdschema.CustomResourceValidation, bool) {
+	if c == nil || v == nil || v.OpenAPIV3Schema == nil {
+		return withoutNulls(v)
+	}
+	r, ok := c.nullFree[v.OpenAPIV3Schema]
+	if !ok {
+		r.v, r.hasDefault = withoutNulls(v)
+		c.nullFree[v.OpenAPIV3Schema] = r
+	}
+	return r.v, r.hasDefault
 }

@@ -25,6 +25,8 @@ type config struct {
 	// structurals converts each schema once per call (and per crd.New
 	// call, for validation and serving alike).
 	structurals *structurals
+	// valid are the schemas of the CRD validated without errors so far.
+	valid []validSchema
 }
 
 func newConfig(ctx context.Context, opts []Option) *config {
@@ -81,7 +83,7 @@ func validateDef(ctx context.Context, def *crdschema.CustomResourceDefinition, o
 
 // validateDefWith is validateDef with the call's config.
 func validateDefWith(c *config, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
-	in := toInternal(prepareCreate(def))
+	in := toInternal(prepareCreate(def), c.structurals)
 	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))
 }
 
@@ -102,8 +104,8 @@ func ValidateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefin
 	return cachedVerdict(ctx, applyOptions(opts), "update", func() crdschema.ErrorList {
 		c := newConfig(ctx, opts)
 		stored := prepareStored(old)
-		oldIn := toInternal(stored)
-		in := toInternal(prepareUpdate(def, stored))
+		oldIn := toInternal(stored, c.structurals)
+		in := toInternal(prepareUpdate(def, stored), c.structurals)
 		vo := updateOptions(in, oldIn)
 		if c.release < 35 {
 			// More selectable fields than allowed may stay from 1.35 on.

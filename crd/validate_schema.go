@@ -18,6 +18,9 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 		return nil
 	}
 	schema := v.OpenAPIV3Schema
+	if c.sameAsValid(schema, statusEnabled, opts.suppressPerExpressionCost) {
+		return nil
+	}
 	schemaPath := fldPath.Child("openAPIV3Schema")
 	var errs crdschema.ErrorList
 
@@ -63,7 +66,39 @@ func validateSchema(v *crdschema.CustomResourceValidation, statusEnabled bool, o
 	// The API server finally builds a validator from a schema without
 	// errors and reports "error building validator"; that can only fail
 	// on a $ref, which is always reported above.
+	if len(errs) == 0 {
+		c.valid = append(c.valid, validSchema{schema, statusEnabled, opts.suppressPerExpressionCost})
+	}
 	return errs
+}
+
+// validSchema is a schema validateSchema found no error in, with what
+// else of its call decides the outcome (the other options are the same
+// for every schema of a CRD).
+type validSchema struct {
+	schema                    *crdschema.JSONSchemaProps
+	statusEnabled             bool
+	suppressPerExpressionCost bool
+}
+
+// sameAsValid reports whether schema, validated with the same settings,
+// equals (deeply) a schema of the CRD already found valid: a CRD often
+// serves several versions with one schema where others differ (which
+// keeps the internal form from hoisting it). Its errors would be those
+// of the other schema at another path, so none. Its structural form is
+// shared.
+func (c *config) sameAsValid(schema *crdschema.JSONSchemaProps, statusEnabled, suppressCost bool) bool {
+	if c.ctx.Err() != nil {
+		return false // evaluating rules on defaults may have stopped
+	}
+	for _, v := range c.valid {
+		if v.statusEnabled == statusEnabled && v.suppressPerExpressionCost == suppressCost &&
+			equalSchema(v.schema, schema) && reflect.DeepEqual(v.schema, schema) {
+			c.structurals.share(schema, v.schema)
+			return true
+		}
+	}
+	return false
 }
 
 // rootFieldsWithStatus are the keywords the root of a schema may use when

@@ -216,3 +216,39 @@ func FuzzValidate(f *testing.F) {
 		ValidateUpdate(context.Background(), def, def)
 	})
 }
+
+// TestValidateRepeatedVersionSchemas checks a CRD whose first and third
+// versions share a schema the second does not (so that it is not
+// hoisted): a schema equal to a valid one is valid, and one equal to an
+// invalid one gets its errors at its own path.
+func TestValidateRepeatedVersionSchemas(t *testing.T) {
+	crdWith := func(shared string) *crdschema.CustomResourceDefinition {
+		return mustCRD(t, []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"widgets.example.com"},
+"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","singular":"widget","kind":"Widget","listKind":"WidgetList"},
+"versions":[
+ {"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":`+shared+`}},
+ {"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"b":{"type":"integer"}}}}},
+ {"name":"v3","served":true,"storage":false,"schema":{"openAPIV3Schema":`+shared+`}}]}}`))
+	}
+	valid := `{"type":"object","properties":{"a":{"type":"string","default":"x","x-kubernetes-validations":[{"rule":"self.size() < 10"}]}}}`
+	if errs := Validate(context.Background(), crdWith(valid)); len(errs) != 0 {
+		t.Errorf("valid repeated schema: %v", errs)
+	}
+	invalid := `{"type":"object","properties":{"a":{"type":"string","default":1,"x-kubernetes-validations":[{"rule":"self.size() <"}]}}}`
+	errs := Validate(context.Background(), crdWith(invalid))
+	var at1, at3 int
+	for _, e := range errs {
+		switch {
+		case strings.HasPrefix(e.Field, "spec.versions[0].schema"):
+			at1++
+		case strings.HasPrefix(e.Field, "spec.versions[2].schema"):
+			at3++
+		default:
+			t.Errorf("unexpected error %v", e)
+		}
+	}
+	if at1 == 0 || at1 != at3 {
+		t.Errorf("errors of the repeated invalid schema: %d at versions[0], %d at versions[2]: %v", at1, at3, errs)
+	}
+}

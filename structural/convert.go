@@ -50,7 +50,6 @@ func New(p *crdschema.JSONSchemaProps) (*Schema, error) {
 // properties in map order, and an error it returns may not be the first.
 type converter struct {
 	sorted bool
-	frames
 	// The nodes are allocated a slab at a time: a schema has up to
 	// thousands.
 	schemas slab.Allocator[Schema]
@@ -105,12 +104,23 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		err := c.eachProperty(p.Properties, func(k string, prop *crdschema.JSONSchemaProps) (err error) {
-			s.Properties[k], err = c.schema(prop)
-			return err
-		})
-		if err != nil {
-			return nil, err
+		// One copy of a property at a time, on this call's stack: map
+		// values cannot be addressed.
+		var prop crdschema.JSONSchemaProps
+		if c.sorted {
+			for _, k := range sortedKeys(p.Properties) {
+				prop = p.Properties[k]
+				if s.Properties[k], err = c.schema(&prop); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			for k, v := range p.Properties {
+				prop = v
+				if s.Properties[k], err = c.schema(&prop); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
@@ -125,29 +135,6 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 		}
 	}
 	return s, nil
-}
-
-// eachProperty calls fn with the name and a scratch copy of each property
-// of m (valid until fn returns): in map order, or in name order when
-// c.sorted is set. It stops at fn's first error.
-func (c *converter) eachProperty(m map[string]crdschema.JSONSchemaProps, fn func(string, *crdschema.JSONSchemaProps) error) error {
-	f := c.enter(m, c.sorted)
-	defer c.leave()
-	if c.sorted {
-		for _, k := range f.keys {
-			if err := fn(k, f.property(m, k)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for k, prop := range m {
-		f.prop = prop
-		if err := fn(k, &f.prop); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkSupported reports the first keyword of p that cannot be converted.
@@ -295,12 +282,23 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 	}
 	if p.Properties != nil {
 		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
-		err := c.eachProperty(p.Properties, func(k string, prop *crdschema.JSONSchemaProps) (err error) {
-			n.Properties[k], err = c.nested(prop)
-			return err
-		})
-		if err != nil {
-			return nil, err
+		// One copy of a property at a time, on this call's stack: map
+		// values cannot be addressed.
+		var prop crdschema.JSONSchemaProps
+		if c.sorted {
+			for _, k := range sortedKeys(p.Properties) {
+				prop = p.Properties[k]
+				if n.Properties[k], err = c.nested(&prop); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			for k, v := range p.Properties {
+				prop = v
+				if n.Properties[k], err = c.nested(&prop); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {

@@ -52,12 +52,6 @@ type propsWalker struct {
 	frames
 }
 
-// property returns the property k of m to walk: a copy in f.
-func (f *frame) property(m map[string]crdschema.JSONSchemaProps, k string) *crdschema.JSONSchemaProps {
-	f.prop = m[k]
-	return &f.prop
-}
-
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
 
 var reasons = []string{
@@ -78,6 +72,9 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 	if p == nil {
 		return true
 	}
+	// The property being walked, copied out of its map: map values
+	// cannot be addressed.
+	var prop crdschema.JSONSchemaProps
 	convertible := checkSupported(p) == nil &&
 		(p.Items == nil || len(p.Items.JSONSchemas) == 0) &&
 		(p.XPreserveUnknownFields == nil || *p.XPreserveUnknownFields)
@@ -101,7 +98,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 		st.Pop()
 	}
 	if len(p.Properties) != 0 {
-		f := w.enter(p.Properties, true)
+		f := w.enter(p.Properties)
 		st.Child("properties")
 		for _, k := range f.keys {
 			sub := ctx
@@ -111,9 +108,9 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 					sub = sub.forbidDefaults("in top-level " + k)
 				}
 			}
-			prop := f.property(p.Properties, k)
+			prop = p.Properties[k]
 			st.Key(k)
-			if !w.walk(prop, st, sub, false) {
+			if !w.walk(&prop, st, sub, false) {
 				convertible = false
 			}
 			st.Pop()
@@ -146,11 +143,12 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 		st.Pop()
 	}
 	if len(p.Definitions) != 0 {
-		f := w.enter(p.Definitions, true)
+		f := w.enter(p.Definitions)
 		st.Child("definitions")
 		for _, k := range f.keys {
 			st.Key(k)
-			w.walk(f.property(p.Definitions, k), st, ctx, false)
+			prop = p.Definitions[k]
+			w.walk(&prop, st, ctx, false)
 			st.Pop()
 		}
 		st.Pop()
@@ -388,7 +386,9 @@ func (w *propsWalker) checkRules(p *crdschema.JSONSchemaProps, fldPath *crdschem
 			w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
 		if r.FieldPath != "" && convertible {
-			if _, _, err := walkFieldPath[*crdschema.JSONSchemaProps](r.FieldPath, p, propsNode{}, true); err != nil {
+			// The walk gets a copy: p may be on the caller's stack.
+			root := *p
+			if _, _, err := walkFieldPath[*crdschema.JSONSchemaProps](r.FieldPath, &root, propsNode{}, true); err != nil {
 				w.errs = append(w.errs, crdschema.Invalid(path.Child("fieldPath"), r.FieldPath, "must be a valid path"))
 			}
 		}
