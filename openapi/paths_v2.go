@@ -1,7 +1,8 @@
 package openapi
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 
 	"github.com/go-openapi/spec"
@@ -64,12 +65,8 @@ func (r *resource) v2Operation(g *pathGroup, rt *route) *spec.Operation {
 		op.Parameters = append(op.Parameters, spec.Parameter{ParamProps: spec.ParamProps{
 			Name: "body", In: "body", Required: rt.bodyRequired, Schema: spec.RefSchema(v2RefPrefix + rt.body)}})
 	}
-	sort.SliceStable(op.Parameters, func(i, j int) bool {
-		a, b := &op.Parameters[i], &op.Parameters[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.In < b.In
+	slices.SortStableFunc(op.Parameters, func(a, b spec.Parameter) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.In, b.In))
 	})
 	return op
 }

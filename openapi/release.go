@@ -13,7 +13,7 @@ import (
 // use: the built-in definitions and the query parameters of requests.
 // Each release's are generated from documents its API server published
 // (zz_generated_static.go for 1.37, zz_generated_k13N.go for the others).
-// The v2 definitions are the v3 ones as v2 writes them (v2Definition).
+// The v2 definitions are the v3 ones as v2 writes them (v2Schema).
 type builtins struct {
 	v3         func(name string) (spec.Schema, bool)
 	parameters func(options string) []queryParameter

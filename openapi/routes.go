@@ -1,8 +1,8 @@
 package openapi
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -280,12 +280,7 @@ func groupRoutes(routes []route) []pathGroup {
 }
 
 func sortParams(ps []param) {
-	sort.Slice(ps, func(i, j int) bool {
-		if ps[i].name != ps[j].name {
-			return ps[i].name < ps[j].name
-		}
-		return ps[i].in < ps[j].in
-	})
+	slices.SortFunc(ps, func(a, b param) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.in, b.in)) })
 }
 
 // isCommon reports whether p is among the path's common parameters.

@@ -151,12 +151,17 @@ func goPropsPtr(p *crdschema.JSONSchemaProps) *JSONSchemaProps {
 }
 
 func goPropsList(l []crdschema.JSONSchemaProps) []JSONSchemaProps {
+	return convert(l, func(p crdschema.JSONSchemaProps) JSONSchemaProps { return toGoNames(&p) })
+}
+
+// convert returns f of each element of l; nil for nil.
+func convert[T, U any](l []T, f func(T) U) []U {
 	if l == nil {
 		return nil
 	}
-	out := make([]JSONSchemaProps, len(l))
-	for i := range l {
-		out[i] = toGoNames(&l[i])
+	out := make([]U, len(l))
+	for i, x := range l {
+		out[i] = f(x)
 	}
 	return out
 }
@@ -221,12 +226,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 		XListType:              p.XListType,
 		XMapType:               p.XMapType,
 	}
-	if p.Enum != nil {
-		g.Enum = make([]JSON, len(p.Enum))
-		for i, e := range p.Enum {
-			g.Enum[i] = e.Value
-		}
-	}
+	g.Enum = convert(p.Enum, func(e crdschema.JSON) JSON { return e.Value })
 	if p.Items != nil {
 		g.Items = &JSONSchemaPropsOrArray{Schema: goPropsPtr(p.Items.Schema), JSONSchemas: goPropsList(p.Items.JSONSchemas)}
 	}
@@ -239,12 +239,7 @@ func toGoNames(p *crdschema.JSONSchemaProps) JSONSchemaProps {
 	if p.ExternalDocs != nil {
 		g.ExternalDocs = &ExternalDocumentation{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
 	}
-	if p.XValidations != nil {
-		g.XValidations = make(ValidationRules, len(p.XValidations))
-		for i, r := range p.XValidations {
-			g.XValidations[i] = Rule(r)
-		}
-	}
+	g.XValidations = convert(p.XValidations, Rule)
 	return g
 }
 
@@ -286,18 +281,10 @@ func Versions(l []crdschema.CustomResourceDefinitionVersion) any {
 				}
 			}
 		}
-		if v.AdditionalPrinterColumns != nil {
-			g.AdditionalPrinterColumns = make([]CustomResourceColumnDefinition, len(v.AdditionalPrinterColumns))
-			for j, c := range v.AdditionalPrinterColumns {
-				g.AdditionalPrinterColumns[j] = CustomResourceColumnDefinition(c)
-			}
-		}
-		if v.SelectableFields != nil {
-			g.SelectableFields = make([]SelectableField, len(v.SelectableFields))
-			for j, f := range v.SelectableFields {
-				g.SelectableFields[j] = SelectableField(f)
-			}
-		}
+		g.AdditionalPrinterColumns = convert(v.AdditionalPrinterColumns, func(c crdschema.CustomResourceColumnDefinition) CustomResourceColumnDefinition {
+			return CustomResourceColumnDefinition(c)
+		})
+		g.SelectableFields = convert(v.SelectableFields, func(f crdschema.SelectableField) SelectableField { return SelectableField(f) })
 		out[i] = g
 	}
 	return out

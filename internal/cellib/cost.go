@@ -2,6 +2,7 @@ package cellib
 
 import (
 	"math"
+	"strings"
 
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
@@ -122,21 +123,14 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 		if len(args) >= 1 {
 			return costPtr(stringCost(actualSize(args[0]), 2*common.StringTraversalCostFactor))
 		}
-	case "containsIP":
+	case "containsIP", "containsCIDR":
 		if len(args) >= 2 {
 			cidrSize := actualSize(args[0])
 			c := stringCost(cidrSize+cidrSize, common.StringTraversalCostFactor)
-			if overloadID == "cidr_contains_ip_string" {
-				c += stringCost(actualSize(args[1]), common.StringTraversalCostFactor)
+			if function == "containsCIDR" {
+				c += stringCost(cidrSize, common.StringTraversalCostFactor) + 1
 			}
-			return &c
-		}
-	case "containsCIDR":
-		if len(args) >= 2 {
-			cidrSize := actualSize(args[0])
-			c := stringCost(cidrSize+cidrSize, common.StringTraversalCostFactor)
-			c += stringCost(cidrSize, common.StringTraversalCostFactor) + 1
-			if overloadID == "cidr_contains_cidr_string" {
+			if strings.HasSuffix(overloadID, "_string") { // the argument is parsed first
 				c += stringCost(actualSize(args[1]), common.StringTraversalCostFactor)
 			}
 			return &c
@@ -261,13 +255,11 @@ func (e *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 			// Addresses are 4 or 16 bytes; both sides are compared.
 			addr := checker.SizeEstimate{Min: 4, Max: 16}
 			c := addr.Add(addr).MultiplyByCostFactor(common.StringTraversalCostFactor)
-			stringOverload := "cidr_contains_ip_string"
 			if function == "containsCIDR" {
 				// Masking the receiver traverses the address once more.
 				c = c.Add(addr.MultiplyByCostFactor(common.StringTraversalCostFactor)).Add(checker.FixedCostEstimate(1))
-				stringOverload = "cidr_contains_cidr_string"
 			}
-			if overloadID == stringOverload {
+			if strings.HasSuffix(overloadID, "_string") { // the argument is parsed first
 				c = c.Add(checker.CostEstimate(e.sizeEstimate(args[0])).MultiplyByCostFactor(common.StringTraversalCostFactor))
 			}
 			return &checker.CallEstimate{CostEstimate: c}

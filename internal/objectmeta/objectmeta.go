@@ -308,11 +308,7 @@ func metaToMap(om *crdschema.ObjectMeta, fields []any) map[string]any {
 	if len(om.OwnerReferences) > 0 {
 		refs := make([]any, len(om.OwnerReferences))
 		for i, r := range om.OwnerReferences {
-			rm := make(map[string]any, 6)
-			rm["apiVersion"] = r.APIVersion
-			rm["kind"] = r.Kind
-			rm["name"] = r.Name
-			rm["uid"] = r.UID
+			rm := map[string]any{"apiVersion": r.APIVersion, "kind": r.Kind, "name": r.Name, "uid": r.UID}
 			if r.Controller != nil {
 				rm["controller"] = *r.Controller
 			}
