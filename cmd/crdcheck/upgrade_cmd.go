@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -107,10 +106,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	switch opts.output {
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(rep)
+		err = writeJSON(stdout, rep)
 	case "junit":
 		err = writeJUnit(stdout, rep.entries())
 	case "tap":
