@@ -3,6 +3,7 @@ package costs
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
@@ -46,12 +47,7 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 		if err != nil {
 			return true
 		}
-		for _, c := range sps {
-			if related(sp.steps, c.steps) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(sps, func(c schemaPath) bool { return related(sp.steps, c.steps) })
 	}
 	for _, c := range all {
 		if !affected(c.Field) {
@@ -90,24 +86,13 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 // related reports whether a is an ancestor of b, b of a, or a is b.
 func related(a, b []step) bool {
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(a[:n], b[:n])
 }
 
 // keepRules removes the rules of the schema node s at path from the nodes
 // that are not related to any of sps.
 func keepRules(s map[string]any, path []step, sps []schemaPath, version int) {
-	keep := false
-	for _, c := range sps {
-		if (c.version < 0 || c.version == version) && related(path, c.steps) {
-			keep = true
-		}
-	}
-	if !keep {
+	if !slices.ContainsFunc(sps, func(c schemaPath) bool { return (c.version < 0 || c.version == version) && related(path, c.steps) }) {
 		delete(s, "x-kubernetes-validations")
 	}
 	if ps, ok := s["properties"].(map[string]any); ok {

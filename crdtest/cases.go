@@ -176,7 +176,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 		if patched, err = r.patchedCRD(v, u.InitialCRDPatches, string(ops), sentinel); err != nil {
 			return caseError(c, "initialCRDPatches: %v", err)
 		}
-		c2 := r.compile(v.file.specKey()+"\x00"+string(ops)+"\x00"+sentinel, patched, v.version, v.def, true)
+		c2 := r.compile(v.file.specKey()+"\x00"+string(ops)+"\x00"+sentinel, patched, v.version, v.def)
 		if c2.err != nil {
 			return caseError(c, "updating the CRD with initialCRDPatches failed: %v", c2.err)
 		}

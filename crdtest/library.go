@@ -29,16 +29,18 @@ func newResource(def *crdschema.CustomResourceDefinition, version string, releas
 		crd.WithUID(func() string { return objectUID }))
 }
 
-// validateCRD returns the API server's error for creating def, or nil.
-// CRD validation evaluates rules on defaults: ctx bounds it.
-func validateCRD(ctx context.Context, def *crdschema.CustomResourceDefinition, release crdschema.KubernetesVersion, cache *celrules.Cache) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.Validate(ctx, def, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
-}
-
-// validateCRDUpdate returns the API server's error for updating old to
-// def, or nil.
-func validateCRDUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release crdschema.KubernetesVersion, cache *celrules.Cache) error {
-	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, crd.ValidateUpdate(ctx, def, old, crd.WithKubernetesVersion(release), crd.WithCache(cache)))
+// validateCRD returns the API server's error for creating def or, when old
+// is not nil, for updating old to def; nil when it accepts it. CRD
+// validation evaluates rules on defaults: ctx bounds it.
+func validateCRD(ctx context.Context, def, old *crdschema.CustomResourceDefinition, release crdschema.KubernetesVersion, cache *celrules.Cache) error {
+	opts := []crd.Option{crd.WithKubernetesVersion(release), crd.WithCache(cache)}
+	var errs crdschema.ErrorList
+	if old == nil {
+		errs = crd.Validate(ctx, def, opts...)
+	} else {
+		errs = crd.ValidateUpdate(ctx, def, old, opts...)
+	}
+	return invalid("CustomResourceDefinition", "apiextensions.k8s.io", def.Name, errs)
 }
 
 // request runs one request and returns the stored object, or the error

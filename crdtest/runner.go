@@ -173,7 +173,7 @@ func (r *runner) variant(file *crdFile, version string) (*variant, error) {
 		return nil, fmt.Errorf("%s: %v", file.path, err)
 	}
 	v := &variant{file: file, version: version, def: def}
-	c := r.compile(file.specKey(), def, version, nil, true)
+	c := r.compile(file.specKey(), def, version, nil)
 	v.res, v.err = c.res, c.err
 	r.variants[k] = v
 	return v, nil
@@ -195,23 +195,15 @@ func versioned(def *crdschema.CustomResourceDefinition, version string) (*crdsch
 	return &d, nil
 }
 
-// compile validates def, as a create or, with old, as an update of old
-// (neither when validate is false), and prepares its version for
-// requests, once for each key: a text that identifies the spec of def,
-// as the variants of a CRD often share a spec.
-func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, version string, old *crdschema.CustomResourceDefinition, validate bool) *compiled {
-	key = fmt.Sprintf("%s\x00%s\x00%t\x00%s", def.Name, version, validate, key)
+// compile validates def, as a create or, with old, as an update of old,
+// and prepares its version for requests, once for each key: a text that
+// identifies the spec of def, as the variants of a CRD often share a spec.
+func (r *runner) compile(key string, def *crdschema.CustomResourceDefinition, version string, old *crdschema.CustomResourceDefinition) *compiled {
+	key = fmt.Sprintf("%s\x00%s\x00%s", def.Name, version, key)
 	if c, ok := r.compiled[key]; ok {
 		return c
 	}
-	c := &compiled{}
-	switch {
-	case !validate:
-	case old == nil:
-		c.err = validateCRD(context.Background(), def, r.release, r.cache)
-	default:
-		c.err = validateCRDUpdate(context.Background(), def, old, r.release, r.cache)
-	}
+	c := &compiled{err: validateCRD(context.Background(), def, old, r.release, r.cache)}
 	if c.err == nil {
 		c.res, c.err = newResource(def, version, r.release, r.cache)
 	}

@@ -1,7 +1,9 @@
 package jsonschema
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -15,19 +17,11 @@ func satisfies(s schema, v any) (ok, known bool) {
 		switch k {
 		case "description", "default", "x-kubernetes-validations":
 		case "enum":
-			found := false
-			for _, e := range x.([]any) {
-				found = found || equal(e, v)
-			}
-			if !found {
+			if !slices.ContainsFunc(x.([]any), func(e any) bool { return equal(e, v) }) {
 				return false, true
 			}
 		case "type":
-			match := false
-			for _, t := range types(x) {
-				match = match || hasType(t.(string), v)
-			}
-			if !match {
+			if !slices.ContainsFunc(types(x), func(t any) bool { return hasType(t.(string), v) }) {
 				return false, true
 			}
 		case "pattern":
@@ -127,26 +121,10 @@ func equal(a, b any) bool {
 	switch a := a.(type) {
 	case map[string]any:
 		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := b[k]; !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
+		return ok && maps.EqualFunc(a, b, equal)
 	case []any:
 		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !equal(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(a, b, equal)
 	case int64:
 		switch b := b.(type) {
 		case int64:

@@ -22,12 +22,7 @@ type Requirement struct {
 // Matches reports whether a field set satisfies every requirement. A field
 // missing from the set has the value "".
 func (s Selector) Matches(fields map[string]string) bool {
-	for _, r := range s.reqs {
-		if (fields[r.Field] == r.Value) == r.NotEqual {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(s.reqs, func(r Requirement) bool { return (fields[r.Field] == r.Value) == r.NotEqual })
 }
 
 // Empty reports whether the selector places no requirement.

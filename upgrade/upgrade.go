@@ -357,7 +357,7 @@ func diff(before, after any, path string) []Change {
 	bm, bok := before.(map[string]any)
 	am, aok := after.(map[string]any)
 	if bok && aok {
-		keys := slices.Sorted(maps.Keys(bm))
+		keys := slices.Collect(maps.Keys(bm))
 		for k := range am {
 			if _, ok := bm[k]; !ok {
 				keys = append(keys, k)

@@ -28,15 +28,7 @@ func invalidMessage(kind, name string, errs crdschema.ErrorList) string {
 	case 1:
 		return prefix + causes[0] + "\n"
 	}
-	var b strings.Builder
-	b.WriteString(prefix)
-	b.WriteString("\n")
-	for _, c := range causes {
-		b.WriteString("* ")
-		b.WriteString(c)
-		b.WriteString("\n")
-	}
-	return b.String()
+	return prefix + "\n* " + strings.Join(causes, "\n* ") + "\n"
 }
 
 // requestError is what kubectl prints when the API server refuses a

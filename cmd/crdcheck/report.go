@@ -190,7 +190,7 @@ func validFormat(f string) bool {
 func (r *report) write(w io.Writer, format string, verbose bool) error {
 	switch format {
 	case "json":
-		return r.writeJSON(w)
+		return writeJSON(w, r)
 	case "junit":
 		return r.writeJUnit(w)
 	case "tap":
@@ -201,11 +201,12 @@ func (r *report) write(w io.Writer, format string, verbose bool) error {
 	return r.writeText(w, verbose)
 }
 
-func (r *report) writeJSON(w io.Writer) error {
+// writeJSON writes v as the JSON output: indented, without HTML escapes.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // crdText is the text of a CRD's verdict after its heading: kubectl's

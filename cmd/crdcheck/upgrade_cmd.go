@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,10 +107,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	switch opts.output {
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(rep)
+		err = writeJSON(stdout, rep)
 	case "junit":
 		err = writeJUnit(stdout, rep.entries())
 	case "tap":
@@ -284,13 +281,8 @@ func (r *upgradeReport) exitStatus() int {
 	if len(r.InputErrors) > 0 {
 		return exitUsage
 	}
-	if r.Summary["crdsRejected"] > 0 || r.Summary[string(upgrade.Blocked)] > 0 || r.Summary[string(upgrade.Unreadable)] > 0 {
+	if r.Summary["crdsRejected"] > 0 || slices.ContainsFunc(r.Objects, func(o objectVerdict) bool { return o.atRisk() }) {
 		return exitRejected
-	}
-	for _, o := range r.Objects {
-		if o.atRisk() {
-			return exitRejected
-		}
 	}
 	return exitOK
 }
@@ -382,15 +374,8 @@ func (o *objectVerdict) text() string {
 // atRisk reports whether an object's verdict fails the run: blocked,
 // unreadable, or losing fields on read.
 func (o *objectVerdict) atRisk() bool {
-	if o.Status == string(upgrade.Blocked) || o.Status == string(upgrade.Unreadable) {
-		return true
-	}
-	for _, c := range o.Changes {
-		if c.Kind == string(upgrade.Pruned) {
-			return true
-		}
-	}
-	return false
+	return o.Status == string(upgrade.Blocked) || o.Status == string(upgrade.Unreadable) ||
+		slices.ContainsFunc(o.Changes, func(c change) bool { return c.Kind == string(upgrade.Pruned) })
 }
 
 // entries lists the CRDs, objects and input errors for the CI outputs

@@ -95,16 +95,17 @@ func (p *parser) take() string {
 func (p *parser) run() error {
 	for {
 		// Plain text up to the next "{" or the end.
-		for !strings.HasPrefix(p.input[p.pos:], "{") {
-			if p.next() == endOfInput {
-				if p.pos > p.start {
-					p.root.nodes = append(p.root.nodes, &textNode{text: p.take()})
-				}
-				return nil
-			}
+		i := strings.IndexByte(p.input[p.pos:], '{')
+		if i < 0 {
+			p.pos = len(p.input)
+		} else {
+			p.pos += i
 		}
 		if p.pos > p.start {
 			p.root.nodes = append(p.root.nodes, &textNode{text: p.take()})
+		}
+		if i < 0 {
+			return nil
 		}
 		p.pos++
 		p.take()
@@ -145,9 +146,7 @@ func (p *parser) token(cur *listNode) error {
 	switch {
 	case r == endOfInput || r == '\r' || r == '\n':
 		return errors.New("unclosed action")
-	case r == ' ':
-		p.take()
-	case r == '@' || r == '$':
+	case r == ' ' || r == '@' || r == '$':
 		p.take()
 	case r == '[':
 		return p.bracket(cur)
@@ -174,10 +173,8 @@ func (p *parser) identifier(cur *listNode) error {
 	p.backup()
 	word := p.take()
 	switch word {
-	case "true":
-		cur.nodes = append(cur.nodes, &boolNode{value: true})
-	case "false":
-		cur.nodes = append(cur.nodes, &boolNode{value: false})
+	case "true", "false":
+		cur.nodes = append(cur.nodes, &boolNode{value: word == "true"})
 	default:
 		cur.nodes = append(cur.nodes, &identNode{name: word})
 	}
