@@ -90,15 +90,7 @@ type invalidError struct {
 }
 
 func (e *invalidError) Error() string {
-	msg := fmt.Sprintf("%s %q is invalid: ", e.GroupKind, e.Name)
-	if len(e.Errors) == 1 {
-		return msg + e.Errors[0].Error()
-	}
-	parts := make([]string, len(e.Errors))
-	for i, fe := range e.Errors {
-		parts[i] = fe.Error()
-	}
-	return msg + "[" + strings.Join(parts, ", ") + "]"
+	return fmt.Sprintf("%s %q is invalid: %v", e.GroupKind, e.Name, e.Errors.ToAggregate())
 }
 
 // errNotServed is returned for an object whose apiVersion and kind the
