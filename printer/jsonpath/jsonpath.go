@@ -25,7 +25,8 @@ type NoValue struct{}
 
 // Parse parses a template: plain text with JSONPath expressions in braces,
 // such as "{.metadata.name}" or "{range .items[*]}{.name}{end}". The name
-// only appears in error messages.
+// is the template's Name, as client-go's jsonpath.New takes it; nothing else
+// uses it.
 func Parse(name, text string) (*Template, error) {
 	root, err := parseTemplate(text, 0)
 	if err != nil {
