@@ -79,7 +79,7 @@ func updateOptions(in, old *internalCRD) validationOptions {
 		requireOpenAPISchema:                     allVersionsHaveSchema(os),
 		requireValidPropertyType:                 !os.schemas(hasInvalidType),
 		requireStructuralSchema:                  !os.schemas(isNonStructural),
-		requirePrunedDefaults:                    !os.schemas(func(s *crdschema.JSONSchemaProps) bool { return hasUnprunedDefaults(s) }),
+		requirePrunedDefaults:                    !os.schemas(hasUnprunedDefaults),
 		requireAtomicSetType:                     !os.schemas(hasNonAtomicSetType),
 		requireMapListKeysMapSetValidation:       !os.schemas(hasInvalidMapListKeysMapSet),
 		preexisting:                              findPreexistingExpressions(os),
@@ -111,7 +111,7 @@ func allVersionsHaveSchema(s *internalSpec) bool {
 }
 
 func hasInvalidType(s *crdschema.JSONSchemaProps) bool {
-	return schemaHas(s, func(s *crdschema.JSONSchemaProps) bool {
+	return schemaHas(s, func(s crdschema.JSONSchemaProps) bool {
 		return s.Type != "" && !openAPIV3Types[s.Type]
 	})
 }
@@ -139,10 +139,10 @@ func hasUnprunedDefaults(s *crdschema.JSONSchemaProps) bool {
 	return err == nil && !reflect.DeepEqual(ss, pruned)
 }
 
-func hasDefault(s *crdschema.JSONSchemaProps) bool { return s.Default != nil }
+func hasDefault(s crdschema.JSONSchemaProps) bool { return s.Default != nil }
 
 func hasNonAtomicSetType(s *crdschema.JSONSchemaProps) bool {
-	return schemaHas(s, func(s *crdschema.JSONSchemaProps) bool {
+	return schemaHas(s, func(s crdschema.JSONSchemaProps) bool {
 		if s.XListType == nil || *s.XListType != "set" || s.Items == nil || s.Items.Schema == nil {
 			return false
 		}
@@ -161,7 +161,7 @@ func hasNonAtomicSetType(s *crdschema.JSONSchemaProps) bool {
 // nullable items, or a map list a key property that is nullable or neither
 // required nor defaulted.
 func hasInvalidMapListKeysMapSet(s *crdschema.JSONSchemaProps) bool {
-	return schemaHas(s, func(s *crdschema.JSONSchemaProps) bool {
+	return schemaHas(s, func(s crdschema.JSONSchemaProps) bool {
 		if s.Items == nil || s.Items.Schema == nil || s.XListType == nil {
 			return false
 		}

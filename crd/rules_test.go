@@ -369,9 +369,8 @@ func TestEqualSchema(t *testing.T) {
 		for _, v := range def.Spec.Versions {
 			if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 				schemas = append(schemas, v.Schema.OpenAPIV3Schema)
-				schemaHas(v.Schema.OpenAPIV3Schema, func(s *crdschema.JSONSchemaProps) bool {
-					c := *s
-					schemas = append(schemas, &c)
+				schemaHas(v.Schema.OpenAPIV3Schema, func(s crdschema.JSONSchemaProps) bool {
+					schemas = append(schemas, &s)
 					return false
 				})
 			}
@@ -411,11 +410,11 @@ func TestWithoutNulls(t *testing.T) {
 		Definitions:          map[string]crdschema.JSONSchemaProps{"d": *null()},
 		Dependencies:         map[string]crdschema.JSONSchemaPropsOrStringArray{"x": {Schema: null()}, "y": {Property: []string{"a"}}},
 	}
-	hasNull := func(s *crdschema.JSONSchemaProps) bool {
+	hasNull := func(s crdschema.JSONSchemaProps) bool {
 		return isNull(s.Default) || isNull(s.Example)
 	}
 	count := 0
-	schemaHas(s, func(n *crdschema.JSONSchemaProps) bool {
+	schemaHas(s, func(n crdschema.JSONSchemaProps) bool {
 		if hasNull(n) {
 			count++
 		}

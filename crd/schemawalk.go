@@ -7,90 +7,53 @@ import (
 // schemaHas reports whether pred holds for s or any schema below it,
 // including the ones under keywords CRDs do not allow (patternProperties,
 // definitions, dependencies, additionalItems), visiting nodes depth-first.
-// pred must not keep the pointer it is given: schemas held in maps are
-// passed through a scratch copy that the next sibling reuses.
-func schemaHas(s *crdschema.JSONSchemaProps, pred func(*crdschema.JSONSchemaProps) bool) bool {
-	w := schemaWalker{pred: pred}
-	return w.has(s, 0)
-}
-
-// schemaWalker walks schemas for schemaHas. Map values cannot be
-// addressed, so each level has one scratch copy instead of one heap copy
-// per property.
-type schemaWalker struct {
-	pred    func(*crdschema.JSONSchemaProps) bool
-	scratch []*crdschema.JSONSchemaProps
-}
-
-func (w *schemaWalker) slot(depth int) *crdschema.JSONSchemaProps {
-	for len(w.scratch) <= depth {
-		w.scratch = append(w.scratch, new(crdschema.JSONSchemaProps))
-	}
-	return w.scratch[depth]
-}
-
-func (w *schemaWalker) hasIn(m map[string]crdschema.JSONSchemaProps, depth int) bool {
-	if len(m) == 0 {
-		return false
-	}
-	sl := w.slot(depth)
-	for _, p := range m {
-		*sl = p
-		if w.has(sl, depth+1) {
-			return true
-		}
-	}
-	return false
-}
-
-func (w *schemaWalker) has(s *crdschema.JSONSchemaProps, depth int) bool {
+// pred gets each schema by value: a schema held in a map is copied onto
+// the walking call's stack (map values cannot be addressed), which a
+// pointer given to pred would move to the heap.
+func schemaHas(s *crdschema.JSONSchemaProps, pred func(crdschema.JSONSchemaProps) bool) bool {
 	if s == nil {
 		return false
 	}
-	if w.pred(s) {
+	if pred(*s) {
 		return true
+	}
+	var prop crdschema.JSONSchemaProps
+	for _, m := range [...]map[string]crdschema.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for _, p := range m {
+			if prop = p; schemaHas(&prop, pred) {
+				return true
+			}
+		}
+	}
+	for _, list := range [...][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if schemaHas(&list[i], pred) {
+				return true
+			}
+		}
 	}
 	if s.Items != nil {
-		if w.has(s.Items.Schema, depth+1) {
+		for i := range s.Items.JSONSchemas {
+			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+				return true
+			}
+		}
+		if schemaHas(s.Items.Schema, pred) {
 			return true
 		}
-		for i := range s.Items.JSONSchemas {
-			if w.has(&s.Items.JSONSchemas[i], depth+1) {
-				return true
-			}
-		}
 	}
-	for _, list := range [][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
-		for i := range list {
-			if w.has(&list[i], depth+1) {
-				return true
-			}
-		}
-	}
-	if w.has(s.Not, depth+1) {
+	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
 		return true
 	}
-	if w.hasIn(s.Properties, depth) {
-		return true
-	}
-	if s.AdditionalProperties != nil && w.has(s.AdditionalProperties.Schema, depth+1) {
-		return true
-	}
-	if w.hasIn(s.PatternProperties, depth) {
-		return true
-	}
-	if s.AdditionalItems != nil && w.has(s.AdditionalItems.Schema, depth+1) {
-		return true
-	}
-	if w.hasIn(s.Definitions, depth) {
+	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
 		return true
 	}
 	for _, d := range s.Dependencies {
-		if w.has(d.Schema, depth+1) {
+		if schemaHas(d.Schema, pred) {
 			return true
 		}
 	}
-	return false
+	return schemaHas(s.Not, pred)
 }
 
 // isNull reports whether j is an explicit JSON null.
@@ -107,70 +70,16 @@ func withoutNulls(v *crdschema.CustomResourceValidation) (_ *crdschema.CustomRes
 		return v, false
 	}
 	// One walk over the whole schema finds both.
-	var f nullsFinder
-	f.walk(v.OpenAPIV3Schema)
-	if !f.null {
-		return v, f.def
+	hasNull := false
+	schemaHas(v.OpenAPIV3Schema, func(s crdschema.JSONSchemaProps) bool {
+		hasNull = hasNull || isNull(s.Default) || isNull(s.Example)
+		hasDefault = hasDefault || (s.Default != nil && !isNull(s.Default))
+		return hasNull && hasDefault
+	})
+	if !hasNull {
+		return v, hasDefault
 	}
-	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, f.def
-}
-
-// nullsFinder is withoutNulls' walk: the nodes schemaHas visits, without
-// a predicate, so that each property is copied out of its map onto the
-// walking call's stack (schemaHas' predicate could keep the pointer).
-type nullsFinder struct {
-	null bool // an explicit null default or example
-	def  bool // a default other than null
-}
-
-// walk visits s and the schemas below it; it reports whether both were
-// found, which ends the walk.
-func (f *nullsFinder) walk(s *crdschema.JSONSchemaProps) bool {
-	if s == nil {
-		return false
-	}
-	f.null = f.null || isNull(s.Default) || isNull(s.Example)
-	f.def = f.def || (s.Default != nil && !isNull(s.Default))
-	if f.null && f.def {
-		return true
-	}
-	var prop crdschema.JSONSchemaProps
-	for _, m := range [...]map[string]crdschema.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
-		for _, p := range m {
-			if prop = p; f.walk(&prop) {
-				return true
-			}
-		}
-	}
-	for _, list := range [...][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
-		for i := range list {
-			if f.walk(&list[i]) {
-				return true
-			}
-		}
-	}
-	if s.Items != nil {
-		for i := range s.Items.JSONSchemas {
-			if f.walk(&s.Items.JSONSchemas[i]) {
-				return true
-			}
-		}
-		if f.walk(s.Items.Schema) {
-			return true
-		}
-	}
-	if s.AdditionalProperties != nil && f.walk(s.AdditionalProperties.Schema) {
-		return true
-	}
-	if s.AdditionalItems != nil && f.walk(s.AdditionalItems.Schema) {
-		return true
-	}
-	for _, d := range s.Dependencies {
-		if f.walk(d.Schema) {
-			return true
-		}
-	}
-	return f.walk(s.Not)
+	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, hasDefault
 }
 
 // copyWithoutNulls deep-copies the schema tree of s, dropping explicit null

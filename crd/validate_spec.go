@@ -237,7 +237,7 @@ func validateEnum(fldPath *crdschema.Path, value string, accepted []string) crds
 }
 
 func hasKubernetesExtensions(s *crdschema.JSONSchemaProps) bool {
-	return schemaHas(s, func(s *crdschema.JSONSchemaProps) bool {
+	return schemaHas(s, func(s crdschema.JSONSchemaProps) bool {
 		return s.XEmbeddedResource || s.XPreserveUnknownFields != nil || s.XIntOrString ||
 			len(s.XListMapKeys) > 0 || s.XListType != nil || len(s.XValidations) > 0
 	})

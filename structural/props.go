@@ -49,7 +49,6 @@ func (c propsContext) forbidDefaults(reason string) propsContext {
 type propsWalker struct {
 	opts Options
 	errs crdschema.ErrorList
-	frames
 }
 
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
@@ -98,9 +97,8 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 		st.Pop()
 	}
 	if len(p.Properties) != 0 {
-		f := w.enter(p.Properties)
 		st.Child("properties")
-		for _, k := range f.keys {
+		for _, k := range sortedKeys(p.Properties) {
 			sub := ctx
 			if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
 				sub.insideResourceMeta = true
@@ -116,7 +114,6 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 			st.Pop()
 		}
 		st.Pop()
-		w.leave()
 	}
 	if p.Not != nil {
 		st.Child("not")
@@ -143,16 +140,14 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 		st.Pop()
 	}
 	if len(p.Definitions) != 0 {
-		f := w.enter(p.Definitions)
 		st.Child("definitions")
-		for _, k := range f.keys {
+		for _, k := range sortedKeys(p.Definitions) {
 			st.Key(k)
 			prop = p.Definitions[k]
 			w.walk(&prop, st, ctx, false)
 			st.Pop()
 		}
 		st.Pop()
-		w.leave()
 	}
 	if p.Items != nil {
 		st.Child("items")
