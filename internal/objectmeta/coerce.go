@@ -19,12 +19,13 @@ type CoerceOptions struct {
 }
 
 // Coerce checks and cleans the apiVersion, kind and metadata of every
-// embedded resource (x-kubernetes-embedded-resource) in obj, in place,
+// embedded resource (x-kubernetes-embedded-resource) in v, in place,
 // as the API server does while decoding: apiVersion and kind must be
 // strings, and metadata is decoded and written back as ObjectMeta (see
 // GetObjectMeta and SetObjectMeta), which drops unknown metadata fields.
-// With isResourceRoot the root of obj counts as an embedded resource too.
-// fldPath is the path of obj, used in errors and unknown field paths.
+// v is an object or a value of any JSON type, such as a default value;
+// with isResourceRoot its root counts as an embedded resource too.
+// fldPath is the path of v, used in errors and unknown field paths.
 //
 // Coerce stops at the first problem and returns it as a field error, such
 // as
@@ -33,13 +34,7 @@ type CoerceOptions struct {
 //
 // It also returns the paths of the unknown metadata fields it dropped
 // (with opts.ReturnUnknownFieldPaths), sorted.
-func Coerce(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
-	return CoerceValue(fldPath, obj, s, isResourceRoot, opts)
-}
-
-// CoerceValue is Coerce for a value of any JSON type, such as a default
-// value.
-func CoerceValue(fldPath *crdschema.Path, v any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
+func Coerce(fldPath *crdschema.Path, v any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
 	c := Coercer{opts: opts, embeds: EmbeddingNodes(s, isResourceRoot)}
 	if isResourceRoot && s == nil {
 		s = &emptySchema
