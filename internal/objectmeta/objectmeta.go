@@ -47,11 +47,8 @@ func GetObjectMeta(obj map[string]any, opts MetaOptions) (*crdschema.ObjectMeta,
 	if err != nil || !found {
 		return nil, unknown, err
 	}
-	om, err := m.public()
-	if err != nil {
-		return nil, unknown, err
-	}
-	return om, unknown, nil
+	om, err := m.public() // nil on error
+	return om, unknown, err
 }
 
 // meta is decoded metadata: the ObjectMeta fields, with the managed
