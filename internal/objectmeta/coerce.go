@@ -63,17 +63,13 @@ func EmbeddingNodes(s *structural.Schema, isResourceRoot bool) map[*structural.S
 		if s == nil {
 			return false
 		}
-		found := embedded || s.XEmbeddedResource
-		if visit(s.Items, false) {
-			found = true
-		}
-		if s.AdditionalProperties != nil && visit(s.AdditionalProperties.Schema, false) {
-			found = true
+		// Every node below is visited (and added), whatever is found first.
+		found := visit(s.Items, false) || embedded || s.XEmbeddedResource
+		if s.AdditionalProperties != nil {
+			found = visit(s.AdditionalProperties.Schema, false) || found
 		}
 		for _, ps := range s.Properties {
-			if visit(ps, false) {
-				found = true
-			}
+			found = visit(ps, false) || found
 		}
 		if found {
 			set[s] = true
