@@ -143,16 +143,11 @@ func (a *aggregate) Error() string {
 	if len(a.errs) == 1 {
 		return a.errs[0].Error()
 	}
-	var b strings.Builder
-	b.WriteByte('[')
+	msgs := make([]string, len(a.errs))
 	for i, e := range a.errs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(e.Error())
+		msgs[i] = e.Error()
 	}
-	b.WriteByte(']')
-	return b.String()
+	return "[" + strings.Join(msgs, ", ") + "]"
 }
 
 // Unwrap returns the errors of a, for errors.Is and errors.As.

@@ -21,11 +21,7 @@ type Path struct {
 // NewPath returns the path of the top-level field name, followed by the
 // fields in more.
 func NewPath(name string, more ...string) *Path {
-	p := &Path{name: name}
-	for _, n := range more {
-		p = &Path{name: n, parent: p}
-	}
-	return p
+	return (*Path)(nil).Child(name, more...)
 }
 
 // Child returns the path of the field name (and then the fields in more)

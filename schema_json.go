@@ -32,10 +32,7 @@ func (s JSONSchemaPropsOrBool) MarshalJSON() ([]byte, error) {
 	if s.Schema != nil {
 		return json.Marshal(s.Schema)
 	}
-	if s.Allows {
-		return []byte("true"), nil
-	}
-	return []byte("false"), nil
+	return json.Marshal(s.Allows)
 }
 
 // UnmarshalJSON accepts a schema object, true or false.
@@ -71,19 +68,8 @@ func (s JSONSchemaPropsOrArray) MarshalJSON() ([]byte, error) {
 // server, it ignores any other JSON value.
 func (s *JSONSchemaPropsOrArray) UnmarshalJSON(data []byte) error {
 	var v JSONSchemaPropsOrArray
-	if len(data) > 1 {
-		switch data[0] {
-		case '{':
-			v.Schema = new(JSONSchemaProps)
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v.Schema); err != nil {
-				return err
-			}
-		case '[':
-			v.JSONSchemas = []JSONSchemaProps{}
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v.JSONSchemas); err != nil {
-				return err
-			}
-		}
+	if err := unmarshalSchemaOrList(data, &v.Schema, &v.JSONSchemas); err != nil {
+		return err
 	}
 	*s = v
 	return nil
@@ -104,20 +90,27 @@ func (s JSONSchemaPropsOrStringArray) MarshalJSON() ([]byte, error) {
 // the API server, it ignores any other JSON value.
 func (s *JSONSchemaPropsOrStringArray) UnmarshalJSON(data []byte) error {
 	var v JSONSchemaPropsOrStringArray
-	if len(data) > 1 {
-		switch data[0] {
-		case '{':
-			v.Schema = new(JSONSchemaProps)
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v.Schema); err != nil {
-				return err
-			}
-		case '[':
-			v.Property = []string{}
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &v.Property); err != nil {
-				return err
-			}
-		}
+	if err := unmarshalSchemaOrList(data, &v.Schema, &v.Property); err != nil {
+		return err
 	}
 	*s = v
+	return nil
+}
+
+// unmarshalSchemaOrList decodes data into a new *schema when it is an
+// object, into a new list when it is a list, and ignores any other JSON
+// value, as the API server does.
+func unmarshalSchemaOrList[T any](data []byte, schema **JSONSchemaProps, list *[]T) error {
+	if len(data) < 2 {
+		return nil
+	}
+	switch data[0] {
+	case '{':
+		*schema = new(JSONSchemaProps)
+		return kjson.UnmarshalCaseSensitivePreserveInts(data, *schema)
+	case '[':
+		*list = []T{}
+		return kjson.UnmarshalCaseSensitivePreserveInts(data, list)
+	}
 	return nil
 }

@@ -197,7 +197,7 @@ func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, is
 			v.errs = append(v.errs, crdschema.Invalid(path, coerced, "must not have unknown fields"))
 		}
 	}
-	if e, _ := objectmeta.CoerceValue(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
+	if e, _ := objectmeta.Coerce(path, coerced, s, s.XEmbeddedResource, objectmeta.CoerceOptions{}); e != nil {
 		v.errs = append(v.errs, e)
 	} else if errs := objectcheck.EmbeddedMeta(path, coerced, s, s.XEmbeddedResource); len(errs) > 0 {
 		v.errs = append(v.errs, errs...)

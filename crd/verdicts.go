@@ -169,11 +169,7 @@ func (d *digester) value(v reflect.Value, depth int) {
 	d.uint(uint64(v.Kind()))
 	switch v.Kind() {
 	case reflect.Bool:
-		if v.Bool() {
-			d.uint(1)
-		} else {
-			d.uint(0)
-		}
+		d.bool(v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		d.uint(uint64(v.Int()))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -193,11 +189,7 @@ func (d *digester) value(v reflect.Value, depth int) {
 		d.uint(1)
 		d.value(v.Elem(), depth+1)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			d.uint(0)
-			return
-		}
-		d.uint(uint64(v.Len()) + 1)
+		d.size(v.Kind() == reflect.Slice && v.IsNil(), v.Len())
 		for i := range v.Len() {
 			d.value(v.Index(i), depth+1)
 		}

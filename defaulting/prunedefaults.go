@@ -55,17 +55,13 @@ func (p *defaultsPruner) markDefaults(s *structural.Schema) bool {
 	if s == nil {
 		return false
 	}
-	found := s.HasDefault()
-	if p.markDefaults(s.Items) {
-		found = true
-	}
+	// Every node below is visited (and marked), whatever is found first.
+	found := p.markDefaults(s.Items) || s.HasDefault()
 	for _, ps := range s.Properties {
-		if p.markDefaults(ps) {
-			found = true
-		}
+		found = p.markDefaults(ps) || found
 	}
-	if s.AdditionalProperties != nil && p.markDefaults(s.AdditionalProperties.Schema) {
-		found = true
+	if s.AdditionalProperties != nil {
+		found = p.markDefaults(s.AdditionalProperties.Schema) || found
 	}
 	if found {
 		p.withDefaults[s] = true

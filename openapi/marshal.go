@@ -333,10 +333,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case string:
 		return jsonvalue.AppendString(b, x), nil
 	case bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, x), nil
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case int:

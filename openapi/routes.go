@@ -283,17 +283,12 @@ func sortParams(ps []param) {
 	slices.SortFunc(ps, func(a, b param) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.in, b.in)) })
 }
 
-// isCommon reports whether p is among the path's common parameters.
-func (g *pathGroup) isCommon(p param) bool {
-	return slices.ContainsFunc(g.common, func(c param) bool { return c.name == p.name && c.in == p.in })
-}
-
 // ownParams are the parameters of rt, body aside, that are not common to
 // its path, sorted by name and location.
 func (g *pathGroup) ownParams(rt *route) []param {
 	var out []param
 	for _, p := range rt.params {
-		if !g.isCommon(p) {
+		if !slices.ContainsFunc(g.common, func(c param) bool { return c.name == p.name && c.in == p.in }) {
 			out = append(out, p)
 		}
 	}

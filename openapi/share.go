@@ -4,7 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"hash/fnv"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,6 @@ import (
 // resource's own kinds stay where they are.
 func shareParameters(doc *spec.Swagger) {
 	byJSON := map[string]spec.Parameter{}
-	var keys []string
 	visit := func(p *spec.Parameter) {
 		if !shareable(p) {
 			return
@@ -27,7 +27,6 @@ func shareParameters(doc *spec.Swagger) {
 		k := parameterJSON(p)
 		if _, ok := byJSON[k]; !ok {
 			byJSON[k] = *p
-			keys = append(keys, k)
 		}
 	}
 	for _, item := range doc.Paths.Paths {
@@ -40,11 +39,11 @@ func shareParameters(doc *spec.Swagger) {
 			visit(&item.Parameters[i])
 		}
 	}
-	if len(keys) == 0 {
+	if len(byJSON) == 0 {
 		return
 	}
 
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(byJSON))
 	doc.Parameters = make(map[string]spec.Parameter, len(keys))
 	names := make(map[string]string, len(keys))
 	for _, k := range keys {
@@ -86,13 +85,8 @@ func shareParameters(doc *spec.Swagger) {
 }
 
 func operations(item *spec.PathItem) []*spec.Operation {
-	var ops []*spec.Operation
-	for _, op := range []*spec.Operation{item.Get, item.Put, item.Post, item.Delete, item.Options, item.Head, item.Patch} {
-		if op != nil {
-			ops = append(ops, op)
-		}
-	}
-	return ops
+	return slices.DeleteFunc([]*spec.Operation{item.Get, item.Put, item.Post, item.Delete, item.Options, item.Head, item.Patch},
+		func(op *spec.Operation) bool { return op == nil })
 }
 
 // shareable reports whether a parameter may be shared.

@@ -253,11 +253,7 @@ func Items(p *crdschema.JSONSchemaPropsOrArray) any {
 // as the bad value of a field error (`spec.versions: Invalid value:
 // [{"Name":"v1","Served":true,...}]`).
 func Versions(l []crdschema.CustomResourceDefinitionVersion) any {
-	if l == nil {
-		return []CustomResourceDefinitionVersion(nil)
-	}
-	out := make([]CustomResourceDefinitionVersion, len(l))
-	for i, v := range l {
+	return convert(l, func(v crdschema.CustomResourceDefinitionVersion) CustomResourceDefinitionVersion {
 		g := CustomResourceDefinitionVersion{
 			Name:               v.Name,
 			Served:             v.Served,
@@ -274,20 +270,16 @@ func Versions(l []crdschema.CustomResourceDefinitionVersion) any {
 				g.Subresources.Status = &CustomResourceSubresourceStatus{}
 			}
 			if s.Scale != nil {
-				g.Subresources.Scale = &CustomResourceSubresourceScale{
-					SpecReplicasPath:   s.Scale.SpecReplicasPath,
-					StatusReplicasPath: s.Scale.StatusReplicasPath,
-					LabelSelectorPath:  s.Scale.LabelSelectorPath,
-				}
+				scale := CustomResourceSubresourceScale(*s.Scale)
+				g.Subresources.Scale = &scale
 			}
 		}
 		g.AdditionalPrinterColumns = convert(v.AdditionalPrinterColumns, func(c crdschema.CustomResourceColumnDefinition) CustomResourceColumnDefinition {
 			return CustomResourceColumnDefinition(c)
 		})
 		g.SelectableFields = convert(v.SelectableFields, func(f crdschema.SelectableField) SelectableField { return SelectableField(f) })
-		out[i] = g
-	}
-	return out
+		return g
+	})
 }
 
 type CustomResourceDefinitionVersion struct {

@@ -129,23 +129,18 @@ func used(clock cpuClock, start time.Duration) (time.Duration, bool) {
 	return now - start, ok
 }
 
-// Allocated returns the bytes f allocates.
-func Allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // RunAlloc runs f under Run with Limit and fails t when f allocates more
 // than maxBytes.
 func RunAlloc(t testing.TB, maxBytes uint64, f func()) {
 	t.Helper()
-	var n uint64
-	Run(t, Limit, func() { n = Allocated(f) })
-	if n > maxBytes {
+	var before, after runtime.MemStats
+	Run(t, Limit, func() {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+	})
+	if n := after.TotalAlloc - before.TotalAlloc; n > maxBytes {
 		t.Errorf("allocated %d MB, want at most %d MB", n>>20, maxBytes>>20)
 	}
 }

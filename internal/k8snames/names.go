@@ -101,23 +101,7 @@ func maxLenBytes(n int) string {
 // regexMessage words a failed pattern match as Kubernetes does, examples
 // included. The doubled space before "or" is upstream's.
 func regexMessage(msg, re string, examples ...string) string {
-	var b strings.Builder
-	b.WriteString(msg)
-	if len(examples) == 0 {
-		b.WriteString(" (regex used for validation is '")
-	} else {
-		b.WriteString(" (e.g. ")
-		for i, e := range examples {
-			if i > 0 {
-				b.WriteString(" or ")
-			}
-			b.WriteString("'" + e + "', ")
-		}
-		b.WriteString("regex used for validation is '")
-	}
-	b.WriteString(re)
-	b.WriteString("')")
-	return b.String()
+	return msg + " (e.g. '" + strings.Join(examples, "',  or '") + "', regex used for validation is '" + re + "')"
 }
 
 // IsDNS1123Label checks that value is a DNS label as RFC 1123 defines it

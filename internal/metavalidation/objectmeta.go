@@ -35,7 +35,11 @@ const (
 	finalizerForeground = "foregroundDeletion"
 )
 
-const fieldImmutable = "field is immutable"
+// Details of errors that several checks report.
+const (
+	fieldImmutable = "field is immutable"
+	notNegative    = "must be greater than or equal to 0"
+)
 
 var (
 	// NameIsDNSSubdomain is the NameFunc of objects whose names are DNS
@@ -117,7 +121,7 @@ func ValidateObjectMeta(meta *crdschema.ObjectMeta, requiresNamespace bool, name
 	// Empty fields are valid: their paths are built only for a field
 	// that is set.
 	if meta.Generation < 0 {
-		errs = append(errs, validateNonNegative(meta.Generation, fldPath.Child("generation"))...)
+		errs = append(errs, crdschema.Invalid(fldPath.Child("generation"), meta.Generation, notNegative))
 	}
 	return append(errs, validateContents(meta, true, fldPath)...)
 }
@@ -165,7 +169,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 		errs = append(errs, crdschema.Invalid(fldPath.Child("resourceVersion"), newMeta.ResourceVersion, "must be specified for an update"))
 	}
 	if newMeta.Generation < 0 {
-		errs = append(errs, validateNonNegative(newMeta.Generation, fldPath.Child("generation"))...)
+		errs = append(errs, crdschema.Invalid(fldPath.Child("generation"), newMeta.Generation, notNegative))
 	}
 	if newMeta.Generation < oldMeta.Generation {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("generation"), newMeta.Generation, "must not be decremented"))
@@ -203,13 +207,6 @@ func int64PtrEqual(a, b *int64) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-func validateNonNegative(v int64, fldPath *crdschema.Path) crdschema.ErrorList {
-	if v < 0 {
-		return crdschema.ErrorList{crdschema.Invalid(fldPath, v, "must be greater than or equal to 0")}
-	}
-	return nil
 }
 
 // sortedKeys returns the keys of m, sorted.

@@ -1,8 +1,10 @@
 package objectcheck
 
 import (
+	"cmp"
 	"encoding/json"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/pathstack"
@@ -177,8 +179,7 @@ func listMap(w *objectWalker, s *structural.Schema, a []any) crdschema.ErrorList
 			m, _ := x.(map[string]any)
 			k, ok := m[keyField]
 			if !ok {
-				keys = append(keys, unspecifiedKey{})
-				continue
+				k = unspecifiedKey{}
 			}
 			keys = append(keys, k)
 		}
@@ -186,11 +187,11 @@ func listMap(w *objectWalker, s *structural.Schema, a []any) crdschema.ErrorList
 		if err != nil {
 			return crdschema.ErrorList{err}
 		}
-		var errs crdschema.ErrorList
-		var fldPath *crdschema.Path
-		if len(dups) > 0 {
-			fldPath = w.path()
+		if len(dups) == 0 {
+			return nil
 		}
+		var errs crdschema.ErrorList
+		fldPath := w.path()
 		for _, i := range dups {
 			if _, ok := keys[i].(unspecifiedKey); ok {
 				errs = append(errs, crdschema.Duplicate(fldPath.Index(i), map[string]any{}))
@@ -226,13 +227,7 @@ func listMap(w *objectWalker, s *structural.Schema, a []any) crdschema.ErrorList
 // sortErrors puts errors in a deterministic order, by field and then
 // text, where upstream's order follows Go map iteration.
 func sortErrors(errs crdschema.ErrorList) {
-	if len(errs) < 2 {
-		return
-	}
-	sort.SliceStable(errs, func(i, j int) bool {
-		if errs[i].Field != errs[j].Field {
-			return errs[i].Field < errs[j].Field
-		}
-		return errs[i].Error() < errs[j].Error()
+	slices.SortStableFunc(errs, func(a, b *crdschema.Error) int {
+		return cmp.Or(strings.Compare(a.Field, b.Field), strings.Compare(a.Error(), b.Error()))
 	})
 }

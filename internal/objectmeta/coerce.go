@@ -19,12 +19,13 @@ type CoerceOptions struct {
 }
 
 // Coerce checks and cleans the apiVersion, kind and metadata of every
-// embedded resource (x-kubernetes-embedded-resource) in obj, in place,
+// embedded resource (x-kubernetes-embedded-resource) in v, in place,
 // as the API server does while decoding: apiVersion and kind must be
 // strings, and metadata is decoded and written back as ObjectMeta (see
 // GetObjectMeta and SetObjectMeta), which drops unknown metadata fields.
-// With isResourceRoot the root of obj counts as an embedded resource too.
-// fldPath is the path of obj, used in errors and unknown field paths.
+// v is an object or a value of any JSON type, such as a default value;
+// with isResourceRoot its root counts as an embedded resource too.
+// fldPath is the path of v, used in errors and unknown field paths.
 //
 // Coerce stops at the first problem and returns it as a field error, such
 // as
@@ -33,13 +34,7 @@ type CoerceOptions struct {
 //
 // It also returns the paths of the unknown metadata fields it dropped
 // (with opts.ReturnUnknownFieldPaths), sorted.
-func Coerce(fldPath *crdschema.Path, obj map[string]any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
-	return CoerceValue(fldPath, obj, s, isResourceRoot, opts)
-}
-
-// CoerceValue is Coerce for a value of any JSON type, such as a default
-// value.
-func CoerceValue(fldPath *crdschema.Path, v any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
+func Coerce(fldPath *crdschema.Path, v any, s *structural.Schema, isResourceRoot bool, opts CoerceOptions) (*crdschema.Error, []string) {
 	c := Coercer{opts: opts, embeds: EmbeddingNodes(s, isResourceRoot)}
 	if isResourceRoot && s == nil {
 		s = &emptySchema
@@ -68,17 +63,13 @@ func EmbeddingNodes(s *structural.Schema, isResourceRoot bool) map[*structural.S
 		if s == nil {
 			return false
 		}
-		found := embedded || s.XEmbeddedResource
-		if visit(s.Items, false) {
-			found = true
-		}
-		if s.AdditionalProperties != nil && visit(s.AdditionalProperties.Schema, false) {
-			found = true
+		// Every node below is visited (and added), whatever is found first.
+		found := visit(s.Items, false) || embedded || s.XEmbeddedResource
+		if s.AdditionalProperties != nil {
+			found = visit(s.AdditionalProperties.Schema, false) || found
 		}
 		for _, ps := range s.Properties {
-			if visit(ps, false) {
-				found = true
-			}
+			found = visit(ps, false) || found
 		}
 		if found {
 			set[s] = true

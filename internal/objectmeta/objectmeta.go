@@ -47,11 +47,8 @@ func GetObjectMeta(obj map[string]any, opts MetaOptions) (*crdschema.ObjectMeta,
 	if err != nil || !found {
 		return nil, unknown, err
 	}
-	om, err := m.public()
-	if err != nil {
-		return nil, unknown, err
-	}
-	return om, unknown, nil
+	om, err := m.public() // nil on error
+	return om, unknown, err
 }
 
 // meta is decoded metadata: the ObjectMeta fields, with the managed
@@ -88,49 +85,42 @@ func decodeExact(md any, opts MetaOptions) (*meta, bool, []string, error) {
 	var unknown []string
 	if opts.ReturnUnknownFieldPaths {
 		var strictErrs []error
-		strictErrs, err = kjson.UnmarshalStrict(data, &om)
-		if err == nil {
+		if strictErrs, err = kjson.UnmarshalStrict(data, &om); err == nil {
 			unknown = appendStrictPaths(unknown, strictErrs, opts.ParentPath)
-			m, err := fromV1(&om)
+		}
+	} else {
+		err = kjson.UnmarshalCaseSensitivePreserveInts(data, &om)
+	}
+	if err != nil {
+		if !opts.DropMalformedFields {
+			return nil, true, nil, err
+		}
+		mm, ok := md.(map[string]any)
+		if !ok {
+			return nil, false, nil, fmt.Errorf("invalid metadata: expected object, got %T", md)
+		}
+		// Decode field by field into an empty ObjectMeta, keeping the
+		// fields that decode. Upstream goes in map order; sorted keys are
+		// one of its possible orders.
+		om = v1.ObjectMeta{}
+		for _, k := range slices.Sorted(maps.Keys(mm)) {
+			one, err := json.Marshal(map[string]any{k: mm[k]})
 			if err != nil {
-				return nil, false, nil, err
+				continue
 			}
-			return m, true, unknown, nil
-		}
-	} else if err = kjson.UnmarshalCaseSensitivePreserveInts(data, &om); err == nil {
-		m, err := fromV1(&om)
-		if err != nil {
-			return nil, false, nil, err
-		}
-		return m, true, nil, nil
-	}
-	if !opts.DropMalformedFields {
-		return nil, true, nil, err
-	}
-	mm, ok := md.(map[string]any)
-	if !ok {
-		return nil, false, nil, fmt.Errorf("invalid metadata: expected object, got %T", md)
-	}
-	// Decode field by field, keeping the fields that decode. Upstream
-	// goes in map order; sorted keys are one of its possible orders.
-	var acc v1.ObjectMeta
-	for _, k := range slices.Sorted(maps.Keys(mm)) {
-		one, err := json.Marshal(map[string]any{k: mm[k]})
-		if err != nil {
-			continue
-		}
-		var test v1.ObjectMeta
-		if kjson.UnmarshalCaseSensitivePreserveInts(one, &test) != nil {
-			continue
-		}
-		if opts.ReturnUnknownFieldPaths {
-			strictErrs, _ := kjson.UnmarshalStrict(one, &acc)
-			unknown = appendStrictPaths(unknown, strictErrs, opts.ParentPath)
-		} else {
-			_ = kjson.UnmarshalCaseSensitivePreserveInts(one, &acc)
+			var test v1.ObjectMeta
+			if kjson.UnmarshalCaseSensitivePreserveInts(one, &test) != nil {
+				continue
+			}
+			if opts.ReturnUnknownFieldPaths {
+				strictErrs, _ := kjson.UnmarshalStrict(one, &om)
+				unknown = appendStrictPaths(unknown, strictErrs, opts.ParentPath)
+			} else {
+				_ = kjson.UnmarshalCaseSensitivePreserveInts(one, &om)
+			}
 		}
 	}
-	m, err := fromV1(&acc)
+	m, err := fromV1(&om)
 	if err != nil {
 		return nil, false, nil, err
 	}

@@ -45,11 +45,8 @@ func each(data []byte, f func(*manifest.Document) error) error {
 	dec := manifest.NewDecoder(bytes.NewReader(data))
 	for {
 		doc, err := dec.Decode()
-		if doc == nil {
-			if err == io.EOF {
-				return nil
-			}
-			return err
+		if err == io.EOF {
+			return nil
 		}
 		if err != nil {
 			return err

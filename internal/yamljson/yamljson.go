@@ -94,10 +94,8 @@ func jsonable(v any, depth int) (any, error) {
 
 // keyText shows a key as YAML read it, for errors.
 func keyText(k any, s string) string {
-	if k == nil {
-		return strconv.Quote(s) + " (a string)"
-	}
-	if _, ok := k.(string); ok {
+	switch k.(type) {
+	case nil, string:
 		return strconv.Quote(s) + " (a string)"
 	}
 	return fmt.Sprintf("%v (%T)", k, k)
