@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -215,7 +216,7 @@ func sortedKeys(m map[string]string) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sort.Strings(keys) // inlined with it, unlike slices.Sort: keys stays on the stack
 	return keys
 }
 
