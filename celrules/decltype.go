@@ -222,19 +222,14 @@ var (
 // stringKeyDecl is the key type of maps; it is never size-estimated.
 func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, minStringSize) }
 
-// newDeclTypeAt returns the CEL type declaration of the schema node s as
+// declTypeAt returns the CEL type declaration of the schema node s as
 // the API server of release rel derives it, or nil when CEL cannot see
 // values of that node (no type, or an array without items).
 // isResourceRoot adds apiVersion, kind and metadata as the API server does
 // for the root and embedded resources. Before 1.37 metadata.name and
 // generateName carry no length limit, so that rules on them are estimated
-// as on any unbounded string.
-func newDeclTypeAt(s *structural.Schema, isResourceRoot bool, rel release.Minor) *declType {
-	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0, nil)
-}
-
-// declTypeAt is newDeclTypeAt through c's types by node, when c keeps
-// them (ShareNodeTypes).
+// as on any unbounded string. It goes through c's types by node when c
+// keeps them (ShareNodeTypes); c may be nil.
 func (c *Cache) declTypeAt(s *structural.Schema, isResourceRoot bool, rel release.Minor) *declType {
 	var m *nodeTypes
 	if c != nil {

@@ -219,7 +219,7 @@ func withCompatibilityVersion(minor int) Option {
 	return func(c *config) { c.minor = uint(max(minor, 0)) }
 }
 
-// newDeclType is newDeclTypeAt at 1.37.
+// newDeclType is declTypeAt without a cache at 1.37.
 func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
 	return newDeclTypeDepth(s, isResourceRoot, true, 0, nil)
 }

@@ -155,7 +155,7 @@ func ruleNodes(crds []*crdschema.CustomResourceDefinition, rel release.Minor, se
 			return
 		}
 		if len(s.XValidations) > 0 {
-			if dt := newDeclTypeAt(s, root || s.XEmbeddedResource, rel); dt != nil {
+			if dt := (*Cache)(nil).declTypeAt(s, root || s.XEmbeddedResource, rel); dt != nil {
 				d := dt.digest().full
 				k := rulesKey(s.XValidations, &config{}) + string(d[:])
 				if !seen[k] {
@@ -315,7 +315,7 @@ func TestSharedChecksDifferential(t *testing.T) {
 func TestSharedChecksFlaggedFunctions(t *testing.T) {
 	list := listOf(str("string"), "atomic")
 	list.ValueValidation = &structural.ValueValidation{MaxItems: i64(10)}
-	dt := newDeclTypeAt(list, false, release.Newest)
+	dt := (*Cache)(nil).declTypeAt(list, false, release.Newest)
 	rules := []crdschema.ValidationRule{
 		{Rule: "self.includes('a')"},
 		{Rule: "self.isSorted()", MessageExpression: "self.includes('b') ? 'b' : 'no b'"},
@@ -556,10 +556,10 @@ func TestSharedTypeNames(t *testing.T) {
 	c := &Cache{}
 	a := obj(map[string]*structural.Schema{"x": str("string")})
 	b := obj(map[string]*structural.Schema{"y": str("string")})
-	dta := newDeclTypeAt(a, false, release.Default)
-	dtb := newDeclTypeAt(b, false, release.Default)
+	dta := (*Cache)(nil).declTypeAt(a, false, release.Default)
+	dtb := (*Cache)(nil).declTypeAt(b, false, release.Default)
 	n1 := c.typeName(dta.digest().decl)
-	n2 := c.typeName(newDeclTypeAt(a, false, release.Default).digest().decl)
+	n2 := c.typeName((*Cache)(nil).declTypeAt(a, false, release.Default).digest().decl)
 	n3 := c.typeName(dtb.digest().decl)
 	if n1 != n2 || !selfTypeNames.MatchString(n1) || n1 != selfTypeNames.FindString(n1) {
 		t.Errorf("names %q and %q for one declaration set, want one selfType<N>", n1, n2)
@@ -575,7 +575,7 @@ func TestSharedTypeNames(t *testing.T) {
 func TestCheckDropsEvaluation(t *testing.T) {
 	list := listOf(str("string"), "atomic")
 	rules := []crdschema.ValidationRule{{Rule: "self.all(x, x.matches('^a+$'))", MessageExpression: "'bad: ' + self[0]"}}
-	dt := newDeclTypeAt(list, false, release.Default)
+	dt := (*Cache)(nil).declTypeAt(list, false, release.Default)
 	cfg := &config{minor: defaultMinor, release: release.Default, newExpressions: true, checkOnly: true, cache: &Cache{}}
 	out, err := compileRules(list, rules, dt, cfg)
 	if err != nil {
