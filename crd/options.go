@@ -2,6 +2,7 @@ package crd
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
@@ -99,15 +100,8 @@ func (o validationOptions) forVersion(name string) validationOptions {
 }
 
 func allVersionsHaveSchema(s *internalSpec) bool {
-	if s.validation != nil && s.validation.OpenAPIV3Schema != nil {
-		return true
-	}
-	for _, v := range s.versions {
-		if v.schema == nil || v.schema.OpenAPIV3Schema == nil {
-			return false
-		}
-	}
-	return true
+	return s.validation != nil && s.validation.OpenAPIV3Schema != nil ||
+		!slices.ContainsFunc(s.versions, func(v internalVersion) bool { return v.schema == nil || v.schema.OpenAPIV3Schema == nil })
 }
 
 func hasInvalidType(s *crdschema.JSONSchemaProps) bool {
@@ -181,7 +175,7 @@ func hasInvalidMapListKeysMapSet(s *crdschema.JSONSchemaProps) bool {
 			if !ok {
 				continue
 			}
-			if (!contains(is.Required, k) && p.Default == nil) || p.Nullable {
+			if (!slices.Contains(is.Required, k) && p.Default == nil) || p.Nullable {
 				return true
 			}
 		}
@@ -228,14 +222,8 @@ func findUnchangedSchemas(s, old *internalSpec) map[string]bool {
 	out := map[string]bool{}
 	for _, v := range s.versions {
 		ns, ok := s.schemaOf(v.name)
-		if !ok {
-			continue
-		}
-		os, ok := old.schemaOf(v.name)
-		if !ok {
-			continue
-		}
-		if equalValidation(ns, os) {
+		os, oldOK := old.schemaOf(v.name)
+		if ok && oldOK && equalValidation(ns, os) {
 			out[v.name] = true
 		}
 	}

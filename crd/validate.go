@@ -2,6 +2,7 @@ package crd
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/crdschema/crdschema"
@@ -207,7 +208,7 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 		m.ResourceVersion = om.ResourceVersion
 	}
 	d.Status = old.Status
-	if sv := firstStorageVersion(d); sv != "" && !contains(d.Status.StoredVersions, sv) {
+	if sv := firstStorageVersion(d); sv != "" && !slices.Contains(d.Status.StoredVersions, sv) {
 		stored := make([]string, 0, len(d.Status.StoredVersions)+1)
 		stored = append(stored, d.Status.StoredVersions...)
 		d.Status.StoredVersions = append(stored, sv)
@@ -234,15 +235,6 @@ func firstStorageVersion(d *crdschema.CustomResourceDefinition) string {
 		}
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var metadataPath = crdschema.NewPath("metadata")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -63,15 +64,7 @@ func isAcceptedReviewVersion(v string) bool {
 }
 
 func hasAcceptedReviewVersionOrNone(versions []string) bool {
-	if len(versions) == 0 {
-		return true
-	}
-	for _, v := range versions {
-		if isAcceptedReviewVersion(v) {
-			return true
-		}
-	}
-	return false
+	return len(versions) == 0 || slices.ContainsFunc(versions, isAcceptedReviewVersion)
 }
 
 func validateReviewVersions(versions []string, requireAccepted bool, fldPath *crdschema.Path) crdschema.ErrorList {

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -67,10 +68,10 @@ func validateColumn(col *crdschema.CustomResourceColumnDefinition, fldPath *crds
 	typeDetail := "must be one of " + strings.Join(columnTypes, ",")
 	if col.Type == "" {
 		errs = append(errs, crdschema.Required(fldPath.Child("type"), typeDetail))
-	} else if !contains(columnTypes, col.Type) {
+	} else if !slices.Contains(columnTypes, col.Type) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("type"), col.Type, typeDetail))
 	}
-	if col.Format != "" && !contains(columnFormats, col.Format) {
+	if col.Format != "" && !slices.Contains(columnFormats, col.Format) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("format"), col.Format, "must be one of "+strings.Join(columnFormats, ",")))
 	}
 	if col.JSONPath == "" {

@@ -3,6 +3,7 @@ package crd
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,12 +95,9 @@ func (v *ruleReporter) node(n *celrules.NodeCheck) {
 // hasErrorsAt reports whether one of the schema's other errors lies at or
 // below p.
 func (v *ruleReporter) hasErrorsAt(p string) bool {
-	for _, f := range v.errFields {
-		if strings.HasPrefix(f, p) && (len(f) == len(p) || f[len(p)] == '.' || f[len(p)] == '[') {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(v.errFields, func(f string) bool {
+		return strings.HasPrefix(f, p) && (len(f) == len(p) || f[len(p)] == '.' || f[len(p)] == '[')
+	})
 }
 
 // costErrorMessage renders how far cost exceeds limit, as the API server

@@ -3,6 +3,7 @@ package crd
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/apiextensions"
@@ -134,7 +135,7 @@ func validateStatusRoot(s *crdschema.JSONSchemaProps, fldPath *crdschema.Path) *
 			}
 			continue
 		}
-		if !contains(rootFieldsWithStatus, name) {
+		if !slices.Contains(rootFieldsWithStatus, name) {
 			return crdschema.Invalid(fldPath.Child("openAPIV3Schema"), apiextensions.Schema(s), fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", rootFieldsWithStatus))
 		}
 	}
