@@ -92,29 +92,21 @@ func (c *compiler) schema(s *structural.Schema) (*node, error) {
 	n := c.nodes.New()
 	n.nullable = s.Nullable
 	setType(n, s.Type, s.XIntOrString && !c.defaults)
-	if err := c.values(n, s.ValueValidation); err != nil {
+	err := c.values(n, s.ValueValidation)
+	if err != nil {
 		return nil, err
 	}
-	if s.Items != nil {
-		it, err := c.schema(s.Items)
-		if err != nil {
-			return nil, err
-		}
-		n.items = it
+	if n.items, err = c.schema(s.Items); err != nil {
+		return nil, err
 	}
 	if err := compileProperties(n, s.Properties, c.schema); err != nil {
 		return nil, err
 	}
 	if ap := s.AdditionalProperties; ap != nil {
-		if ap.Schema != nil {
-			an, err := c.schema(ap.Schema)
-			if err != nil {
-				return nil, err
-			}
-			n.additional = an
-		} else if !ap.Bool {
-			n.noAdditional = true
+		if n.additional, err = c.schema(ap.Schema); err != nil {
+			return nil, err
 		}
+		n.noAdditional = ap.Schema == nil && !ap.Bool
 	}
 	c.finish(n)
 	return n, nil
@@ -154,25 +146,18 @@ func (c *compiler) nested(s *structural.NestedValueValidation) (*node, error) {
 	n := c.nodes.New()
 	n.nullable = s.ForbiddenGenerics.Nullable
 	setType(n, s.ForbiddenGenerics.Type, s.ForbiddenExtensions.XIntOrString && !c.defaults)
-	if err := c.values(n, &s.ValueValidation); err != nil {
+	err := c.values(n, &s.ValueValidation)
+	if err != nil {
 		return nil, err
 	}
-	if s.Items != nil {
-		it, err := c.nested(s.Items)
-		if err != nil {
-			return nil, err
-		}
-		n.items = it
+	if n.items, err = c.nested(s.Items); err != nil {
+		return nil, err
 	}
 	if err := compileProperties(n, s.Properties, c.nested); err != nil {
 		return nil, err
 	}
-	if s.AdditionalProperties != nil {
-		an, err := c.nested(s.AdditionalProperties)
-		if err != nil {
-			return nil, err
-		}
-		n.additional = an
+	if n.additional, err = c.nested(s.AdditionalProperties); err != nil {
+		return nil, err
 	}
 	c.finish(n)
 	return n, nil
@@ -247,12 +232,8 @@ func (c *compiler) values(n *node, v *structural.ValueValidation) error {
 	if n.oneOf, err = c.nestedList(v.OneOf); err != nil {
 		return err
 	}
-	if v.Not != nil {
-		if n.not, err = c.nested(v.Not); err != nil {
-			return err
-		}
-	}
-	return nil
+	n.not, err = c.nested(v.Not)
+	return err
 }
 
 func (c *compiler) nestedList(l []structural.NestedValueValidation) ([]*node, error) {
@@ -321,21 +302,10 @@ func (c *compiler) finish(n *node) {
 	n.silentRanges = c.release < 36
 	n.untypedNumFormat = c.release < 36 && !c.defaults && n.numType != ""
 	n.legacyInteger = c.release < 37
-	boundOK := func(f float64) bool {
-		if n.silentRanges {
-			return true
-		}
-		return floatInRange(f, n.numType, n.numFormat)
+	boundOK := func(f *float64) bool {
+		return f != nil && (n.silentRanges || floatInRange(*f, n.numType, n.numFormat))
 	}
-	if n.multipleOf != nil {
-		n.multipleOfOK = boundOK(*n.multipleOf)
-	}
-	if n.maximum != nil {
-		n.maximumOK = boundOK(*n.maximum)
-	}
-	if n.minimum != nil {
-		n.minimumOK = boundOK(*n.minimum)
-	}
+	n.multipleOfOK, n.maximumOK, n.minimumOK = boundOK(n.multipleOf), boundOK(n.maximum), boundOK(n.minimum)
 }
 
 // floatInRange says whether f, printed as a decimal, parses as the number
