@@ -91,9 +91,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
 		st.Child("additionalProperties")
-		if !w.walk(ap.Schema, st, sub, false) {
-			convertible = false
-		}
+		convertible = w.walk(ap.Schema, st, sub, false) && convertible
 		st.Pop()
 	}
 	if len(p.Properties) != 0 {
@@ -108,18 +106,14 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 			}
 			prop = p.Properties[k]
 			st.Key(k)
-			if !w.walk(&prop, st, sub, false) {
-				convertible = false
-			}
+			convertible = w.walk(&prop, st, sub, false) && convertible
 			st.Pop()
 		}
 		st.Pop()
 	}
 	if p.Not != nil {
 		st.Child("not")
-		if !w.walk(p.Not, st, ctx, false) {
-			convertible = false
-		}
+		convertible = w.walk(p.Not, st, ctx, false) && convertible
 		st.Pop()
 	}
 	for _, j := range [...]struct {
@@ -132,9 +126,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 		st.Child(j.name)
 		for i := range j.list {
 			st.Index(i)
-			if !w.walk(&j.list[i], st, ctx, false) {
-				convertible = false
-			}
+			convertible = w.walk(&j.list[i], st, ctx, false) && convertible
 			st.Pop()
 		}
 		st.Pop()
@@ -151,9 +143,7 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 	}
 	if p.Items != nil {
 		st.Child("items")
-		if !w.walk(p.Items.Schema, st, ctx, false) {
-			convertible = false
-		}
+		convertible = w.walk(p.Items.Schema, st, ctx, false) && convertible
 		for i := range p.Items.JSONSchemas {
 			s := &p.Items.JSONSchemas[i]
 			st.Index(i)
