@@ -124,15 +124,11 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
-		if ap.Schema != nil {
-			as, err := c.schema(ap.Schema)
-			if err != nil {
-				return nil, err
-			}
-			s.AdditionalProperties = &SchemaOrBool{Schema: as, Bool: true}
-		} else {
-			s.AdditionalProperties = &SchemaOrBool{Bool: ap.Allows}
+		as, err := c.schema(ap.Schema)
+		if err != nil {
+			return nil, err
 		}
+		s.AdditionalProperties = &SchemaOrBool{Schema: as, Bool: ap.Schema != nil || ap.Allows}
 	}
 	return s, nil
 }
