@@ -3,6 +3,8 @@ package celrules
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -248,15 +250,7 @@ func flaggedRefs(a *cel.Ast) []string {
 	if !collectRefs(a.NativeRep().Expr(), f, &seen, 0) {
 		return f.all
 	}
-	if len(seen) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(seen))
-	for name := range seen {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(seen)) // nil when none is found
 }
 
 // collectRefs adds to *seen the names in names that a call at or below e
