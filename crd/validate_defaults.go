@@ -141,10 +141,7 @@ func defaultBelow(s *structural.Schema) bool {
 	if s == nil {
 		return false
 	}
-	if s.Default != nil {
-		return true
-	}
-	if defaultBelow(s.Items) {
+	if s.Default != nil || defaultBelow(s.Items) {
 		return true
 	}
 	for _, p := range s.Properties {
