@@ -37,16 +37,16 @@ import (
 //
 // Pass one to Compile and Check with the WithCache option. Results are the
 // same with and without it. A Cache is safe for concurrent use and its zero
-// value is ready to use; concurrent requests for one check wait for the
-// one in flight. It keeps everything it is given: give it the
+// value is ready to use; concurrent requests for one parse, check or
+// node's rules wait for the one in flight. It keeps everything it is given: give it the
 // lifetime of one piece of work, such as the validation of one CRD, or of
 // a set of CRDs that share rules (a test suite, a command-line check).
 // Compile and Check use a Cache of their own when given none.
 type Cache struct {
 	mu     sync.Mutex
-	parses map[parseKey]parseResult
+	parses map[parseKey]*flight[parseResult]
 	envs   map[envKey]*cel.Env
-	nodes  map[nodeKey]nodeResult
+	nodes  map[nodeKey]*flight[nodeResult]
 	// checks and costs hold type-checks and cost estimates, shared
 	// between environments where they are provably the same (share.go).
 	checks map[checkKey]*flight[checkResult]
@@ -143,25 +143,6 @@ type nodeResult struct {
 	err   error
 }
 
-// node returns the results cached under k, or compiles them with build
-// and caches them; hit tells that they were cached.
-func (c *Cache) node(k nodeKey, build func() nodeResult) (r nodeResult, hit bool) {
-	c.mu.Lock()
-	r, ok := c.nodes[k]
-	c.mu.Unlock()
-	if ok {
-		return r, true
-	}
-	r = build()
-	c.mu.Lock()
-	if c.nodes == nil {
-		c.nodes = map[nodeKey]nodeResult{}
-	}
-	c.nodes[k] = r
-	c.mu.Unlock()
-	return r, false
-}
-
 // parseKey identifies a parse: the text, and the parser of the base
 // environment (parserOf), which is the parser of every environment built
 // on it.
@@ -228,24 +209,13 @@ func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text strin
 // parsed returns the parse of text by the parser of base, parsing it when
 // c has not parsed it before with that parser.
 func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
-	k := parseKey{base.parser, text}
-	c.mu.Lock()
-	r, ok := c.parses[k]
-	c.mu.Unlock()
-	if ok {
+	return once(&c.mu, &c.parses, parseKey{base.parser, text}, func() (r parseResult) {
+		r.ast, r.iss = parse(base.env, text)
+		if r.iss.Err() == nil && r.ast != nil {
+			r.refs = flaggedRefs(r.ast)
+		}
 		return r
-	}
-	r.ast, r.iss = parse(base.env, text)
-	if r.iss.Err() == nil && r.ast != nil {
-		r.refs = flaggedRefs(r.ast)
-	}
-	c.mu.Lock()
-	if c.parses == nil {
-		c.parses = map[parseKey]parseResult{}
-	}
-	c.parses[k] = r
-	c.mu.Unlock()
-	return r
+	})
 }
 
 // estimate returns the cost estimate of the checked AST a over the type

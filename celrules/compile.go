@@ -254,10 +254,7 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
 // stored expressions (optional: with an optional oldSelf).
 func (nc *nodeCompiler) compileExpr(env *cel.Env, stored, optional bool, text string) (*cel.Ast, *cel.Issues) {
 	base, err := baseFor(nc.cfg.minor, nc.cfg.release, stored)
-	if err != nil {
-		return env.Compile(text)
-	}
-	if nc.cfg.cache == nil {
+	if err != nil || nc.cfg.cache == nil {
 		return env.Compile(text)
 	}
 	return nc.cfg.cache.compile(env, base, nc.shape(stored, optional), text)
@@ -292,7 +289,11 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 		return compileNode(s, rules, dt, cfg)
 	}
 	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: dt.digest().full}
-	r, hit := cfg.cache.node(k, func() nodeResult {
+	// The results are cached under k, or were compiled for another node
+	// (hit).
+	hit := true
+	r := once(&cfg.cache.mu, &cfg.cache.nodes, k, func() nodeResult {
+		hit = false
 		rules, err := compileNode(s, rules, dt, cfg)
 		if cfg.checkOnly {
 			for _, cr := range rules {
