@@ -43,17 +43,17 @@ func TestParserOf(t *testing.T) {
 	}
 	var envs []env
 	for minor := uint(0); minor <= 40; minor++ {
-		e, p, err := baseEnvParser(minor, release.Default, false)
+		l, err := baseFor(minor, release.Default, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		envs = append(envs, env{fmt.Sprintf("1.%d", minor), e, p})
+		envs = append(envs, env{fmt.Sprintf("1.%d", minor), l.env, l.parser})
 	}
-	e, p, err := baseEnvParser(0, release.Default, true)
+	l, err := baseFor(0, release.Default, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	envs = append(envs, env{"stored", e, p})
+	envs = append(envs, env{"stored", l.env, l.parser})
 
 	groups := map[string][]env{}
 	for _, e := range envs {

@@ -188,18 +188,11 @@ var (
 // baseEnv returns the base environment for new expressions at
 // compatibility version 1.minor, or for stored expressions.
 func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
-	e, _, err := baseEnvParser(minor, rel, stored)
-	return e, err
-}
-
-// baseEnvParser returns baseEnv's environment and the description of its
-// parser (parserOf).
-func baseEnvParser(minor uint, rel release.Minor, stored bool) (*cel.Env, string, error) {
 	l, err := baseFor(minor, rel, stored)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return l.env, l.parser, nil
+	return l.env, nil
 }
 
 // baseFor returns the built base environment for new expressions at
