@@ -91,19 +91,14 @@ type typeDigests struct {
 // below) once.
 func (t *declType) digest() *typeDigests {
 	var buf []byte
-	t.computeDigest(&buf)
-	return &t.digests
+	return t.childDigest(&buf)
 }
 
-// computeDigest computes the digests of t and of the types below (a
-// declType is a tree no deeper than maxSchemaDepth) once; buf is scratch
-// space.
-func (t *declType) computeDigest(buf *[]byte) {
-	t.digestOnce.Do(func() { t.digests = t.encodeDigest(buf) })
-}
-
+// childDigest returns t's digests, computing them and those of the types
+// below (a declType is a tree no deeper than maxSchemaDepth) once; buf is
+// scratch space.
 func (t *declType) childDigest(buf *[]byte) *typeDigests {
-	t.computeDigest(buf)
+	t.digestOnce.Do(func() { t.digests = t.encodeDigest(buf) })
 	return &t.digests
 }
 
