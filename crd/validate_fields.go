@@ -122,12 +122,5 @@ func validateSelectableFields(fields []crdschema.SelectableField, ss *structural
 }
 
 func selectableType(s *structural.Schema) bool {
-	if s == nil {
-		return false
-	}
-	switch s.Type {
-	case "string", "boolean", "integer":
-		return true
-	}
-	return false
+	return s != nil && (s.Type == "string" || s.Type == "boolean" || s.Type == "integer")
 }
