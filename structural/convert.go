@@ -155,19 +155,15 @@ func checkSupported(p *crdschema.JSONSchemaProps) error {
 }
 
 func newGeneric(p *crdschema.JSONSchemaProps) Generic {
-	g := Generic{
-		Description: p.Description,
-		Type:        p.Type,
-		Title:       p.Title,
-		Nullable:    p.Nullable,
-		Default:     copyJSON(p.Default),
-		Example:     copyJSON(p.Example),
+	return Generic{
+		Description:  p.Description,
+		Type:         p.Type,
+		Title:        p.Title,
+		Nullable:     p.Nullable,
+		Default:      copyJSON(p.Default),
+		Example:      copyJSON(p.Example),
+		ExternalDocs: clonePtr(p.ExternalDocs),
 	}
-	if p.ExternalDocs != nil {
-		d := *p.ExternalDocs
-		g.ExternalDocs = &d
-	}
-	return g
 }
 
 func (c *converter) newExtensions(p *crdschema.JSONSchemaProps) (Extensions, error) {
@@ -334,38 +330,17 @@ func copyRules(r []crdschema.ValidationRule) []crdschema.ValidationRule {
 	out := make([]crdschema.ValidationRule, len(r))
 	for i, x := range r {
 		out[i] = x
-		if x.Reason != nil {
-			reason := *x.Reason
-			out[i].Reason = &reason
-		}
-		if x.OptionalOldSelf != nil {
-			b := *x.OptionalOldSelf
-			out[i].OptionalOldSelf = &b
-		}
+		out[i].Reason = clonePtr(x.Reason)
+		out[i].OptionalOldSelf = clonePtr(x.OptionalOldSelf)
 	}
 	return out
 }
 
-func copyString(p *string) *string {
+// clonePtr is a new copy of *p, or nil for a nil p.
+func clonePtr[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
-	s := *p
-	return &s
-}
-
-func copyInt(p *int64) *int64 {
-	if p == nil {
-		return nil
-	}
-	i := *p
-	return &i
-}
-
-func copyFloat(p *float64) *float64 {
-	if p == nil {
-		return nil
-	}
-	f := *p
-	return &f
+	c := *p
+	return &c
 }

@@ -63,30 +63,27 @@ func (g Generic) deepCopy() Generic {
 	if g.Example != nil {
 		g.Example = &crdschema.JSON{Value: jsonvalue.Copy(g.Example.Value)}
 	}
-	if g.ExternalDocs != nil {
-		d := *g.ExternalDocs
-		g.ExternalDocs = &d
-	}
+	g.ExternalDocs = clonePtr(g.ExternalDocs)
 	return g
 }
 
 func (x Extensions) deepCopy() Extensions {
 	x.XListMapKeys = slices.Clone(x.XListMapKeys)
-	x.XListType = copyString(x.XListType)
-	x.XMapType = copyString(x.XMapType)
+	x.XListType = clonePtr(x.XListType)
+	x.XMapType = clonePtr(x.XMapType)
 	return x
 }
 
 func (v ValueValidation) deepCopy() ValueValidation {
-	v.Maximum = copyFloat(v.Maximum)
-	v.Minimum = copyFloat(v.Minimum)
-	v.MultipleOf = copyFloat(v.MultipleOf)
-	v.MaxLength = copyInt(v.MaxLength)
-	v.MinLength = copyInt(v.MinLength)
-	v.MaxItems = copyInt(v.MaxItems)
-	v.MinItems = copyInt(v.MinItems)
-	v.MaxProperties = copyInt(v.MaxProperties)
-	v.MinProperties = copyInt(v.MinProperties)
+	v.Maximum = clonePtr(v.Maximum)
+	v.Minimum = clonePtr(v.Minimum)
+	v.MultipleOf = clonePtr(v.MultipleOf)
+	v.MaxLength = clonePtr(v.MaxLength)
+	v.MinLength = clonePtr(v.MinLength)
+	v.MaxItems = clonePtr(v.MaxItems)
+	v.MinItems = clonePtr(v.MinItems)
+	v.MaxProperties = clonePtr(v.MaxProperties)
+	v.MinProperties = clonePtr(v.MinProperties)
 	v.Required = slices.Clone(v.Required)
 	if v.Enum != nil {
 		e := make([]crdschema.JSON, len(v.Enum))

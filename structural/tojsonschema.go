@@ -23,16 +23,7 @@ func (s *Schema) ToJSONSchemaProps() *crdschema.JSONSchemaProps {
 	if s.Items != nil {
 		p.Items = &crdschema.JSONSchemaPropsOrArray{Schema: s.Items.ToJSONSchemaProps()}
 	}
-	if s.Properties != nil {
-		p.Properties = make(map[string]crdschema.JSONSchemaProps, len(s.Properties))
-		for k, v := range s.Properties {
-			if c := v.ToJSONSchemaProps(); c != nil {
-				p.Properties[k] = *c
-			} else {
-				p.Properties[k] = crdschema.JSONSchemaProps{}
-			}
-		}
-	}
+	p.Properties = propertiesToProps(s.Properties)
 	if s.AdditionalProperties != nil {
 		p.AdditionalProperties = &crdschema.JSONSchemaPropsOrBool{
 			Allows: s.AdditionalProperties.Bool,
@@ -69,8 +60,8 @@ func (x *Extensions) toProps(p *crdschema.JSONSchemaProps) {
 	if len(x.XListMapKeys) > 0 {
 		p.XListMapKeys = slices.Clone(x.XListMapKeys)
 	}
-	p.XListType = copyString(x.XListType)
-	p.XMapType = copyString(x.XMapType)
+	p.XListType = clonePtr(x.XListType)
+	p.XMapType = clonePtr(x.XMapType)
 }
 
 // rulesToProps copies rules, leaving an empty list out.
@@ -105,6 +96,25 @@ func (v *ValueValidation) toProps(p *crdschema.JSONSchemaProps) {
 	p.Not = v.Not.ToJSONSchemaProps()
 }
 
+// propertiesToProps converts properties back, a nil one into an empty
+// schema.
+func propertiesToProps[S interface {
+	ToJSONSchemaProps() *crdschema.JSONSchemaProps
+}](m map[string]S) map[string]crdschema.JSONSchemaProps {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]crdschema.JSONSchemaProps, len(m))
+	for k, v := range m {
+		if c := v.ToJSONSchemaProps(); c != nil {
+			out[k] = *c
+		} else {
+			out[k] = crdschema.JSONSchemaProps{}
+		}
+	}
+	return out
+}
+
 func nestedListToProps(l []NestedValueValidation) []crdschema.JSONSchemaProps {
 	if l == nil {
 		return nil
@@ -129,16 +139,7 @@ func (n *NestedValueValidation) ToJSONSchemaProps() *crdschema.JSONSchemaProps {
 	if n.Items != nil {
 		p.Items = &crdschema.JSONSchemaPropsOrArray{Schema: n.Items.ToJSONSchemaProps()}
 	}
-	if n.Properties != nil {
-		p.Properties = make(map[string]crdschema.JSONSchemaProps, len(n.Properties))
-		for k, v := range n.Properties {
-			if c := v.ToJSONSchemaProps(); c != nil {
-				p.Properties[k] = *c
-			} else {
-				p.Properties[k] = crdschema.JSONSchemaProps{}
-			}
-		}
-	}
+	p.Properties = propertiesToProps(n.Properties)
 	// The API server leaves a nested additionalProperties out here; CRDs
 	// cannot have one, and keeping it makes the conversion faithful.
 	if n.AdditionalProperties != nil {
