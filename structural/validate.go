@@ -299,35 +299,24 @@ func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyO
 		errs = validateNested(errs, v.AdditionalProperties, false, lvl, st, opts)
 		st.Pop()
 	}
-	if g.Default != nil {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("default"), mustBeUndefined))
-	}
-	if g.Title != "" {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("title"), mustBeEmpty))
-	}
-	if g.Description != "" {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("description"), mustBeEmpty))
-	}
-	if g.Nullable {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("nullable"), mustBeFalse))
-	}
-	if x.XPreserveUnknownFields {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-preserve-unknown-fields"), mustBeFalse))
-	}
-	if x.XEmbeddedResource {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-embedded-resource"), mustBeFalse))
-	}
-	if x.XIntOrString {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-int-or-string"), mustBeFalse))
-	}
-	if len(x.XListMapKeys) > 0 {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-list-map-keys"), mustBeEmpty))
-	}
-	if x.XListType != nil {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-list-type"), mustBeUndefined))
-	}
-	if x.XMapType != nil {
-		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-map-type"), mustBeUndefined))
+	for _, k := range [...]struct {
+		set             bool
+		keyword, detail string
+	}{
+		{g.Default != nil, "default", mustBeUndefined},
+		{g.Title != "", "title", mustBeEmpty},
+		{g.Description != "", "description", mustBeEmpty},
+		{g.Nullable, "nullable", mustBeFalse},
+		{x.XPreserveUnknownFields, "x-kubernetes-preserve-unknown-fields", mustBeFalse},
+		{x.XEmbeddedResource, "x-kubernetes-embedded-resource", mustBeFalse},
+		{x.XIntOrString, "x-kubernetes-int-or-string", mustBeFalse},
+		{len(x.XListMapKeys) > 0, "x-kubernetes-list-map-keys", mustBeEmpty},
+		{x.XListType != nil, "x-kubernetes-list-type", mustBeUndefined},
+		{x.XMapType != nil, "x-kubernetes-map-type", mustBeUndefined},
+	} {
+		if k.set {
+			errs = append(errs, crdschema.Forbidden(st.Path().Child(k.keyword), k.detail))
+		}
 	}
 	if len(v.XValidations) > 0 && !opts.AllowNestedXValidations {
 		errs = append(errs, crdschema.Forbidden(st.Path().Child("x-kubernetes-validations"), mustBeEmpty))
