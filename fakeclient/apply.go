@@ -98,6 +98,11 @@ func (c *fakeClient) apply(ctx context.Context, v *version, u *unstructured.Unst
 		if create {
 			out, err = c.createMap(ctx, v, body, o.FieldValidation, o.FieldManager, o.DryRun)
 		} else {
+			// An applied resourceVersion is a precondition, as in an
+			// update: the API server's store refuses a stale one.
+			if rv := u.GetResourceVersion(); rv != "" && rv != stored.GetResourceVersion() {
+				return apierrors.NewConflict(v.kind.resource, stored.GetName(), errObjectModified)
+			}
 			unstructured.SetNestedField(body, stored.GetResourceVersion(), "metadata", "resourceVersion")
 			out, err = c.write(ctx, v, body, stored, sub, o.FieldValidation, o.FieldManager, o.DryRun, true)
 		}

@@ -391,6 +391,12 @@ func TestServerSideApply(t *testing.T) {
 	if err := c.Patch(ctx, withRV, client.Apply, client.FieldOwner("one")); err != nil || withRV.GetResourceVersion() == "" || nested(withRV, "spec", "color") != "blue" {
 		t.Errorf("apply create with a resourceVersion: %v %v", err, withRV.Object)
 	}
+	// An applied resourceVersion is a precondition, as in an update.
+	stale := widget("a", map[string]any{})
+	stale.SetResourceVersion("999")
+	if err := c.Patch(ctx, stale, client.Apply, client.FieldOwner("one")); !apierrors.IsConflict(err) || !strings.Contains(err.Error(), "the object has been modified") {
+		t.Errorf("apply with a stale resourceVersion: %v", err)
+	}
 	// Apply of the status subresource.
 	st := widget("a", nil)
 	st.Object["status"] = map[string]any{"phase": "Up"}

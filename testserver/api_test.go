@@ -199,6 +199,11 @@ func TestPatchAndApply(t *testing.T) {
 	if err != nil || out.GetResourceVersion() == "" {
 		t.Errorf("apply create with a resourceVersion: %v %v", err, out)
 	}
+	// On an existing object, it is a precondition, as in an update.
+	stale := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"b","resourceVersion":"999"},"spec":{"image":"theirs"}}`)
+	if _, err := c.Patch(ctx, "b", types.ApplyPatchType, stale, metav1.PatchOptions{FieldManager: "two"}); !apierrors.IsConflict(err) || !strings.Contains(err.Error(), "the object has been modified") {
+		t.Errorf("apply with a stale resourceVersion: %v", err)
+	}
 }
 
 func TestDryRunAndFieldValidation(t *testing.T) {
