@@ -351,3 +351,38 @@ func TestRatchetingHook(t *testing.T) {
 		t.Errorf("warnings %q", warned)
 	}
 }
+
+// TestObjectEqualityIsDeterministic checks that comparing objects whose
+// fields hold values of the wrong type gives the same result every time:
+// the API server compares fields in Go's map order and returns the first
+// result other than true, so it may give any of them; crdschema gives
+// false when a field differs, else the error of the first field in key
+// order.
+func TestObjectEqualityIsDeterministic(t *testing.T) {
+	props := map[string]*structural.Schema{}
+	for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		props[k] = str("integer")
+	}
+	s := obj(props, rule("self == oldSelf"))
+	object := func(b int64) map[string]any {
+		return map[string]any{"a": "x", "b": b, "c": int64(1), "d": "y", "e": int64(1), "f": int64(1), "g": "z", "h": int64(1)}
+	}
+	tests := []struct {
+		name   string
+		o, old map[string]any
+		want   string
+	}{
+		{"a field differs", object(1), object(2), "spec: Invalid value: failed rule: self == oldSelf"},
+		{"no field differs", object(1), object(1), `spec: Invalid value: "object": invalid data, expected int, got string evaluating rule: self == oldSelf`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for range 50 {
+				got := validate(t, s, tt.o, tt.old)
+				if len(got) != 1 || got[0] != tt.want {
+					t.Fatalf("got %q, want %q", got, tt.want)
+				}
+			}
+		})
+	}
+}

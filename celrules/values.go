@@ -273,6 +273,12 @@ func (o *objectVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", o.Type(), t.TypeName())
 }
 
+// Equal compares o with other field by field. The API server returns the
+// first result other than true in Go's map order, so an object with one
+// field that differs and another that cannot be compared (a value of the
+// wrong type) gives false or an error at random. Equal gives one of those
+// results every time: false when some field differs, else the error of
+// the first such field in key order.
 func (o *objectVal) Equal(other ref.Val) ref.Val {
 	om, ok := other.(traits.Mapper)
 	if !ok {
@@ -281,6 +287,8 @@ func (o *objectVal) Equal(other ref.Val) ref.Val {
 	if o.Size() != om.Size() {
 		return types.False
 	}
+	var errKey string
+	var errVal ref.Val
 	for k, v := range o.m {
 		if _, ok := o.member(k); ok {
 			mine, found := o.Find(types.String(k))
@@ -291,18 +299,28 @@ func (o *objectVal) Equal(other ref.Val) ref.Val {
 			if !found {
 				continue
 			}
-			if eq := mine.Equal(theirs); eq != types.True {
-				return eq
+			switch eq := mine.Equal(theirs); {
+			case eq == types.True:
+			case eq == types.False:
+				return types.False
+			case errVal == nil || k < errKey:
+				errKey, errVal = k, eq
 			}
 			continue
 		}
 		ou, ok := other.(*objectVal)
 		if !ok {
-			return types.MaybeNoSuchOverloadErr(other)
+			if errVal == nil || k < errKey {
+				errKey, errVal = k, types.MaybeNoSuchOverloadErr(other)
+			}
+			continue
 		}
 		if ov, ok := ou.m[k]; ok && !jsonvalue.SemanticEqual(v, ov) {
 			return types.False
 		}
+	}
+	if errVal != nil {
+		return errVal
 	}
 	return types.True
 }
