@@ -40,7 +40,8 @@ import (
 //     version it is stored in, then converted and decoded) give the Resource's field errors (type,
 //     path, detail and message, pointers in Go-syntax values aside), except
 //     the checks of the scale subresource (errors at its replicas and
-//     selector paths without " in body "), which are Resource's. They are
+//     selector paths, which start with a dot as the CRD spells them,
+//     without " in body "), which are Resource's. They are
 //     compared in order where the API server's order is stable (the
 //     release's golden, or the case's where it has the same errors, says
 //     errorsOrdered), else as multisets: the CEL rules of sibling fields
@@ -338,7 +339,9 @@ func nonREST(o map[string]any, hasStatus, statusUpdate bool) map[string]any {
 	return out
 }
 
-// withoutScale leaves out of errs the checks of the scale subresource.
+// withoutScale leaves out of errs the checks of the scale subresource: the
+// errors at the scale paths themselves (".spec.replicas"), not those of
+// the schema or of CEL rules at the same field ("spec.replicas").
 func withoutScale(errs crdschema.ErrorList, scale *crdschema.CustomResourceSubresourceScale) crdschema.ErrorList {
 	if scale == nil {
 		return errs
@@ -349,7 +352,7 @@ func withoutScale(errs crdschema.ErrorList, scale *crdschema.CustomResourceSubre
 	}
 	var out crdschema.ErrorList
 	for _, e := range errs {
-		if (paths[e.Field] || paths["."+e.Field]) && e.Type == crdschema.ErrorTypeInvalid && !strings.Contains(e.Detail, " in body ") {
+		if paths[e.Field] && e.Type == crdschema.ErrorTypeInvalid && !strings.Contains(e.Detail, " in body ") {
 			continue
 		}
 		out = append(out, e)
