@@ -42,7 +42,10 @@ type node struct {
 	items      *node
 	additional *node
 	props      map[string]*node
-	allOf      []*node
+	// propKeys are the keys of props, sorted: the order in which a run
+	// visits them.
+	propKeys []string
+	allOf    []*node
 }
 
 // ready compiles the node's rules if that was deferred.
@@ -189,6 +192,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		n = &node{schema: vs.s, vs: vs, dt: dt}
 	}
 	n.items, n.additional, n.props, n.allOf = c.items, c.additional, c.props, c.allOf
+	n.propKeys = slices.Sorted(maps.Keys(c.props))
 	return n
 }
 

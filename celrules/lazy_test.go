@@ -31,8 +31,7 @@ func lazySchema() *structural.Schema {
 }
 
 // errorTexts renders errors without the generated type names, which differ
-// from one compilation to the next, in a fixed order (object properties
-// are visited in map order).
+// from one compilation to the next, sorted.
 func errorTexts(errs crdschema.ErrorList) []string {
 	out := make([]string, len(errs))
 	for i, e := range errs {

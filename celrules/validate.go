@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -206,8 +207,19 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 		return nil, budget
 	}
 	correlatable := correlatableMap(n.schema.XMapType)
+	// The API server visits an object's fields in Go's map order, so the
+	// order of their errors, and which of them are reported once the
+	// budget runs out, changes from call to call; a run visits them in key
+	// order, one of the API server's orders, the same every time.
 	if n.additional != nil {
-		for k, val := range obj {
+		var buf [16]string
+		keys := buf[:0]
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			val := obj[k]
 			var oldVal any
 			if correlatable && old != nil {
 				oldVal = old[k]
@@ -222,24 +234,22 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 			}
 		}
 	}
-	if n.props != nil {
-		for k, val := range obj {
-			sub, ok := n.props[k]
-			if !ok {
-				continue
-			}
-			var oldVal any
-			if correlatable && old != nil {
-				oldVal = old[k]
-			}
-			var e crdschema.ErrorList
-			v.loc.Child(k)
-			e, budget = v.node(sub, val, oldVal, r.key(k), budget)
-			v.loc.Pop()
-			errs = append(errs, e...)
-			if budget < 0 {
-				return errs, budget
-			}
+	for _, k := range n.propKeys {
+		val, ok := obj[k]
+		if !ok {
+			continue
+		}
+		var oldVal any
+		if correlatable && old != nil {
+			oldVal = old[k]
+		}
+		var e crdschema.ErrorList
+		v.loc.Child(k)
+		e, budget = v.node(n.props[k], val, oldVal, r.key(k), budget)
+		v.loc.Pop()
+		errs = append(errs, e...)
+		if budget < 0 {
+			return errs, budget
 		}
 	}
 	return errs, budget

@@ -3,6 +3,7 @@ package celrules
 import (
 	"context"
 	"github.com/crdschema/crdschema/ratchet"
+	"slices"
 	"strings"
 	"testing"
 
@@ -381,6 +382,45 @@ func TestObjectEqualityIsDeterministic(t *testing.T) {
 				got := validate(t, s, tt.o, tt.old)
 				if len(got) != 1 || got[0] != tt.want {
 					t.Fatalf("got %q, want %q", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestFieldsRunInKeyOrder checks that the rules of an object's fields run,
+// and report, in key order every time, for properties and for
+// additionalProperties alike (the API server uses Go's map order).
+func TestFieldsRunInKeyOrder(t *testing.T) {
+	failing := func() *structural.Schema {
+		s := str("integer")
+		s.XValidations = []crdschema.ValidationRule{rule("self < 0")}
+		return s
+	}
+	keys := []string{"k", "c", "x", "a", "q", "b", "z", "m", "d", "y"}
+	props := map[string]*structural.Schema{}
+	o := map[string]any{}
+	for _, k := range keys {
+		props[k] = failing()
+		o[k] = int64(1)
+	}
+	additional := &structural.Schema{Generic: structural.Generic{Type: "object"}, AdditionalProperties: &structural.SchemaOrBool{Bool: true, Schema: failing()}}
+	want := slices.Sorted(slices.Values(keys))
+	for _, tt := range []struct {
+		name string
+		s    *structural.Schema
+		sep  string
+	}{{"properties", obj(props), "."}, {"additionalProperties", additional, "["}} {
+		t.Run(tt.name, func(t *testing.T) {
+			for range 50 {
+				got := validate(t, tt.s, o, nil)
+				if len(got) != len(want) {
+					t.Fatalf("got %d errors, want %d: %q", len(got), len(want), got)
+				}
+				for i, k := range want {
+					if !strings.HasPrefix(got[i], "spec"+tt.sep+k) {
+						t.Fatalf("error %d is %q, want one at key %s (in key order)", i, got[i], k)
+					}
 				}
 			}
 		})

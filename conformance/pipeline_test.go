@@ -44,8 +44,8 @@ import (
 //     without " in body "), which are Resource's. They are
 //     compared in order where the API server's order is stable (the
 //     release's golden, or the case's where it has the same errors, says
-//     errorsOrdered), else as multisets: the CEL rules of sibling fields
-//     run in Go map order, in the API server as here.
+//     errorsOrdered), else as multisets: the API server runs the CEL
+//     rules of sibling fields in Go map order (crdschema in key order).
 //
 // Not covered, and counted: CRDs with spec.preserveUnknownFields (the
 // pipeline of a bare schema always prunes), and CRDs NewPipeline refuses
