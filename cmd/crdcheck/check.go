@@ -591,10 +591,7 @@ func keyOf(obj map[string]any) objectKey {
 // parallel calls f(0), ..., f(n-1) from up to jobs goroutines and waits
 // for them.
 func parallel(n, jobs int, f func(i int)) {
-	if jobs > n {
-		jobs = n
-	}
-	if jobs <= 1 {
+	if jobs = min(jobs, n); jobs <= 1 {
 		for i := 0; i < n; i++ {
 			f(i)
 		}
@@ -619,16 +616,12 @@ func parallel(n, jobs int, f func(i int)) {
 // strictDecodingError is the API server's refusal of a body with unknown
 // fields under strict field validation.
 func strictDecodingError(apiVersion, kind string, unknown []string) string {
-	var b strings.Builder
 	_, version := splitAPIVersion(apiVersion)
-	fmt.Fprintf(&b, "%s in version %q cannot be handled as a %s: strict decoding error: ", kind, version, kind)
+	fields := make([]string, len(unknown))
 	for i, f := range unknown {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "unknown field %q", f)
+		fields[i] = fmt.Sprintf("unknown field %q", f)
 	}
-	return b.String()
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s", kind, version, kind, strings.Join(fields, ", "))
 }
 
 // readInput reads one input: a file, or the standard input for "-", read
