@@ -181,7 +181,7 @@ func (c *Correlation) Index(i int) *Correlation {
 		return c.kids.items[i]
 	}
 	oldList, ok := c.old.([]any)
-	if !ok || !isListMap(c.schema) {
+	if !ok || c.schema.XListType == nil || *c.schema.XListType != "map" {
 		// Items of atomic and set lists have no counterpart.
 		return nil
 	}
@@ -200,10 +200,6 @@ func (c *Correlation) Index(i int) *Correlation {
 	x := c.child(newList[i], old, c.schema.Items)
 	k.items[i] = x
 	return x
-}
-
-func isListMap(s *structural.Schema) bool {
-	return s.XListType != nil && *s.XListType == "map"
 }
 
 func (c *Correlation) child(nv, ov any, s *structural.Schema) *Correlation {
