@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // report is the result of a run in the shape of the JSON output (see the
@@ -85,7 +86,7 @@ type summary struct {
 // newReport assembles the report; accepted more objects were accepted
 // without warnings besides the outcomes (see checker.countOnly).
 func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked bool, stdin []byte) *report {
-	loc := newLocator(stdin)
+	loc := &locator{stdin: stdin, files: map[string][]yamljson.Chunk{}}
 	r := &report{CRDs: []crdReport{}, Objects: make([]objectReport, 0, len(outcomes)), failUnchecked: failUnchecked}
 	for _, e := range crds {
 		c := crdReport{
