@@ -21,6 +21,7 @@ type report struct {
 	Summary summary        `json:"summary"`
 
 	failUnchecked bool
+	verbose       bool // the text output lists what was accepted or not checked too
 }
 
 type crdReport struct {
@@ -187,21 +188,6 @@ func validFormat(f string) bool {
 	return slices.Contains([]string{"text", "json", "junit", "tap", "github"}, f)
 }
 
-// write writes the report in format.
-func (r *report) write(w io.Writer, format string, verbose bool) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r)
-	case "junit":
-		return r.writeJUnit(w)
-	case "tap":
-		return r.writeTAP(w)
-	case "github":
-		return r.writeGitHub(w)
-	}
-	return r.writeText(w, verbose)
-}
-
 // writeJSON writes v as the JSON output: indented, without HTML escapes.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -253,9 +239,10 @@ func statusWord(s string) string {
 
 // writeText writes the human report: rejected CRDs and objects with
 // kubectl's messages, warnings, input errors, what was not checked and the
-// summary, with a blank line between two objects. verbose also lists what
-// was accepted or not checked.
-func (r *report) writeText(w io.Writer, verbose bool) error {
+// summary, with a blank line between two objects. With r.verbose it also
+// lists what was accepted or not checked.
+func (r *report) writeText(w io.Writer) error {
+	verbose := r.verbose
 	b := bufio.NewWriter(w)
 	sep := false
 	block := func(heading, text string) {
@@ -307,6 +294,14 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 	fmt.Fprintf(b, "objects: %d accepted, %d rejected, %d not checked, %d unreadable; %d warning(s)\n",
 		s.Accepted, s.Rejected, s.NotChecked, s.Errors, s.Warnings)
 	return b.Flush()
+}
+
+// writeSummary writes the text output's closing lines: what was not
+// checked, and the counts.
+func (r *report) writeSummary(w io.Writer) error {
+	short := *r
+	short.CRDs, short.Objects, short.verbose = nil, nil, false
+	return short.writeText(w)
 }
 
 // describe names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".

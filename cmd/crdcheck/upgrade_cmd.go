@@ -105,23 +105,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sort.Slice(rep.InputErrors, func(i, j int) bool { return rep.InputErrors[i].Where < rep.InputErrors[j].Where })
 
-	switch opts.output {
-	case "json":
-		err = writeJSON(stdout, rep)
-	case "junit":
-		err = writeJUnit(stdout, rep.entries())
-	case "tap":
-		err = writeTAP(stdout, rep.entries())
-	case "github":
-		err = writeGitHub(stdout, rep.entries(), func(w io.Writer) error {
-			b := bufio.NewWriter(w)
-			rep.writeSummary(b)
-			return b.Flush()
-		})
-	default:
-		err = rep.writeText(stdout)
-	}
-	if err != nil {
+	if err := writeOutput(stdout, opts.output, rep); err != nil {
 		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
 		return exitUsage
 	}
@@ -333,12 +317,15 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 	if sep {
 		b.WriteString("\n")
 	}
-	r.writeSummary(b)
-	return b.Flush()
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	return r.writeSummary(w)
 }
 
 // writeSummary writes the two summary lines.
-func (r *upgradeReport) writeSummary(b *bufio.Writer) {
+func (r *upgradeReport) writeSummary(w io.Writer) error {
+	b := bufio.NewWriter(w)
 	s := r.Summary
 	fmt.Fprintf(b, "CRDs: %d accepted, %d refused\n", s["crds"]-s["crdsRejected"], s["crdsRejected"])
 	var parts []string
@@ -347,6 +334,7 @@ func (r *upgradeReport) writeSummary(b *bufio.Writer) {
 		parts = append(parts, fmt.Sprintf("%d %s", s[v[0]], v[1]))
 	}
 	fmt.Fprintf(b, "objects: %s; %d input error(s)\n", strings.Join(parts, ", "), len(r.InputErrors))
+	return b.Flush()
 }
 
 // text is the body of an object's verdict, as the text output shows it
