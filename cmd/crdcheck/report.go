@@ -304,7 +304,8 @@ func (r *report) writeSummary(w io.Writer) error {
 	return short.writeText(w)
 }
 
-// describe names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".
+// describe names an object (see describeObject), or the file or document
+// that holds none.
 func describe(o *objectReport) string {
 	if o.Kind == "" && o.APIVersion == "" {
 		if o.Line == 0 {
@@ -312,9 +313,13 @@ func describe(o *objectReport) string {
 		}
 		return "document"
 	}
-	name := o.Name
-	if o.Namespace != "" {
-		name = o.Namespace + "/" + name
+	return describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion)
+}
+
+// describeObject names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".
+func describeObject(kind, namespace, name, apiVersion string) string {
+	if namespace != "" {
+		name = namespace + "/" + name
 	}
-	return fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion)
+	return fmt.Sprintf("%s %s (%s)", kind, name, apiVersion)
 }

@@ -303,11 +303,7 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 			continue
 		}
 		block()
-		name := o.Name
-		if o.Namespace != "" {
-			name = o.Namespace + "/" + name
-		}
-		fmt.Fprintf(b, "%s: %s %s (%s): %s\n", o.Where, o.Kind, name, o.APIVersion, verdictWord(o.Status))
+		fmt.Fprintf(b, "%s: %s: %s\n", o.Where, describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion), verdictWord(o.Status))
 		b.WriteString(o.text())
 	}
 	for _, e := range r.InputErrors {
@@ -389,15 +385,11 @@ func (r *upgradeReport) entries() []entry {
 		out = append(out, e.withSummary())
 	}
 	for _, o := range r.Objects {
-		name := o.Name
-		if o.Namespace != "" {
-			name = o.Namespace + "/" + name
-		}
 		status := o.Status
 		if status == string(upgrade.Valid) || status == string(upgrade.Ratcheted) || status == string(upgrade.ChangedOnRead) && !o.atRisk() {
 			status = statusAccepted // nothing at risk: passes
 		}
-		e := entry{file: o.File, line: o.Line, where: o.Where, name: fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion),
+		e := entry{file: o.File, line: o.Line, where: o.Where, name: describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion),
 			status: status, failed: o.atRisk(), text: verdictWord(o.Status) + "\n" + o.text(), warnTitle: "crdcheck upgrade: warning"}
 		if o.Status == string(upgrade.Ratcheted) || o.Status == string(upgrade.ChangedOnRead) && !o.atRisk() {
 			e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.name, verdictWord(o.Status)))
