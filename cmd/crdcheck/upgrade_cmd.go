@@ -173,21 +173,25 @@ type inputErrorReport struct {
 // buildUpgradeReport pairs the CRDs by name and runs upgrade.Check on
 // each pair with its objects.
 func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []document) *upgradeReport {
-	rep := &upgradeReport{CRDs: []crdUpgradeReport{}, Objects: []objectVerdict{}, InputErrors: []inputErrorReport{},
-		Summary: map[string]int{}}
+	rep := &upgradeReport{CRDs: []crdUpgradeReport{}, InputErrors: []inputErrorReport{}, Summary: map[string]int{}}
 	oldByName := map[string]*crdEntry{}
 	for _, e := range olds {
 		if e.def != nil && oldByName[e.name] == nil {
 			oldByName[e.name] = e
 		}
 	}
+	// Every object is not checked until a pair of CRDs serves its kind.
 	byKind := map[groupKind][]int{} // objects by group and kind
+	rep.Objects = make([]objectVerdict, len(objects))
 	for i, d := range objects {
-		av, kind, _, _ := identity(d.obj)
+		av, kind, ns, name := identity(d.obj)
 		group, _ := splitAPIVersion(av)
 		byKind[groupKind{group, kind}] = append(byKind[groupKind{group, kind}], i)
+		rep.Objects[i] = objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
+			APIVersion: av, Kind: kind, Namespace: ns, Name: name,
+			Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
+			Error: "no CRD of both -from and -to serves its kind"}
 	}
-	verdicts := make([]*objectVerdict, len(objects))
 	done := map[groupKind]bool{}
 	for _, e := range news {
 		if e.def == nil {
@@ -226,29 +230,19 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 		}
 		rep.CRDs = append(rep.CRDs, c)
 		for i, o := range r.Objects {
-			d := &objects[idx[i]]
-			v := &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
-				APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Status: string(o.Verdict),
-				Errors: fieldErrors(o.Errors), Blocking: []blocking{}, Changes: []change{}, Error: o.Problem}
+			v := &rep.Objects[idx[i]]
+			// the namespace an object without one is stored in
+			v.APIVersion, v.Kind, v.Namespace, v.Name = o.APIVersion, o.Kind, o.Namespace, o.Name
+			v.Status, v.Errors, v.Error = string(o.Verdict), fieldErrors(o.Errors), o.Problem
 			for _, b := range o.Blocking {
 				v.Blocking = append(v.Blocking, blocking{b.Update, fieldErrors(crdschema.ErrorList{b.Error})[0]})
 			}
 			for _, ch := range o.Changes {
 				v.Changes = append(v.Changes, change{string(ch.Kind), ch.Path, ch.Old, ch.New, ch.String()})
 			}
-			verdicts[idx[i]] = v
 		}
 	}
-	for i, d := range objects {
-		v := verdicts[i]
-		if v == nil {
-			av, kind, ns, name := identity(d.obj)
-			v = &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
-				APIVersion: av, Kind: kind, Namespace: ns, Name: name,
-				Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
-				Error: "no CRD of both -from and -to serves its kind"}
-		}
-		rep.Objects = append(rep.Objects, *v)
+	for _, v := range rep.Objects {
 		rep.Summary[v.Status]++
 	}
 	for _, c := range rep.CRDs {
