@@ -1,6 +1,7 @@
 package crdtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -83,9 +84,7 @@ func diffValues(b *strings.Builder, path string, e, g any) {
 		}
 		return
 	}
-	if path == "" {
-		path = "."
-	}
+	path = cmp.Or(path, ".")
 	fmt.Fprintf(b, "-%s: %s\n+%s: %s\n", path, formatValue(e), path, formatValue(g))
 }
 

@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -81,10 +82,7 @@ func versionChanges(def, old *crdschema.CustomResourceDefinition, oldVersion, ne
 	}
 	var out []SchemaChange
 	compare(o, n, "", func(path, change string) {
-		if path == "" {
-			path = "<root>"
-		}
-		out = append(out, SchemaChange{Version: newVersion, Path: path, Change: change})
+		out = append(out, SchemaChange{Version: newVersion, Path: cmp.Or(path, "<root>"), Change: change})
 	})
 	return out
 }

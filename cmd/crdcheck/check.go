@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -535,12 +536,9 @@ func withResourceVersion(obj, old map[string]any) map[string]any {
 	}
 	oldMeta, _ := old["metadata"].(map[string]any)
 	rv, _ := oldMeta["resourceVersion"].(string)
-	if rv == "" {
-		rv = "1" // what the store reports for an object stored without one
-	}
 	m := make(map[string]any, len(meta)+1)
 	maps.Copy(m, meta)
-	m["resourceVersion"] = rv
+	m["resourceVersion"] = cmp.Or(rv, "1") // "1": what the store reports for an object stored without one
 	o := maps.Clone(obj)
 	o["metadata"] = m
 	return o
@@ -582,10 +580,7 @@ func (o *oldObjects) find(obj map[string]any) map[string]any {
 func keyOf(obj map[string]any) objectKey {
 	av, kind, ns, name := identity(obj)
 	group, _ := splitAPIVersion(av)
-	if ns == "" {
-		ns = "default"
-	}
-	return objectKey{group, kind, ns, name}
+	return objectKey{group, kind, cmp.Or(ns, "default"), name}
 }
 
 // parallel calls f(0), ..., f(n-1) from up to jobs goroutines and waits
