@@ -399,11 +399,8 @@ func (r *upgradeReport) entries() []entry {
 
 // verdictWord is how the text output names a verdict.
 func verdictWord(v string) string {
-	switch v {
-	case string(upgrade.ChangedOnRead):
+	if v == string(upgrade.ChangedOnRead) {
 		return "changed on read"
-	case statusUnchecked:
-		return "not checked"
 	}
-	return v
+	return statusWord(v)
 }
