@@ -242,7 +242,6 @@ func statusWord(s string) string {
 // summary, with a blank line between two objects. With r.verbose it also
 // lists what was accepted or not checked.
 func (r *report) writeText(w io.Writer) error {
-	verbose := r.verbose
 	b := bufio.NewWriter(w)
 	sep := false
 	block := func(heading, text string) {
@@ -253,7 +252,7 @@ func (r *report) writeText(w io.Writer) error {
 		b.WriteString(heading + "\n" + text)
 	}
 	for _, c := range r.CRDs {
-		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !verbose {
+		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !r.verbose {
 			continue
 		}
 		block(fmt.Sprintf("%s: CustomResourceDefinition %s: %s", c.where, c.Name, c.Status), c.text())
@@ -266,11 +265,11 @@ func (r *report) writeText(w io.Writer) error {
 				k += " (built-in)"
 			}
 			unchecked[k]++
-			if !verbose && !r.failUnchecked {
+			if !r.verbose && !r.failUnchecked {
 				continue
 			}
 		}
-		if o.Status == statusAccepted && len(o.Warnings) == 0 && !verbose {
+		if o.Status == statusAccepted && len(o.Warnings) == 0 && !r.verbose {
 			continue
 		}
 		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
