@@ -232,7 +232,7 @@ func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) 
 		}
 	}
 	if len(required) > 0 {
-		sortAny(required)
+		slices.SortFunc(required, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
 		s["required"] = append(types(s["required"]), required...)
 	}
 	return s
