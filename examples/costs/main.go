@@ -224,11 +224,8 @@ func readObjects(data []byte) ([]map[string]any, error) {
 	var out []map[string]any
 	for {
 		doc, err := dec.Decode()
-		if doc == nil {
-			if err == io.EOF {
-				return out, nil
-			}
-			return nil, err
+		if err == io.EOF {
+			return out, nil
 		}
 		if err != nil {
 			return nil, err
