@@ -224,15 +224,11 @@ func (p *parser) number(cur *listNode) error {
 // bracket scans "[...]" after its "[": a union, a quoted key, an index or
 // a slice.
 func (p *parser) bracket(cur *listNode) error {
-	for {
-		r := p.next()
-		if r == endOfInput || r == '\n' {
-			return errors.New("unterminated array")
-		}
-		if r == ']' {
-			break
-		}
+	i := strings.IndexAny(p.input[p.pos:], "]\n")
+	if i < 0 || p.input[p.pos+i] == '\n' {
+		return errors.New("unterminated array")
 	}
+	p.pos += i + 1
 	text := p.take()
 	text = text[1 : len(text)-1]
 	if text == "*" {
