@@ -208,25 +208,21 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts 
 	// The bounds on the rules' paths together, with a common largest value,
 	// less those that can be left out without lowering it: the budget
 	// spread over several bounds.
-	idx := make([]int, len(cands))
-	for i := range cands {
-		idx[i] = i
-	}
-	try := func(idx []int) ([]Fix, bool) {
-		sps := make([]schemaPath, len(idx))
-		kws := make([]string, len(idx))
-		for i, j := range idx {
-			sps[i], kws[i] = cands[j].sp, cands[j].keyword
+	try := func(cs []cand) ([]Fix, bool) {
+		sps := make([]schemaPath, len(cs))
+		kws := make([]string, len(cs))
+		for i, c := range cs {
+			sps[i], kws[i] = c.sp, c.keyword
 		}
 		return search(ctx, def, sps, kws, kv)
 	}
-	spread, ok := try(idx)
+	spread, ok := try(cands)
 	if ok {
-		for i := 0; i < len(idx) && len(idx) > 1; {
-			rest := append(append([]int(nil), idx[:i]...), idx[i+1:]...)
+		for i := 0; i < len(cands) && len(cands) > 1; {
+			rest := slices.Delete(slices.Clone(cands), i, i+1)
 			// left out only when the others need no smaller value
 			if f, ok := try(rest); ok && len(f) > 0 && f[0].Largest >= spread[0].Largest {
-				idx, spread = rest, f
+				cands, spread = rest, f
 				continue
 			}
 			i++

@@ -154,6 +154,55 @@ spec:
 	checkFixes(t, def, r)
 }
 
+// TestExplainNothingToBound: a rule over budget whose lists and strings
+// are all bounded already (the conformance case
+// celrules/table-listmap-entry-value) has no bound to search: the report
+// lists the rule with no fix, and Explain does not panic.
+func TestExplainNothingToBound(t *testing.T) {
+	def, _, err := manifest.UnmarshalCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: self.envars.filter(e, e.name == 'MY_ENV').all(e, e.value.matches('^[a-zA-Z]*$'))
+            properties:
+              envars:
+                type: array
+                maxItems: 10
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string, maxLength: 32}
+                    value: {type: string, maxLength: 32}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Explain(context.Background(), def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rules) != 1 || len(r.Fixes) != 0 || len(r.Fewest) != 0 {
+		t.Errorf("want the rule over budget and no fix: %+v", r)
+	}
+}
+
 func TestUsual(t *testing.T) {
 	str := &crdschema.JSONSchemaProps{Type: "string"}
 	tests := []struct {

@@ -18,8 +18,11 @@ const maxSearch = 3 << 20
 // the judge, from minUsable up: a bound of 0 would fix the cost by making
 // the field unusable. It returns the fixes, each with a suggested value
 // (the usual bound of the field's kind, or a round number; see suggest)
-// checked too, or false when no usable value does.
+// checked too, or false when no usable value does or sps is empty.
 func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.Option) ([]Fix, bool) {
+	if len(sps) == 0 {
+		return nil, false // nothing to bound
+	}
 	lo := int64(minUsable)
 	hi := int64(maxSearch)
 	cur := make([]int64, len(sps))

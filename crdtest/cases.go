@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -63,22 +64,18 @@ func (r *runner) object(c testCase, field, text string) (map[string]any, error) 
 func served(def *crdschema.CustomResourceDefinition, obj map[string]any) error {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	for _, ver := range def.Spec.Versions {
-		if ver.Served && apiVersion == def.Spec.Group+"/"+ver.Name && kind == def.Spec.Names.Kind {
-			return nil
-		}
-	}
-	return fmt.Errorf("no matches for kind %q in version %q (CRD %s serves kind %q in %s)", kind, apiVersion, def.Name, def.Spec.Names.Kind, servedVersions(def))
-}
-
-func servedVersions(def *crdschema.CustomResourceDefinition) string {
 	var vs []string
 	for _, ver := range def.Spec.Versions {
-		if ver.Served {
-			vs = append(vs, def.Spec.Group+"/"+ver.Name)
+		gv := def.Spec.Group + "/" + ver.Name
+		switch {
+		case !ver.Served:
+		case apiVersion == gv && kind == def.Spec.Names.Kind:
+			return nil
+		default:
+			vs = append(vs, gv) // for the error
 		}
 	}
-	return strings.Join(vs, ", ")
+	return fmt.Errorf("no matches for kind %q in version %q (CRD %s serves kind %q in %s)", kind, apiVersion, def.Name, def.Spec.Names.Kind, strings.Join(vs, ", "))
 }
 
 // expectError checks the error of a request against the substring a case
@@ -296,9 +293,7 @@ func addSentinel(def *crdschema.CustomResourceDefinition, value string) error {
 	}
 	s := def.Spec.Versions[0].Schema.OpenAPIV3Schema
 	props := make(map[string]crdschema.JSONSchemaProps, len(s.Properties)+1)
-	for k, p := range s.Properties {
-		props[k] = p
-	}
+	maps.Copy(props, s.Properties)
 	props["sentinel"] = crdschema.JSONSchemaProps{Type: "string", Enum: []crdschema.JSON{{Value: value}}}
 	s.Properties = props
 	return nil

@@ -1,6 +1,7 @@
 package crdtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -57,14 +58,10 @@ func diffValues(b *strings.Builder, path string, e, g any) {
 	em, eok := e.(map[string]any)
 	gm, gok := g.(map[string]any)
 	if eok && gok {
-		keys := slices.Sorted(maps.Keys(em))
-		for k := range gm {
-			if _, ok := em[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		both := make(map[string]any, len(em)+len(gm))
+		maps.Copy(both, em)
+		maps.Copy(both, gm)
+		for _, k := range slices.Sorted(maps.Keys(both)) {
 			ev, ein := em[k]
 			gv, gin := gm[k]
 			p := path + "." + k
@@ -87,9 +84,7 @@ func diffValues(b *strings.Builder, path string, e, g any) {
 		}
 		return
 	}
-	if path == "" {
-		path = "."
-	}
+	path = cmp.Or(path, ".")
 	fmt.Fprintf(b, "-%s: %s\n+%s: %s\n", path, formatValue(e), path, formatValue(g))
 }
 
@@ -112,10 +107,8 @@ func formatValue(v any) string {
 // ownMetadata returns obj with a top level and metadata of its own (the
 // parts diffObjects changes); the values below are obj's.
 func ownMetadata(obj map[string]any) map[string]any {
-	o := maps.Clone(obj)
-	if o == nil {
-		o = map[string]any{}
-	}
+	o := make(map[string]any, len(obj)+1)
+	maps.Copy(o, obj)
 	if md, ok := o["metadata"].(map[string]any); ok {
 		o["metadata"] = maps.Clone(md)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -170,10 +171,7 @@ func set(doc any, path []string, v any, add bool) (any, error) {
 			p[i] = v
 			return doc, nil
 		}
-		p = append(p, nil)
-		copy(p[i+1:], p[i:])
-		p[i] = v
-		return set(doc, path[:len(path)-1], p, false)
+		return set(doc, path[:len(path)-1], slices.Insert(p, i, v), false)
 	}
 	return nil, fmt.Errorf("/%s: not an object or array", strings.Join(path[:len(path)-1], "/"))
 }

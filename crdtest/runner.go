@@ -116,7 +116,8 @@ func newRunner(opts []Option) *runner {
 	for _, opt := range opts {
 		opt(o)
 	}
-	return &runner{l: newLoader(o), release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{},
+	l := &loader{opts: o, files: map[string][]*crdFile{}, gates: map[string][]map[string]any{}, fgErr: map[string]error{}}
+	return &runner{l: l, release: o.kubeVersion, variants: map[variantKey]*variant{}, compiled: map[string]*compiled{},
 		cache: new(celrules.Cache), objects: map[string]decoded{}, patched: map[string]decoded{}}
 }
 

@@ -78,10 +78,6 @@ type loader struct {
 	fgErr map[string]error            // errors reading them
 }
 
-func newLoader(o *options) *loader {
-	return &loader{opts: o, files: map[string][]*crdFile{}, gates: map[string][]map[string]any{}, fgErr: map[string]error{}}
-}
-
 // crdSources returns the files and directories in which the CRD of the
 // suite at path is looked for.
 func (l *loader) crdSources(suitePath string) []string {

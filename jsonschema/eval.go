@@ -4,7 +4,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -143,8 +142,4 @@ func equal(a, b any) bool {
 		return false
 	}
 	return a == b
-}
-
-func sortAny(list []any) {
-	sort.Slice(list, func(i, j int) bool { return list[i].(string) < list[j].(string) })
 }

@@ -113,29 +113,15 @@ func (c *config) convert(p *crdschema.JSONSchemaProps, optional bool) schema {
 	if p.Pattern != "" {
 		s["pattern"] = p.Pattern
 	}
-	setInt(s, "maxLength", p.MaxLength)
-	setInt(s, "minLength", p.MinLength)
-	setInt(s, "maxItems", p.MaxItems)
-	setInt(s, "minItems", p.MinItems)
-	setInt(s, "maxProperties", p.MaxProperties)
-	setInt(s, "minProperties", p.MinProperties)
-	if p.Maximum != nil {
-		if p.ExclusiveMaximum {
-			s["exclusiveMaximum"] = *p.Maximum
-		} else {
-			s["maximum"] = *p.Maximum
-		}
-	}
-	if p.Minimum != nil {
-		if p.ExclusiveMinimum {
-			s["exclusiveMinimum"] = *p.Minimum
-		} else {
-			s["minimum"] = *p.Minimum
-		}
-	}
-	if p.MultipleOf != nil {
-		s["multipleOf"] = *p.MultipleOf
-	}
+	setPtr(s, "maxLength", p.MaxLength)
+	setPtr(s, "minLength", p.MinLength)
+	setPtr(s, "maxItems", p.MaxItems)
+	setPtr(s, "minItems", p.MinItems)
+	setPtr(s, "maxProperties", p.MaxProperties)
+	setPtr(s, "minProperties", p.MinProperties)
+	setLimit(s, "maximum", "exclusiveMaximum", p.Maximum, p.ExclusiveMaximum)
+	setLimit(s, "minimum", "exclusiveMinimum", p.Minimum, p.ExclusiveMinimum)
+	setPtr(s, "multipleOf", p.MultipleOf)
 	if p.UniqueItems {
 		s["uniqueItems"] = true
 	}
@@ -246,7 +232,7 @@ func (c *config) junctor(p *crdschema.JSONSchemaProps, defaults map[string]any) 
 		}
 	}
 	if len(required) > 0 {
-		sortAny(required)
+		slices.SortFunc(required, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
 		s["required"] = append(types(s["required"]), required...)
 	}
 	return s
@@ -262,10 +248,20 @@ func types(t any) []any {
 	return nil
 }
 
-func setInt(s schema, key string, v *int64) {
+// setPtr sets key to *v, unless v is nil.
+func setPtr[T int64 | float64](s schema, key string, v *T) {
 	if v != nil {
 		s[key] = *v
 	}
+}
+
+// setLimit sets the limit v (unless nil) as key, or as exclusiveKey when
+// it is exclusive (JSON Schema draft-07's numbers, OpenAPI v3's booleans).
+func setLimit(s schema, key, exclusiveKey string, v *float64, exclusive bool) {
+	if v != nil && exclusive {
+		key = exclusiveKey
+	}
+	setPtr(s, key, v)
 }
 
 // rules keeps the CEL rules as an extension for tools that read them.

@@ -226,18 +226,12 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 }
 
 // without returns list without name, sharing nothing with list when it
-// changes; an empty result is nil.
+// changes.
 func without(list []string, name string) []string {
 	if !slices.Contains(list, name) {
 		return list
 	}
-	var out []string
-	for _, x := range list {
-		if x != name {
-			out = append(out, x)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(list), func(x string) bool { return x == name })
 }
 
 // extensions publishes the x-kubernetes extensions that shape an object.
@@ -394,14 +388,10 @@ func (c *converter) addEmbeddedFields(out *spec.Schema) {
 	out.SetProperty("apiVersion", stringSchema(embeddedAPIVersionDescription))
 	out.SetProperty("kind", stringSchema(embeddedKindDescription))
 	out.SetProperty("metadata", c.ref(objectMetaName, objectMetaDescription))
-	hasKind, hasAPIVersion := slices.Contains(out.Required, "kind"), slices.Contains(out.Required, "apiVersion")
-	if !hasKind || !hasAPIVersion {
-		out.Required = slices.Clip(out.Required)
-		if !hasKind {
-			out.Required = append(out.Required, "kind")
-		}
-		if !hasAPIVersion {
-			out.Required = append(out.Required, "apiVersion")
+	out.Required = slices.Clip(out.Required) // appends do not write into the structural schema's list
+	for _, f := range []string{"kind", "apiVersion"} {
+		if !slices.Contains(out.Required, f) {
+			out.Required = append(out.Required, f)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"hash/fnv"
@@ -48,11 +49,7 @@ func shareParameters(doc *spec.Swagger) {
 	names := make(map[string]string, len(keys))
 	for _, k := range keys {
 		p := byJSON[k]
-		base := p.Name
-		if base == "" {
-			base = "param"
-		}
-		name := base + "-" + contentHash(k)
+		name := cmp.Or(p.Name, "param") + "-" + contentHash(k)
 		// On the (unlikely) clash of two hashes, the API server numbers
 		// the later parameter, without the "param" fallback.
 		for i := 1; ; i++ {

@@ -181,7 +181,7 @@ func (c *Correlation) Index(i int) *Correlation {
 		return c.kids.items[i]
 	}
 	oldList, ok := c.old.([]any)
-	if !ok || !isListMap(c.schema) {
+	if !ok || c.schema.XListType == nil || *c.schema.XListType != "map" {
 		// Items of atomic and set lists have no counterpart.
 		return nil
 	}
@@ -200,10 +200,6 @@ func (c *Correlation) Index(i int) *Correlation {
 	x := c.child(newList[i], old, c.schema.Items)
 	k.items[i] = x
 	return x
-}
-
-func isListMap(s *structural.Schema) bool {
-	return s.XListType != nil && *s.XListType == "map"
 }
 
 func (c *Correlation) child(nv, ov any, s *structural.Schema) *Correlation {
@@ -305,24 +301,20 @@ func grow(size int) int {
 	return size
 }
 
-func (a *allocator) node() *Correlation {
-	if len(a.nodes) == 0 {
-		a.nodeBlock = grow(a.nodeBlock)
-		a.nodes = make([]Correlation, a.nodeBlock)
-	}
-	c := &a.nodes[0]
-	a.nodes = a.nodes[1:]
-	return c
-}
+func (a *allocator) node() *Correlation { return next(&a.nodes, &a.nodeBlock) }
 
-func (a *allocator) children() *children {
-	if len(a.kids) == 0 {
-		a.kidsBlock = grow(a.kidsBlock)
-		a.kids = make([]children, a.kidsBlock)
+func (a *allocator) children() *children { return next(&a.kids, &a.kidsBlock) }
+
+// next takes the first element of *block, which it first makes a new
+// block of the next size (grow) when it is empty.
+func next[T any](block *[]T, size *int) *T {
+	if len(*block) == 0 {
+		*size = grow(*size)
+		*block = make([]T, *size)
 	}
-	k := &a.kids[0]
-	a.kids = a.kids[1:]
-	return k
+	x := &(*block)[0]
+	*block = (*block)[1:]
+	return x
 }
 
 // fields returns an empty slice with room for n fields.

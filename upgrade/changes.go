@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -81,10 +82,7 @@ func versionChanges(def, old *crdschema.CustomResourceDefinition, oldVersion, ne
 	}
 	var out []SchemaChange
 	compare(o, n, "", func(path, change string) {
-		if path == "" {
-			path = "<root>"
-		}
-		out = append(out, SchemaChange{Version: newVersion, Path: path, Change: change})
+		out = append(out, SchemaChange{Version: newVersion, Path: cmp.Or(path, "<root>"), Change: change})
 	})
 	return out
 }
@@ -135,7 +133,7 @@ func compare(o, n *crdschema.JSONSchemaProps, path string, report func(path, cha
 	if len(n.Enum) > 0 {
 		var removed []string
 		for _, e := range o.Enum {
-			if !hasEnum(n.Enum, e.Value) {
+			if !slices.ContainsFunc(n.Enum, func(x crdschema.JSON) bool { return jsonvalue.Equal(x.Value, e.Value) }) {
 				removed = append(removed, jsonvalue.Format(e.Value))
 			}
 		}
@@ -208,8 +206,4 @@ func bound[T int64 | float64](path, name string, o, n *T, upper bool, report fun
 	case upper && *n < *o, !upper && *n > *o:
 		report(path, fmt.Sprintf("%s %v becomes %v", name, *o, *n))
 	}
-}
-
-func hasEnum(enum []crdschema.JSON, v any) bool {
-	return slices.ContainsFunc(enum, func(e crdschema.JSON) bool { return jsonvalue.Equal(e.Value, v) })
 }

@@ -245,7 +245,8 @@ func (c *checker) object(obj map[string]any) (Object, error) {
 
 	// validation without ratcheting: against an old object that has
 	// nothing but the metadata, everything else is new
-	subresource := hasStatusSubresource(c.def, readVersion)
+	served := c.def.Version(readVersion)
+	subresource := served != nil && served.Subresources != nil && served.Subresources.Status != nil
 	res, err := newRes.Update(c.ctx, read, only(read, "apiVersion", "kind", "metadata"))
 	if res.Object == nil {
 		o.Problem = "the update is refused before validation: " + err.Error()
@@ -303,10 +304,8 @@ const labelKey = "upgrade.crdschema.io/check"
 func withLabel(obj map[string]any) map[string]any {
 	meta, _ := obj["metadata"].(map[string]any)
 	labels, _ := meta["labels"].(map[string]any)
-	l := maps.Clone(labels)
-	if l == nil {
-		l = map[string]any{}
-	}
+	l := make(map[string]any, len(labels)+1)
+	maps.Copy(l, labels)
 	l[labelKey] = "1"
 	m := without(meta)
 	m["labels"] = l
@@ -357,19 +356,12 @@ func diff(before, after any, path string) []Change {
 	bm, bok := before.(map[string]any)
 	am, aok := after.(map[string]any)
 	if bok && aok {
-		keys := slices.Collect(maps.Keys(bm))
-		for k := range am {
-			if _, ok := bm[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
+		both := make(map[string]any, len(bm)+len(am))
+		maps.Copy(both, bm)
+		maps.Copy(both, am)
 		var out []Change
-		for _, k := range keys {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
+		for _, k := range slices.Sorted(maps.Keys(both)) {
+			p := join(path, k)
 			b, inB := bm[k]
 			a, inA := am[k]
 			switch {
@@ -419,9 +411,4 @@ func conversionStrategy(def *crdschema.CustomResourceDefinition) string {
 		return "None"
 	}
 	return string(def.Spec.Conversion.Strategy)
-}
-
-func hasStatusSubresource(def *crdschema.CustomResourceDefinition, version string) bool {
-	v := def.Version(version)
-	return v != nil && v.Subresources != nil && v.Subresources.Status != nil
 }

@@ -10,10 +10,10 @@ import (
 
 // builtinAPIs are the built-in kinds of each release, loaded on first use
 // (runs without built-in objects never decompress them).
-var builtinAPIs struct {
+var builtinAPIs = struct {
 	mu        sync.Mutex
 	byVersion map[crdschema.KubernetesVersion]*builtin.API
-}
+}{byVersion: map[crdschema.KubernetesVersion]*builtin.API{}}
 
 // builtinAPI returns the built-in kinds of the release in force.
 func builtinAPI() (*builtin.API, error) {
@@ -25,9 +25,6 @@ func builtinAPI() (*builtin.API, error) {
 	a, err := builtin.New(builtin.WithKubernetesVersion(kubernetesVersion))
 	if err != nil {
 		return nil, err
-	}
-	if builtinAPIs.byVersion == nil {
-		builtinAPIs.byVersion = map[crdschema.KubernetesVersion]*builtin.API{}
 	}
 	builtinAPIs.byVersion[kubernetesVersion] = a
 	return a, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,11 +33,7 @@ func writeBuiltinSchemas(dir, version string, opts []jsonschema.Option, stdout, 
 	for _, k := range api.Kinds() {
 		// kubeconform's {{ .Group }} is the first part of the apiVersion:
 		// the version itself for the core group (configmap-v1-v1.json).
-		group := k.Group
-		if group == "" {
-			group = k.Version
-		}
-		name := filepath.Join(dir, schemaFileName(group, k.Kind, k.Version))
+		name := filepath.Join(dir, schemaFileName(cmp.Or(k.Group, k.Version), k.Kind, k.Version))
 		if prev, ok := written[name]; ok {
 			fmt.Fprintf(stderr, "crdcheck schema: %s %s: %s already holds %s\n", k.APIVersion(), k.Kind, name, prev)
 			continue

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -535,12 +536,9 @@ func withResourceVersion(obj, old map[string]any) map[string]any {
 	}
 	oldMeta, _ := old["metadata"].(map[string]any)
 	rv, _ := oldMeta["resourceVersion"].(string)
-	if rv == "" {
-		rv = "1" // what the store reports for an object stored without one
-	}
 	m := make(map[string]any, len(meta)+1)
 	maps.Copy(m, meta)
-	m["resourceVersion"] = rv
+	m["resourceVersion"] = cmp.Or(rv, "1") // "1": what the store reports for an object stored without one
 	o := maps.Clone(obj)
 	o["metadata"] = m
 	return o
@@ -582,19 +580,13 @@ func (o *oldObjects) find(obj map[string]any) map[string]any {
 func keyOf(obj map[string]any) objectKey {
 	av, kind, ns, name := identity(obj)
 	group, _ := splitAPIVersion(av)
-	if ns == "" {
-		ns = "default"
-	}
-	return objectKey{group, kind, ns, name}
+	return objectKey{group, kind, cmp.Or(ns, "default"), name}
 }
 
 // parallel calls f(0), ..., f(n-1) from up to jobs goroutines and waits
 // for them.
 func parallel(n, jobs int, f func(i int)) {
-	if jobs > n {
-		jobs = n
-	}
-	if jobs <= 1 {
+	if jobs = min(jobs, n); jobs <= 1 {
 		for i := 0; i < n; i++ {
 			f(i)
 		}
@@ -619,16 +611,12 @@ func parallel(n, jobs int, f func(i int)) {
 // strictDecodingError is the API server's refusal of a body with unknown
 // fields under strict field validation.
 func strictDecodingError(apiVersion, kind string, unknown []string) string {
-	var b strings.Builder
 	_, version := splitAPIVersion(apiVersion)
-	fmt.Fprintf(&b, "%s in version %q cannot be handled as a %s: strict decoding error: ", kind, version, kind)
+	fields := make([]string, len(unknown))
 	for i, f := range unknown {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "unknown field %q", f)
+		fields[i] = fmt.Sprintf("unknown field %q", f)
 	}
-	return b.String()
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s", kind, version, kind, strings.Join(fields, ", "))
 }
 
 // readInput reads one input: a file, or the standard input for "-", read

@@ -87,8 +87,7 @@ func (e *crdEntry) validated() (known, accepted bool) {
 // their first use, and share the CEL compilations of cache.
 func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 	e := &crdEntry{doc: doc, fromCRDs: fromCRDs, cache: cache}
-	e.doc.obj = nil
-	e.doc.json = nil
+	e.doc.obj, e.doc.json = nil, nil
 	def, unknown, err := manifest.UnmarshalCRD(doc.json)
 	if err != nil {
 		e.problem = "cannot decode: " + err.Error()

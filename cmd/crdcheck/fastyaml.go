@@ -649,14 +649,9 @@ func scalar(text string) (fastScalar, bool) {
 			return fastScalar{}, false
 		}
 		return afterQuoted(text, s, n)
-	case '[':
-		if t := stripComment(text); t == "[]" {
-			return fastScalar{kind: '['}, true
-		}
-		return fastScalar{}, false
-	case '{':
-		if t := stripComment(text); t == "{}" {
-			return fastScalar{kind: '{'}, true
+	case '[', '{':
+		if t := stripComment(text); t == "[]" || t == "{}" {
+			return fastScalar{kind: text[0]}, true // an empty sequence or mapping
 		}
 		return fastScalar{}, false
 	}

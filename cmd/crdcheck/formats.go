@@ -9,6 +9,29 @@ import (
 	"strings"
 )
 
+// output is the result of a command as the formats write it.
+type output interface {
+	entries() []entry               // the CRDs and objects, for JUnit, TAP and GitHub
+	writeText(w io.Writer) error    // the text output
+	writeSummary(w io.Writer) error // its closing lines, after GitHub's annotations
+}
+
+// writeOutput writes o in format: JSON (o itself), JUnit, TAP, GitHub
+// annotations followed by the summary, or text.
+func writeOutput(w io.Writer, format string, o output) error {
+	switch format {
+	case "json":
+		return writeJSON(w, o)
+	case "junit":
+		return writeJUnit(w, o.entries())
+	case "tap":
+		return writeTAP(w, o.entries())
+	case "github":
+		return writeGitHub(w, o.entries(), o.writeSummary)
+	}
+	return o.writeText(w)
+}
+
 // entry is one line of a CI report: a CRD or an object.
 type entry struct {
 	file    string
@@ -99,8 +122,6 @@ type junitProblem struct {
 // writeJUnit writes one test suite per file, one test case per CRD or
 // object: a failure when rejected, an error when unreadable, skipped when
 // not checked; warnings go to the case's system-out.
-func (r *report) writeJUnit(w io.Writer) error { return writeJUnit(w, r.entries()) }
-
 func writeJUnit(w io.Writer, entries []entry) error {
 	all := junitSuites{Name: "crdcheck"}
 	index := map[string]int{}
@@ -152,8 +173,6 @@ func writeJUnit(w io.Writer, entries []entry) error {
 // writeTAP writes the Test Anything Protocol, version 13: a test point
 // per CRD and object, with the text of a refusal as a YAML diagnostic
 // block and "# SKIP" for objects not checked.
-func (r *report) writeTAP(w io.Writer) error { return writeTAP(w, r.entries()) }
-
 func writeTAP(w io.Writer, es []entry) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "TAP version 13\n1..%d\n", len(es))
@@ -185,18 +204,9 @@ func tapEscape(s string) string {
 }
 
 // writeGitHub writes GitHub Actions workflow commands: an error
-// annotation on the first line of every rejected or unreadable document,
-// a warning per unknown field, then the text summary. Objects not checked
-// are annotated only with -fail-unchecked.
-func (r *report) writeGitHub(w io.Writer) error {
-	return writeGitHub(w, r.entries(), func(w io.Writer) error {
-		short := *r
-		short.CRDs, short.Objects = nil, nil
-		return short.writeText(w, false)
-	})
-}
-
-// writeGitHub writes the annotations of es, then the summary.
+// annotation on the first line of every rejected or unreadable document
+// of es, a warning per unknown field, then the text summary. Objects not
+// checked are annotated only when they fail the run (-fail-unchecked).
 func writeGitHub(w io.Writer, es []entry, summary func(io.Writer) error) error {
 	b := bufio.NewWriter(w)
 	annotate := func(level, file string, line, col int, title, msg string) {

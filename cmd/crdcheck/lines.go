@@ -121,10 +121,6 @@ type locator struct {
 	files map[string][]yamljson.Chunk
 }
 
-func newLocator(stdin []byte) *locator {
-	return &locator{stdin: stdin, files: map[string][]yamljson.Chunk{}}
-}
-
 // locate returns the line and column of each error of errs in the
 // document doc, 0 where not known.
 func (l *locator) locate(doc *document, errs crdschema.ErrorList) [][2]int {

@@ -245,8 +245,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prog.finish()
 
 	rep := newReport(crds, outcomes, c.accepted, opts.failUnchecked, c.stdinData)
-
-	if err := rep.write(stdout, opts.output, opts.verbose); err != nil {
+	rep.verbose = opts.verbose
+	if err := writeOutput(stdout, opts.output, rep); err != nil {
 		fmt.Fprintln(stderr, "crdcheck:", err)
 		return exitUsage
 	}

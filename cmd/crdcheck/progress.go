@@ -87,11 +87,9 @@ func (p *progress) print(final bool) {
 	done := p.done.Load()
 	elapsed := time.Since(p.start)
 	rate := float64(done) / elapsed.Seconds()
-	var line string
+	line := fmt.Sprintf("checked %d objects (%.0f objects/s)", done, rate)
 	if final {
 		line = fmt.Sprintf("checked %d objects in %.2fs (%.0f objects/s)", done, elapsed.Seconds(), rate)
-	} else {
-		line = fmt.Sprintf("checked %d objects (%.0f objects/s)", done, rate)
 	}
 	p.shown.Store(true)
 	switch {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/yamljson"
 )
 
 // report is the result of a run in the shape of the JSON output (see the
@@ -20,6 +21,7 @@ type report struct {
 	Summary summary        `json:"summary"`
 
 	failUnchecked bool
+	verbose       bool // the text output lists what was accepted or not checked too
 }
 
 type crdReport struct {
@@ -85,7 +87,7 @@ type summary struct {
 // newReport assembles the report; accepted more objects were accepted
 // without warnings besides the outcomes (see checker.countOnly).
 func newReport(crds []*crdEntry, outcomes []outcome, accepted int, failUnchecked bool, stdin []byte) *report {
-	loc := newLocator(stdin)
+	loc := &locator{stdin: stdin, files: map[string][]yamljson.Chunk{}}
 	r := &report{CRDs: []crdReport{}, Objects: make([]objectReport, 0, len(outcomes)), failUnchecked: failUnchecked}
 	for _, e := range crds {
 		c := crdReport{
@@ -186,21 +188,6 @@ func validFormat(f string) bool {
 	return slices.Contains([]string{"text", "json", "junit", "tap", "github"}, f)
 }
 
-// write writes the report in format.
-func (r *report) write(w io.Writer, format string, verbose bool) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r)
-	case "junit":
-		return r.writeJUnit(w)
-	case "tap":
-		return r.writeTAP(w)
-	case "github":
-		return r.writeGitHub(w)
-	}
-	return r.writeText(w, verbose)
-}
-
 // writeJSON writes v as the JSON output: indented, without HTML escapes.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -252,9 +239,9 @@ func statusWord(s string) string {
 
 // writeText writes the human report: rejected CRDs and objects with
 // kubectl's messages, warnings, input errors, what was not checked and the
-// summary, with a blank line between two objects. verbose also lists what
-// was accepted or not checked.
-func (r *report) writeText(w io.Writer, verbose bool) error {
+// summary, with a blank line between two objects. With r.verbose it also
+// lists what was accepted or not checked.
+func (r *report) writeText(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	sep := false
 	block := func(heading, text string) {
@@ -265,7 +252,7 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 		b.WriteString(heading + "\n" + text)
 	}
 	for _, c := range r.CRDs {
-		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !verbose {
+		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !r.verbose {
 			continue
 		}
 		block(fmt.Sprintf("%s: CustomResourceDefinition %s: %s", c.where, c.Name, c.Status), c.text())
@@ -278,11 +265,11 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 				k += " (built-in)"
 			}
 			unchecked[k]++
-			if !verbose && !r.failUnchecked {
+			if !r.verbose && !r.failUnchecked {
 				continue
 			}
 		}
-		if o.Status == statusAccepted && len(o.Warnings) == 0 && !verbose {
+		if o.Status == statusAccepted && len(o.Warnings) == 0 && !r.verbose {
 			continue
 		}
 		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
@@ -308,7 +295,16 @@ func (r *report) writeText(w io.Writer, verbose bool) error {
 	return b.Flush()
 }
 
-// describe names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".
+// writeSummary writes the text output's closing lines: what was not
+// checked, and the counts.
+func (r *report) writeSummary(w io.Writer) error {
+	short := *r
+	short.CRDs, short.Objects, short.verbose = nil, nil, false
+	return short.writeText(w)
+}
+
+// describe names an object (see describeObject), or the file or document
+// that holds none.
 func describe(o *objectReport) string {
 	if o.Kind == "" && o.APIVersion == "" {
 		if o.Line == 0 {
@@ -316,9 +312,13 @@ func describe(o *objectReport) string {
 		}
 		return "document"
 	}
-	name := o.Name
-	if o.Namespace != "" {
-		name = o.Namespace + "/" + name
+	return describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion)
+}
+
+// describeObject names an object: "HTTPRoute default/web (gateway.networking.k8s.io/v1)".
+func describeObject(kind, namespace, name, apiVersion string) string {
+	if namespace != "" {
+		name = namespace + "/" + name
 	}
-	return fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion)
+	return fmt.Sprintf("%s %s (%s)", kind, name, apiVersion)
 }

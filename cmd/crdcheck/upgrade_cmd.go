@@ -105,23 +105,7 @@ func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sort.Slice(rep.InputErrors, func(i, j int) bool { return rep.InputErrors[i].Where < rep.InputErrors[j].Where })
 
-	switch opts.output {
-	case "json":
-		err = writeJSON(stdout, rep)
-	case "junit":
-		err = writeJUnit(stdout, rep.entries())
-	case "tap":
-		err = writeTAP(stdout, rep.entries())
-	case "github":
-		err = writeGitHub(stdout, rep.entries(), func(w io.Writer) error {
-			b := bufio.NewWriter(w)
-			rep.writeSummary(b)
-			return b.Flush()
-		})
-	default:
-		err = rep.writeText(stdout)
-	}
-	if err != nil {
+	if err := writeOutput(stdout, opts.output, rep); err != nil {
 		fmt.Fprintln(stderr, "crdcheck upgrade:", err)
 		return exitUsage
 	}
@@ -189,21 +173,25 @@ type inputErrorReport struct {
 // buildUpgradeReport pairs the CRDs by name and runs upgrade.Check on
 // each pair with its objects.
 func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []document) *upgradeReport {
-	rep := &upgradeReport{CRDs: []crdUpgradeReport{}, Objects: []objectVerdict{}, InputErrors: []inputErrorReport{},
-		Summary: map[string]int{}}
+	rep := &upgradeReport{CRDs: []crdUpgradeReport{}, InputErrors: []inputErrorReport{}, Summary: map[string]int{}}
 	oldByName := map[string]*crdEntry{}
 	for _, e := range olds {
 		if e.def != nil && oldByName[e.name] == nil {
 			oldByName[e.name] = e
 		}
 	}
+	// Every object is not checked until a pair of CRDs serves its kind.
 	byKind := map[groupKind][]int{} // objects by group and kind
+	rep.Objects = make([]objectVerdict, len(objects))
 	for i, d := range objects {
-		av, kind, _, _ := identity(d.obj)
+		av, kind, ns, name := identity(d.obj)
 		group, _ := splitAPIVersion(av)
 		byKind[groupKind{group, kind}] = append(byKind[groupKind{group, kind}], i)
+		rep.Objects[i] = objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
+			APIVersion: av, Kind: kind, Namespace: ns, Name: name,
+			Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
+			Error: "no CRD of both -from and -to serves its kind"}
 	}
-	verdicts := make([]*objectVerdict, len(objects))
 	done := map[groupKind]bool{}
 	for _, e := range news {
 		if e.def == nil {
@@ -242,29 +230,19 @@ func buildUpgradeReport(ctx context.Context, olds, news []*crdEntry, objects []d
 		}
 		rep.CRDs = append(rep.CRDs, c)
 		for i, o := range r.Objects {
-			d := &objects[idx[i]]
-			v := &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
-				APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Status: string(o.Verdict),
-				Errors: fieldErrors(o.Errors), Blocking: []blocking{}, Changes: []change{}, Error: o.Problem}
+			v := &rep.Objects[idx[i]]
+			// the namespace an object without one is stored in
+			v.APIVersion, v.Kind, v.Namespace, v.Name = o.APIVersion, o.Kind, o.Namespace, o.Name
+			v.Status, v.Errors, v.Error = string(o.Verdict), fieldErrors(o.Errors), o.Problem
 			for _, b := range o.Blocking {
 				v.Blocking = append(v.Blocking, blocking{b.Update, fieldErrors(crdschema.ErrorList{b.Error})[0]})
 			}
 			for _, ch := range o.Changes {
 				v.Changes = append(v.Changes, change{string(ch.Kind), ch.Path, ch.Old, ch.New, ch.String()})
 			}
-			verdicts[idx[i]] = v
 		}
 	}
-	for i, d := range objects {
-		v := verdicts[i]
-		if v == nil {
-			av, kind, ns, name := identity(d.obj)
-			v = &objectVerdict{File: d.file, Line: d.line, Document: d.index, Item: d.item, Where: d.where(),
-				APIVersion: av, Kind: kind, Namespace: ns, Name: name,
-				Status: statusUnchecked, Errors: []fieldError{}, Blocking: []blocking{}, Changes: []change{},
-				Error: "no CRD of both -from and -to serves its kind"}
-		}
-		rep.Objects = append(rep.Objects, *v)
+	for _, v := range rep.Objects {
 		rep.Summary[v.Status]++
 	}
 	for _, c := range rep.CRDs {
@@ -319,11 +297,7 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 			continue
 		}
 		block()
-		name := o.Name
-		if o.Namespace != "" {
-			name = o.Namespace + "/" + name
-		}
-		fmt.Fprintf(b, "%s: %s %s (%s): %s\n", o.Where, o.Kind, name, o.APIVersion, verdictWord(o.Status))
+		fmt.Fprintf(b, "%s: %s: %s\n", o.Where, describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion), verdictWord(o.Status))
 		b.WriteString(o.text())
 	}
 	for _, e := range r.InputErrors {
@@ -333,12 +307,15 @@ func (r *upgradeReport) writeText(w io.Writer) error {
 	if sep {
 		b.WriteString("\n")
 	}
-	r.writeSummary(b)
-	return b.Flush()
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	return r.writeSummary(w)
 }
 
 // writeSummary writes the two summary lines.
-func (r *upgradeReport) writeSummary(b *bufio.Writer) {
+func (r *upgradeReport) writeSummary(w io.Writer) error {
+	b := bufio.NewWriter(w)
 	s := r.Summary
 	fmt.Fprintf(b, "CRDs: %d accepted, %d refused\n", s["crds"]-s["crdsRejected"], s["crdsRejected"])
 	var parts []string
@@ -347,6 +324,7 @@ func (r *upgradeReport) writeSummary(b *bufio.Writer) {
 		parts = append(parts, fmt.Sprintf("%d %s", s[v[0]], v[1]))
 	}
 	fmt.Fprintf(b, "objects: %s; %d input error(s)\n", strings.Join(parts, ", "), len(r.InputErrors))
+	return b.Flush()
 }
 
 // text is the body of an object's verdict, as the text output shows it
@@ -401,15 +379,11 @@ func (r *upgradeReport) entries() []entry {
 		out = append(out, e.withSummary())
 	}
 	for _, o := range r.Objects {
-		name := o.Name
-		if o.Namespace != "" {
-			name = o.Namespace + "/" + name
-		}
 		status := o.Status
 		if status == string(upgrade.Valid) || status == string(upgrade.Ratcheted) || status == string(upgrade.ChangedOnRead) && !o.atRisk() {
 			status = statusAccepted // nothing at risk: passes
 		}
-		e := entry{file: o.File, line: o.Line, where: o.Where, name: fmt.Sprintf("%s %s (%s)", o.Kind, name, o.APIVersion),
+		e := entry{file: o.File, line: o.Line, where: o.Where, name: describeObject(o.Kind, o.Namespace, o.Name, o.APIVersion),
 			status: status, failed: o.atRisk(), text: verdictWord(o.Status) + "\n" + o.text(), warnTitle: "crdcheck upgrade: warning"}
 		if o.Status == string(upgrade.Ratcheted) || o.Status == string(upgrade.ChangedOnRead) && !o.atRisk() {
 			e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.name, verdictWord(o.Status)))
@@ -425,11 +399,8 @@ func (r *upgradeReport) entries() []entry {
 
 // verdictWord is how the text output names a verdict.
 func verdictWord(v string) string {
-	switch v {
-	case string(upgrade.ChangedOnRead):
+	if v == string(upgrade.ChangedOnRead) {
 		return "changed on read"
-	case statusUnchecked:
-		return "not checked"
 	}
-	return v
+	return statusWord(v)
 }

@@ -24,7 +24,8 @@
 // product and its share of the per-expression limit (10,000,000), and its
 // share of the limit for all rules of the schema (100,000,000). A rule
 // over the per-expression limit is followed by the lists, maps and strings
-// without a maximum size that drive its estimate:
+// without a maximum size that drive its estimate, as package costs names
+// them when the API server refuses the CRD for its costs:
 //
 //	add maxItems here: spec.validation.openAPIV3Schema.properties[spec].properties[addresses]
 //

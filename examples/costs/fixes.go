@@ -9,10 +9,9 @@ import (
 	"github.com/crdschema/crdschema/costs"
 )
 
-// reportFixes prints the bounds that bring def under the API server's cost
-// limits (package costs), when it is over them.
-func reportFixes(w io.Writer, def *crdschema.CustomResourceDefinition) {
-	r, err := costs.Explain(context.Background(), def)
+// reportFixes prints the bounds that bring a CRD under the API server's
+// cost limits, when it is over them: r and err are costs.Explain's.
+func reportFixes(w io.Writer, r *costs.Report, err error) {
 	if err != nil {
 		fmt.Fprintf(w, "(cannot explain the costs: %v)\n", err)
 		return

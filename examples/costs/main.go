@@ -14,6 +14,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
+	"github.com/crdschema/crdschema/costs"
 	"github.com/crdschema/crdschema/crd"
 	"github.com/crdschema/crdschema/manifest"
 )
@@ -67,18 +68,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	over := false
 	for _, def := range defs {
+		explained, explainErr := costs.Explain(context.Background(), def)
+		if explainErr != nil {
+			explained = &costs.Report{} // the error is reported with the fixes
+		}
 		reported := 0
 		for _, v := range def.Spec.Versions {
 			if *version != "" && v.Name != *version {
 				continue
 			}
 			reported++
-			costs, err := crd.RuleCosts(def, nil, v.Name)
+			rules, err := crd.RuleCosts(def, nil, v.Name)
 			if err != nil {
 				fmt.Fprintf(stdout, "%s, version %s: %v\n\n", def.Name, v.Name, err)
 				continue
 			}
-			if reportVersion(stdout, def, v.Name, costs, *top) {
+			if reportVersion(stdout, def, v.Name, rules, explained, *top) {
 				over = true
 			}
 		}
@@ -87,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		reportVerdict(stdout, def)
-		reportFixes(stdout, def)
+		reportFixes(stdout, explained, explainErr)
 		if *objects != "" {
 			data, err := os.ReadFile(*objects)
 			if err != nil {
@@ -124,19 +129,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // reportVersion prints the costs of one version (only the top most
 // expensive when top > 0) and reports whether a rule or the total is over
-// budget.
-func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version string, costs []crd.RuleCost, top int) bool {
-	fmt.Fprintf(w, "%s (%s), version %s: %d rule(s) and messageExpression(s)\n", def.Spec.Names.Kind, def.Name, version, len(costs))
-	schema, _ := crd.VersionSchema(crd.Defaulted(def), version)
+// budget. Below a rule over budget it names the bound that each list, map
+// and string driving its cost lacks, as explained reports it.
+func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version string, rules []crd.RuleCost, explained *costs.Report, top int) bool {
+	fmt.Fprintf(w, "%s (%s), version %s: %d rule(s) and messageExpression(s)\n", def.Spec.Names.Kind, def.Name, version, len(rules))
 	over := false
 	var total uint64
-	for _, c := range costs {
+	for _, c := range rules {
 		total = addSaturate(total, c.Total())
 		over = over || c.Total() > celrules.StaticCostLimit
 	}
-	listed := costs
-	if top > 0 && top < len(costs) {
-		listed = append([]crd.RuleCost(nil), costs...)
+	listed := rules
+	if top > 0 && top < len(rules) {
+		listed = append([]crd.RuleCost(nil), rules...)
 		sort.SliceStable(listed, func(i, j int) bool { return listed[i].Total() > listed[j].Total() })
 		listed = listed[:top]
 		fmt.Fprintf(w, "  the %d most expensive:\n", top)
@@ -155,8 +160,12 @@ func reportVersion(w io.Writer, def *crdschema.CustomResourceDefinition, version
 			percent(t, celrules.StaticCRDCostLimit), thousands(celrules.StaticCRDCostLimit))
 		if t > celrules.StaticCostLimit {
 			fmt.Fprintf(w, "    OVER BUDGET by %s\n", factor(t, celrules.StaticCostLimit))
-			for _, p := range c.Unbounded {
-				fmt.Fprintf(w, "    add %s here: %s\n", boundFor(schema, p), p)
+			for _, r := range explained.Rules {
+				for _, u := range r.Unbounded {
+					if r.Field == c.Field {
+						fmt.Fprintf(w, "    add %s here: %s\n", u.Keyword, u.Path)
+					}
+				}
 			}
 		}
 	}
@@ -215,11 +224,8 @@ func readObjects(data []byte) ([]map[string]any, error) {
 	var out []map[string]any
 	for {
 		doc, err := dec.Decode()
-		if doc == nil {
-			if err == io.EOF {
-				return out, nil
-			}
-			return nil, err
+		if err == io.EOF {
+			return out, nil
 		}
 		if err != nil {
 			return nil, err

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/readall"
 )
 
 // The expected figures and messages are upstream's, recorded by the
@@ -111,38 +108,6 @@ func TestTop(t *testing.T) {
 	}
 }
 
-func TestBoundFor(t *testing.T) {
-	str := crdschema.JSONSchemaProps{Type: "string"}
-	schema := &crdschema.JSONSchemaProps{
-		Type: "object",
-		Properties: map[string]crdschema.JSONSchemaProps{
-			"list": {Type: "array", Items: &crdschema.JSONSchemaPropsOrArray{Schema: &str}},
-			"map":  {Type: "object", AdditionalProperties: &crdschema.JSONSchemaPropsOrBool{Allows: true, Schema: &str}},
-			"a.b]": {Type: "string"},
-			"ios":  {XIntOrString: true},
-			"num":  {Type: "integer"},
-		},
-	}
-	const root = "spec.versions[1].schema.openAPIV3Schema"
-	tests := []struct{ path, want string }{
-		{root + ".properties[list]", "maxItems"},
-		{root + ".properties[list].items", "maxLength"},
-		{root + ".properties[map]", "maxProperties"},
-		{root + ".properties[map].additionalProperties", "maxLength"},
-		{root + ".properties[a.b]]", "maxLength"},
-		{root + ".properties[ios]", "maxLength"},
-		{root + ".properties[num]", "maxItems/maxProperties/maxLength"},
-		{root + ".properties[missing]", "maxItems/maxProperties/maxLength"},
-		{root + ".properties[list].additionalProperties", "maxItems/maxProperties/maxLength"},
-		{"somewhere.else", "maxItems/maxProperties/maxLength"},
-	}
-	for _, tt := range tests {
-		if got := boundFor(schema, tt.path); got != tt.want {
-			t.Errorf("boundFor(%q) = %q, want %q", tt.path, got, tt.want)
-		}
-	}
-}
-
 func TestFormats(t *testing.T) {
 	// the API server's wording of factors (getCostErrorMessage)
 	for _, tt := range []struct {
@@ -176,28 +141,4 @@ func TestFormats(t *testing.T) {
 	if got := addSaturate(1<<64-1, 2); got != 1<<64-1 {
 		t.Errorf("addSaturate overflowed: %d", got)
 	}
-}
-
-// FuzzBoundFor checks that any path, valid or not, gets one of the four
-// answers without a panic.
-func FuzzBoundFor(f *testing.F) {
-	defs, err := readall.CRDs(exampleCRD)
-	if err != nil {
-		f.Fatal(err)
-	}
-	schema := defs[0].Spec.Versions[0].Schema.OpenAPIV3Schema
-	for _, p := range []string{
-		specPath + ".properties[addresses]", specPath + ".properties[addresses].items",
-		specPath + ".properties[moderators].items.properties[name]", "openAPIV3Schema.properties[",
-		"openAPIV3Schema.additionalProperties", "x",
-	} {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, path string) {
-		switch got := boundFor(schema, path); got {
-		case "maxItems", "maxProperties", "maxLength", "maxItems/maxProperties/maxLength":
-		default:
-			t.Fatalf("boundFor(%q) = %q", path, got)
-		}
-	})
 }

@@ -103,12 +103,8 @@ func (e *evaluation) walk(in []any, n node) ([]any, error) {
 		return e.array(in, n)
 	case *filterNode:
 		return e.filter(in, n)
-	case *intNode:
-		return repeat(in, n.value), e.count(len(in))
-	case *floatNode:
-		return repeat(in, n.value), e.count(len(in))
-	case *boolNode:
-		return repeat(in, n.value), e.count(len(in))
+	case *literalNode:
+		return slices.Repeat([]any{n.value}, len(in)), e.count(len(in))
 	case *wildcardNode:
 		return e.wildcard(in)
 	case *recursiveNode:
@@ -119,14 +115,6 @@ func (e *evaluation) walk(in []any, n node) ([]any, error) {
 		return e.identifier(in, n)
 	}
 	return in, fmt.Errorf("unexpected node %T", n)
-}
-
-func repeat(in []any, v any) []any {
-	out := make([]any, len(in))
-	for i := range out {
-		out[i] = v
-	}
-	return out
 }
 
 func (e *evaluation) list(in []any, l *listNode) ([]any, error) {

@@ -45,11 +45,9 @@ type filterNode struct {
 	op          string
 }
 
-// intNode, floatNode and boolNode are literals, used on either side of a
-// filter comparison.
-type intNode struct{ value int }
-type floatNode struct{ value float64 }
-type boolNode struct{ value bool }
+// literalNode is a literal, used on either side of a filter comparison:
+// an int, a float64 or a bool.
+type literalNode struct{ value any }
 
 // wildcardNode is ".*": every element of a map, slice or string.
 type wildcardNode struct{}

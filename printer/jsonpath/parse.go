@@ -174,7 +174,7 @@ func (p *parser) identifier(cur *listNode) error {
 	word := p.take()
 	switch word {
 	case "true", "false":
-		cur.nodes = append(cur.nodes, &boolNode{value: word == "true"})
+		cur.nodes = append(cur.nodes, &literalNode{value: word == "true"})
 	default:
 		cur.nodes = append(cur.nodes, &identNode{name: word})
 	}
@@ -211,11 +211,11 @@ func (p *parser) number(cur *listNode) error {
 	}
 	text := p.take()
 	if i, err := strconv.Atoi(text); err == nil {
-		cur.nodes = append(cur.nodes, &intNode{value: i})
+		cur.nodes = append(cur.nodes, &literalNode{value: i})
 		return nil
 	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil {
-		cur.nodes = append(cur.nodes, &floatNode{value: f})
+		cur.nodes = append(cur.nodes, &literalNode{value: f})
 		return nil
 	}
 	return fmt.Errorf("cannot parse number %s", text)
@@ -224,15 +224,11 @@ func (p *parser) number(cur *listNode) error {
 // bracket scans "[...]" after its "[": a union, a quoted key, an index or
 // a slice.
 func (p *parser) bracket(cur *listNode) error {
-	for {
-		r := p.next()
-		if r == endOfInput || r == '\n' {
-			return errors.New("unterminated array")
-		}
-		if r == ']' {
-			break
-		}
+	i := strings.IndexAny(p.input[p.pos:], "]\n")
+	if i < 0 || p.input[p.pos+i] == '\n' {
+		return errors.New("unterminated array")
 	}
+	p.pos += i + 1
 	text := p.take()
 	text = text[1 : len(text)-1]
 	if text == "*" {
