@@ -100,15 +100,15 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 
 // untracked makes the program of a checked expression without cost
 // tracking, and bounds the cost of one evaluation for values that fit dt.
-func untracked(env *cel.Env, ast *cel.Ast, dt *declType) (cel.Program, uint64, bool) {
-	if env == nil || ast == nil || dt == nil {
+func untracked(env *nodeEnv, a *cel.Ast, dt *declType) (cel.Program, uint64, bool) {
+	if env == nil || a == nil || dt == nil {
 		return nil, 0, false
 	}
-	est, err := env.EstimateCost(ast, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
+	est, err := env.estimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}
-	prog, err := env.Program(ast, cel.InterruptCheckFrequency(checkFrequency), matchesConstants)
+	prog, err := env.program(a, cel.InterruptCheckFrequency(checkFrequency), matchesConstants)
 	if err != nil {
 		return nil, 0, false
 	}

@@ -142,6 +142,8 @@ type lazyEnv struct {
 	parser string
 	// profile is what of the environment reaches the type checker.
 	profile *checkProfile
+	// checker is the environment's type checker (see nodeEnv).
+	checker *baseChecker
 }
 
 func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
@@ -155,6 +157,7 @@ func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
 		if l.err == nil {
 			l.parser = parserOf(l.env)
 			l.profile = newCheckProfile(minor, l.env, l.parser)
+			l.checker, l.err = newBaseChecker(l.env)
 		}
 	})
 	return l.env, l.err
