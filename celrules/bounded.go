@@ -104,7 +104,7 @@ func untracked(env *nodeEnv, a *cel.Ast, dt *declType) (cel.Program, uint64, boo
 	if env == nil || a == nil || dt == nil {
 		return nil, 0, false
 	}
-	est, err := env.estimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
+	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}

@@ -45,7 +45,7 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	parses map[parseKey]*flight[parseResult]
-	envs   map[envKey]*nodeEnv
+	envs   map[envKey]*flight[envResult]
 	nodes  map[nodeKey]*flight[nodeResult]
 	// checks and costs hold type-checks and cost estimates, shared
 	// between environments where they are provably the same (share.go).
@@ -211,24 +211,17 @@ func (c *Cache) estimate(a *cel.Ast, dt *declType, rel uint, f func() costResult
 	return once(&c.mu, &c.costs, costKey{ast: a, typ: dt.digest().full, release: rel}, f)
 }
 
-// env returns the environment cached under k, or builds it with build and
-// caches it.
+// env returns the environment cached under k, building it with build
+// when c has none.
 func (c *Cache) env(k envKey, build func() (*nodeEnv, error)) (*nodeEnv, error) {
-	c.mu.Lock()
-	e, ok := c.envs[k]
-	c.mu.Unlock()
-	if ok {
-		return e, nil
-	}
-	e, err := build()
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.envs == nil {
-		c.envs = map[envKey]*nodeEnv{}
-	}
-	c.envs[k] = e
-	c.mu.Unlock()
-	return e, nil
+	r := once(&c.mu, &c.envs, k, func() (r envResult) {
+		r.env, r.err = build()
+		return r
+	})
+	return r.env, r.err
+}
+
+type envResult struct {
+	env *nodeEnv
+	err error
 }

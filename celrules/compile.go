@@ -248,7 +248,7 @@ func (nc *nodeCompiler) compileExpr(env *nodeEnv, stored, optional bool, text st
 func (nc *nodeCompiler) estimate(env *nodeEnv, a *cel.Ast) costResult {
 	return nc.cfg.cache.estimate(a, nc.dt, uint(nc.cfg.release), func() costResult {
 		rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
-		est, err := env.estimateCost(a, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
+		est, err := env.base.env.EstimateCost(a, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
 		if err != nil {
 			return costResult{err: err}
 		}

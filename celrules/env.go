@@ -188,16 +188,6 @@ var (
 	storedEnvs [release.Newest + 1]lazyEnv
 )
 
-// baseEnv returns the base environment for new expressions at
-// compatibility version 1.minor, or for stored expressions.
-func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
-	l, err := baseFor(minor, rel, stored)
-	if err != nil {
-		return nil, err
-	}
-	return l.env, nil
-}
-
 // baseFor returns the built base environment for new expressions at
 // compatibility version 1.minor, or for stored expressions.
 func baseFor(minor uint, rel release.Minor, stored bool) (*lazyEnv, error) {

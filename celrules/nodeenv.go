@@ -10,20 +10,16 @@ import (
 
 // The environment of a node.
 //
-// The API server compiles the rules of a node in its base environment
-// extended with self and oldSelf over the node's type and a type provider
-// for it (cel.Env.Extend). Extending copies the base's declarations and
-// options, and the first check builds a type checker that merges every
-// function declaration of the base once more: for a schema with many node
-// types, most of the time of compiling its rules. A nodeEnv type-checks
-// with cel-go's checker directly instead: a checker environment with the
-// base's declarations (checked once per base environment), self, oldSelf
-// and the node's provider, which is the checker environment the extended
-// cel.Env builds (cel.Env.initChecker: a copy of the base checker's
-// validated declarations, to which merging the same functions again adds
-// nothing), followed by the base's AST validators as cel.Env.Check runs
-// them. Programs are planned in the extended cel.Env, built on first use
-// without a checker of its own (no expression is checked in it).
+// The API server compiles a node's rules in its base environment extended
+// with self, oldSelf and a type provider for the node's types
+// (cel.Env.Extend), whose type checker merges every function declaration
+// of the base once more: most of the time of compiling a schema with many
+// node types. A nodeEnv runs cel-go's checker directly in the checker
+// environment the extended cel.Env builds (cel.Env.initChecker): the base
+// checker's validated declarations, to which merging the same functions
+// again adds nothing, with self, oldSelf and the node's provider; then
+// the base's AST validators, as cel.Env.Check runs them. Programs are
+// planned in the extended cel.Env, built on first use without a checker.
 
 // baseChecker is what a base environment gives the type checkers of its
 // nodes.
@@ -35,10 +31,8 @@ type baseChecker struct {
 	// options are the checker options cel-go derives from the base
 	// environment's features.
 	options []checker.Option
-	// validators are the base environment's AST validators, in order,
-	// with the configuration they give themselves.
-	validators []cel.ASTValidator
-	config     cel.ValidatorConfig
+	// config is the configuration the AST validators give themselves.
+	config cel.ValidatorConfig
 }
 
 // newBaseChecker builds the type checker of the base environment e as
@@ -76,7 +70,6 @@ func newBaseChecker(e *cel.Env) (*baseChecker, error) {
 				return nil, err
 			}
 		}
-		b.validators = append(b.validators, sparseFormat(v))
 	}
 	b.config = config
 	return b, nil
@@ -132,9 +125,9 @@ func newNodeEnv(base *lazyEnv, provider *typeProvider, vars []*decls.VariableDec
 // it (cel.Env.Check), in a copy of a.
 func (n *nodeEnv) check(a *cel.Ast) (*cel.Ast, *cel.Issues) {
 	b := n.base.checker
-	// The copy is a cel.Ast of the parse whose AST the checker rewrites in
-	// place (the checked AST shares its expression and source information)
-	// and whose types and references are then set to the checker's.
+	// The checker rewrites the copy's AST in place (the checked AST shares
+	// its expression and source information); the copy then gets the
+	// checked types and references.
 	out, iss := emptyOptimizer.Optimize(b.env, a)
 	if iss.Err() != nil {
 		return nil, iss
@@ -151,7 +144,7 @@ func (n *nodeEnv) check(a *cel.Ast) (*cel.Ast, *cel.Issues) {
 		parsed.SetReference(id, r)
 	}
 	iss = cel.NewIssuesWithSourceInfo(errs, checked.SourceInfo())
-	for _, v := range b.validators {
+	for _, v := range b.env.Validators() {
 		v.Validate(b.env, b.config, checked, iss)
 	}
 	if iss.Err() != nil {
@@ -170,10 +163,4 @@ func (n *nodeEnv) program(a *cel.Ast, opts ...cel.ProgramOption) (cel.Program, e
 		return nil, n.err
 	}
 	return n.env.Program(a, opts...)
-}
-
-// estimateCost estimates the cost of the checked expression a as the
-// node's cel.Env does, with the cost options of its base environment.
-func (n *nodeEnv) estimateCost(a *cel.Ast, estimator checker.CostEstimator) (checker.CostEstimate, error) {
-	return n.base.env.EstimateCost(a, estimator)
 }

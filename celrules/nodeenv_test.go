@@ -46,7 +46,7 @@ func compareNodeEnv(t *testing.T, ne *nodeEnv, want *cel.Env, dt *declType, text
 		if iss != nil || a == nil {
 			got = "check: " + iss.String()
 		} else {
-			got = astText(t, a) + costText(ne.estimateCost(a, newEstimator(dt))) + programText(ne.program(a))
+			got = astText(t, a) + costText(ne.base.env.EstimateCost(a, newEstimator(dt))) + programText(ne.program(a))
 		}
 	}
 	var w string

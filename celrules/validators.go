@@ -62,22 +62,6 @@ func extendedValidators() cel.EnvOption {
 	)
 }
 
-// sparseFormat wraps ext.Strings' check of string.format calls, which
-// looks only at member calls of format on a literal: v itself when it is
-// another validator.
-func sparseFormat(v cel.ASTValidator) cel.ASTValidator {
-	if v.Name() != "cel.validator.string_format" {
-		return v
-	}
-	return sparseValidator{inner: v, needs: func(e ast.Expr) bool {
-		if e.Kind() != ast.CallKind {
-			return false
-		}
-		call := e.AsCall()
-		return call.IsMemberFunction() && call.FunctionName() == "format" && call.Target().Kind() == ast.LiteralKind
-	}}
-}
-
 // maxWalkDepth bounds anyExpr's recursion; deeper ASTs are handed to the
 // validator (the parser refuses far shallower ones).
 const maxWalkDepth = 1000
