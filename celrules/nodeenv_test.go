@@ -85,6 +85,9 @@ func TestNodeEnvMatchesExtend(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles every rule of the corpora twice per release and environment (not in -short)")
 	}
+	if raceEnabled {
+		t.Skip("-race: compiles every rule of the corpora for minutes in one goroutine; it runs without -race")
+	}
 	var crds []*crdschema.CustomResourceDefinition
 	sources := sharedCRDs(t)
 	names := make([]string, 0, len(sources))
