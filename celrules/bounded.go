@@ -158,27 +158,9 @@ func (e *boundSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t, key := e.root, false
-	for _, name := range path[1:] {
-		key = false
-		switch name {
-		case "@items", "@values":
-			if t.elem == nil {
-				return nil
-			}
-			t = t.elem
-		case "@keys":
-			if t.key == nil {
-				return nil
-			}
-			t, key = t.key, true
-		default:
-			f, ok := t.fields[name]
-			if !ok || f.typ == nil {
-				return nil
-			}
-			t = f.typ
-		}
+	t, key := typeAt(e.root, path[1:])
+	if t == nil {
+		return nil
 	}
 	if key {
 		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}

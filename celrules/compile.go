@@ -120,26 +120,9 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t := e.root
-	for _, name := range path[1:] {
-		switch name {
-		case "@items", "@values":
-			if t.elem == nil {
-				return nil
-			}
-			t = t.elem
-		case "@keys":
-			if t.key == nil {
-				return nil
-			}
-			t = t.key
-		default:
-			f, ok := t.fields[name]
-			if !ok || f.typ == nil {
-				return nil
-			}
-			t = f.typ
-		}
+	t, _ := typeAt(e.root, path[1:])
+	if t == nil {
+		return nil
 	}
 	if e.legacyIntOrString && t.intOrString {
 		if e.used != nil {
@@ -151,6 +134,31 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 		e.used[schemaPathOf(path[1:])] = true
 	}
 	return &checker.SizeEstimate{Min: 0, Max: uint64(t.maxElements)}
+}
+
+// typeAt returns the type of the values reached from root along path, a
+// path of the cost estimator (field names, @items, @values, @keys), and
+// whether its last step is @keys; nil when the declarations end first.
+func typeAt(root *declType, path []string) (t *declType, key bool) {
+	t = root
+	for _, name := range path {
+		switch name {
+		case "@items", "@values":
+			t, key = t.elem, false
+		case "@keys":
+			t, key = t.key, true
+		default:
+			f := t.fields[name]
+			if f == nil {
+				return nil, false
+			}
+			t, key = f.typ, false
+		}
+		if t == nil {
+			return nil, false
+		}
+	}
+	return t, key
 }
 
 func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
