@@ -100,15 +100,15 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 
 // untracked makes the program of a checked expression without cost
 // tracking, and bounds the cost of one evaluation for values that fit dt.
-func untracked(env *cel.Env, ast *cel.Ast, dt *declType) (cel.Program, uint64, bool) {
-	if env == nil || ast == nil || dt == nil {
+func untracked(env *nodeEnv, a *cel.Ast, dt *declType) (cel.Program, uint64, bool) {
+	if env == nil || a == nil || dt == nil {
 		return nil, 0, false
 	}
-	est, err := env.EstimateCost(ast, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
+	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}
-	prog, err := env.Program(ast, cel.InterruptCheckFrequency(checkFrequency), matchesConstants)
+	prog, err := env.program(a, cel.InterruptCheckFrequency(checkFrequency), matchesConstants)
 	if err != nil {
 		return nil, 0, false
 	}
@@ -158,27 +158,9 @@ func (e *boundSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t, key := e.root, false
-	for _, name := range path[1:] {
-		key = false
-		switch name {
-		case "@items", "@values":
-			if t.elem == nil {
-				return nil
-			}
-			t = t.elem
-		case "@keys":
-			if t.key == nil {
-				return nil
-			}
-			t, key = t.key, true
-		default:
-			f, ok := t.fields[name]
-			if !ok || f.typ == nil {
-				return nil
-			}
-			t = f.typ
-		}
+	t, key := typeAt(e.root, path[1:])
+	if t == nil {
+		return nil
 	}
 	if key {
 		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}

@@ -45,7 +45,7 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	parses map[parseKey]*flight[parseResult]
-	envs   map[envKey]*cel.Env
+	envs   map[envKey]*flight[envResult]
 	nodes  map[nodeKey]*flight[nodeResult]
 	// checks and costs hold type-checks and cost estimates, shared
 	// between environments where they are provably the same (share.go).
@@ -170,20 +170,14 @@ type envKey struct {
 	stored, optional bool
 }
 
-// emptyOptimizer copies an AST: type-checking rewrites the AST it is given,
-// so a cached parse is checked as a copy.
-var emptyOptimizer, _ = cel.NewStaticOptimizer()
-
-// compile parses text in env, which extends the base environment base
-// with the declarations of a node (shape), and type-checks it, as
-// env.Compile does; it parses text only when c has not parsed it before
-// with the same parser, and type-checks it only when c has not checked it
-// before in env or in an environment where the check is provably the same
-// (share.go).
-func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text string) (*cel.Ast, *cel.Issues) {
-	if c == nil || emptyOptimizer == nil {
-		return env.Compile(text)
-	}
+// compile parses text in env, which extends its base environment with the
+// declarations of a node (shape), and type-checks it, as the API server's
+// cel.Env.Compile does; it parses text only when c has not parsed it
+// before with the same parser, and type-checks it only when c has not
+// checked it before in env or in an environment where the check is
+// provably the same (share.go).
+func (c *Cache) compile(env *nodeEnv, shape nodeShape, text string) (*cel.Ast, *cel.Issues) {
+	base := env.base
 	r := c.parsed(base, text)
 	if r.iss.Err() != nil || r.ast == nil {
 		return nil, r.iss
@@ -193,14 +187,7 @@ func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text strin
 		ck.env = env
 	}
 	res := once(&c.mu, &c.checks, ck, func() checkResult {
-		parsed, iss := emptyOptimizer.Optimize(env, r.ast)
-		if iss.Err() != nil {
-			return checkResult{nil, iss}
-		}
-		checked, iss := env.Check(parsed)
-		if iss.Err() != nil {
-			return checkResult{nil, iss}
-		}
+		checked, iss := env.check(r.ast)
 		return checkResult{checked, iss}
 	})
 	return res.ast, res.iss
@@ -210,7 +197,7 @@ func (c *Cache) compile(env *cel.Env, base *lazyEnv, shape nodeShape, text strin
 // c has not parsed it before with that parser.
 func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
 	return once(&c.mu, &c.parses, parseKey{base.parser, text}, func() (r parseResult) {
-		r.ast, r.iss = parse(base.env, text)
+		r.ast, r.iss = base.env.Parse(text)
 		if r.iss.Err() == nil && r.ast != nil {
 			r.refs = flaggedRefs(r.ast)
 		}
@@ -221,37 +208,20 @@ func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
 // estimate returns the cost estimate of the checked AST a over the type
 // dt at release rel, computing it with f when c has none.
 func (c *Cache) estimate(a *cel.Ast, dt *declType, rel uint, f func() costResult) costResult {
-	if c == nil {
-		return f()
-	}
 	return once(&c.mu, &c.costs, costKey{ast: a, typ: dt.digest().full, release: rel}, f)
 }
 
-// parse parses text as env.Parse does. The parse of a base environment is
-// the parse of every environment built on it (parserOf), so a Cache
-// parses each distinct text once per base parser and shares the AST.
-func parse(env *cel.Env, text string) (*cel.Ast, *cel.Issues) {
-	return env.Parse(text)
+// env returns the environment cached under k, building it with build
+// when c has none.
+func (c *Cache) env(k envKey, build func() (*nodeEnv, error)) (*nodeEnv, error) {
+	r := once(&c.mu, &c.envs, k, func() (r envResult) {
+		r.env, r.err = build()
+		return r
+	})
+	return r.env, r.err
 }
 
-// env returns the environment cached under k, or builds it with build and
-// caches it.
-func (c *Cache) env(k envKey, build func() (*cel.Env, error)) (*cel.Env, error) {
-	c.mu.Lock()
-	e, ok := c.envs[k]
-	c.mu.Unlock()
-	if ok {
-		return e, nil
-	}
-	e, err := build()
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.envs == nil {
-		c.envs = map[envKey]*cel.Env{}
-	}
-	c.envs[k] = e
-	c.mu.Unlock()
-	return e, nil
+type envResult struct {
+	env *nodeEnv
+	err error
 }

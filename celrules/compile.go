@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/types"
 
 	"github.com/crdschema/crdschema"
@@ -67,7 +67,7 @@ type compiledRule struct {
 	// env, ast, messageEnv and messageAST are what the untracked programs
 	// and the evaluation bounds are made from, on first use (bounded.go);
 	// dt is the node's type.
-	env, messageEnv *cel.Env
+	env, messageEnv *nodeEnv
 	ast, messageAST *cel.Ast
 	dt              *declType
 	bounds          *lazyBounds // shared by the copies a cache hands out
@@ -120,26 +120,9 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t := e.root
-	for _, name := range path[1:] {
-		switch name {
-		case "@items", "@values":
-			if t.elem == nil {
-				return nil
-			}
-			t = t.elem
-		case "@keys":
-			if t.key == nil {
-				return nil
-			}
-			t = t.key
-		default:
-			f, ok := t.fields[name]
-			if !ok || f.typ == nil {
-				return nil
-			}
-			t = f.typ
-		}
+	t, _ := typeAt(e.root, path[1:])
+	if t == nil {
+		return nil
 	}
 	if e.legacyIntOrString && t.intOrString {
 		if e.used != nil {
@@ -151,6 +134,31 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 		e.used[schemaPathOf(path[1:])] = true
 	}
 	return &checker.SizeEstimate{Min: 0, Max: uint64(t.maxElements)}
+}
+
+// typeAt returns the type of the values reached from root along path, a
+// path of the cost estimator (field names, @items, @values, @keys), and
+// whether its last step is @keys; nil when the declarations end first.
+func typeAt(root *declType, path []string) (t *declType, key bool) {
+	t = root
+	for _, name := range path {
+		switch name {
+		case "@items", "@values":
+			t, key = t.elem, false
+		case "@keys":
+			t, key = t.key, true
+		default:
+			f := t.fields[name]
+			if f == nil {
+				return nil, false
+			}
+			t, key = f.typ, false
+		}
+		if t == nil {
+			return nil, false
+		}
+	}
+	return t, key
 }
 
 func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
@@ -166,7 +174,7 @@ type nodeCompiler struct {
 	scoped    *declType
 	estimator *cellib.CostEstimator
 	// envs by [stored][optionalOldSelf].
-	envs [2][2]*cel.Env
+	envs [2][2]*nodeEnv
 }
 
 func b2i(b bool) int {
@@ -178,17 +186,11 @@ func b2i(b bool) int {
 
 // scopedType returns dt with its object types under a generated name, as
 // the API server names them ("selfType" and a number that changes with
-// every compilation); with a Cache, the Cache's name for the type's
-// declarations, the same in every environment.
+// every compilation): the Cache's name for the type's declarations, the
+// same in every environment.
 func (nc *nodeCompiler) scopedType() *declType {
 	if nc.scoped == nil {
-		name := ""
-		if nc.cfg.cache != nil {
-			name = nc.cfg.cache.typeName(nc.dt.digest().decl)
-		} else {
-			name = fmt.Sprintf("selfType%d", time.Now().Nanosecond())
-		}
-		nc.scoped = nc.dt.withTypeNames(name)
+		nc.scoped = nc.dt.withTypeNames(nc.cfg.cache.typeName(nc.dt.digest().decl))
 	}
 	return nc.scoped
 }
@@ -206,22 +208,15 @@ func (nc *nodeCompiler) shape(stored, optional bool) nodeShape {
 }
 
 // env returns the environment with self and oldSelf declared.
-func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
+func (nc *nodeCompiler) env(stored, optional bool) (*nodeEnv, error) {
 	if e := nc.envs[b2i(stored)][b2i(optional)]; e != nil {
 		return e, nil
 	}
-	build := func() (*cel.Env, error) { return nc.buildEnv(stored, optional) }
-	var e *cel.Env
-	var err error
-	if nc.cfg.cache != nil {
-		// The environment declares self and oldSelf with the node's CEL
-		// type and makes its object types known, nothing else of the
-		// node: it suits every node whose type declares the same.
-		k := envKey{decl: nc.dt.digest().decl, minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
-		e, err = nc.cfg.cache.env(k, build)
-	} else {
-		e, err = build()
-	}
+	// The environment declares self and oldSelf with the node's CEL type
+	// and makes its object types known, nothing else of the node: it
+	// suits every node whose type declares the same.
+	k := envKey{decl: nc.dt.digest().decl, minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
+	e, err := nc.cfg.cache.env(k, func() (*nodeEnv, error) { return nc.buildEnv(stored, optional) })
 	if err != nil {
 		return nil, err
 	}
@@ -230,43 +225,38 @@ func (nc *nodeCompiler) env(stored, optional bool) (*cel.Env, error) {
 }
 
 // buildEnv builds the environment with self and oldSelf declared.
-func (nc *nodeCompiler) buildEnv(stored, optional bool) (*cel.Env, error) {
-	base, err := baseEnv(nc.cfg.minor, nc.cfg.release, stored)
+func (nc *nodeCompiler) buildEnv(stored, optional bool) (*nodeEnv, error) {
+	base, err := baseFor(nc.cfg.minor, nc.cfg.release, stored)
 	if err != nil {
 		return nil, err
 	}
 	shape := nc.shape(stored, optional)
 	scoped := nc.scopedType()
-	provider := newTypeProvider(base.CELTypeProvider(), scoped, shape.keyword)
-	lib := &envLib{env: []cel.EnvOption{cel.Variable(selfVar, scoped.celType)}}
+	provider := newTypeProvider(base.env.CELTypeProvider(), scoped, shape.keyword)
+	vars := []*decls.VariableDecl{decls.NewVariable(selfVar, scoped.celType)}
 	if shape.oldSelf {
 		oldType := scoped.celType
 		if shape.optional {
 			oldType = types.NewOptionalType(oldType)
 		}
-		lib.env = append(lib.env, cel.Variable(oldSelfVar, oldType))
+		vars = append(vars, decls.NewVariable(oldSelfVar, oldType))
 	}
-	lib.env = append(lib.env, cel.CustomTypeProvider(provider), cel.CustomTypeAdapter(provider))
-	return base.Extend(cel.Lib(lib))
+	return newNodeEnv(base, provider, vars)
 }
 
 // compileExpr compiles text in env, the node's environment for new or
 // stored expressions (optional: with an optional oldSelf).
-func (nc *nodeCompiler) compileExpr(env *cel.Env, stored, optional bool, text string) (*cel.Ast, *cel.Issues) {
-	base, err := baseFor(nc.cfg.minor, nc.cfg.release, stored)
-	if err != nil || nc.cfg.cache == nil {
-		return env.Compile(text)
-	}
-	return nc.cfg.cache.compile(env, base, nc.shape(stored, optional), text)
+func (nc *nodeCompiler) compileExpr(env *nodeEnv, stored, optional bool, text string) (*cel.Ast, *cel.Issues) {
+	return nc.cfg.cache.compile(env, nc.shape(stored, optional), text)
 }
 
 // estimate estimates the cost of the checked expression a, which env
 // compiled, and records the schema paths of the unbounded values the
 // estimate depends on.
-func (nc *nodeCompiler) estimate(env *cel.Env, a *cel.Ast) costResult {
+func (nc *nodeCompiler) estimate(env *nodeEnv, a *cel.Ast) costResult {
 	return nc.cfg.cache.estimate(a, nc.dt, uint(nc.cfg.release), func() costResult {
 		rec := &sizeEstimator{root: nc.dt, used: map[string]bool{}, legacyIntOrString: nc.cfg.release < 34}
-		est, err := env.EstimateCost(a, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
+		est, err := env.base.env.EstimateCost(a, &cellib.CostEstimator{SizeEstimator: rec, FlatGlobalMatches: nc.cfg.release < 37})
 		if err != nil {
 			return costResult{err: err}
 		}
@@ -284,9 +274,6 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 	}
 	if dt == nil {
 		return nil, fmt.Errorf("failed to convert to declType for CEL validation rules")
-	}
-	if cfg.cache == nil {
-		return compileNode(s, rules, dt, cfg)
 	}
 	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: dt.digest().full}
 	// The results are cached under k, or were compiled for another node
@@ -409,20 +396,20 @@ func (cr *compiledRule) dropEvaluation() {
 	cr.dt, cr.bounds, cr.tracked = nil, nil, nil
 }
 
-func (nc *nodeCompiler) program(env *cel.Env, ast *cel.Ast) (cel.Program, error) {
-	return newTrackedProgram(env, ast, nc.estimator)
+func (nc *nodeCompiler) program(env *nodeEnv, a *cel.Ast) (cel.Program, error) {
+	return newTrackedProgram(env, a, nc.estimator)
 }
 
 // newTrackedProgram creates the program of the checked expression ast
 // with the API server's cost tracking, estimator giving the runtime cost
 // of library calls.
-func newTrackedProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimator) (cel.Program, error) {
+func newTrackedProgram(env *nodeEnv, a *cel.Ast, estimator *cellib.CostEstimator) (cel.Program, error) {
 	opts := append(trackingOptions[:len(trackingOptions):len(trackingOptions)],
 		cel.CostTracking(estimator),
 		cel.InterruptCheckFrequency(checkFrequency),
 		matchesConstants,
 	)
-	return env.Program(ast, opts...)
+	return env.program(a, opts...)
 }
 
 // programFor creates the program with cost tracking of the checked
@@ -431,7 +418,7 @@ func newTrackedProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimat
 // (trackedPrograms), which objects within their cost bounds never reach
 // (they run untracked programs, bounded.go). Creating a program is then
 // work only the first request that needs it does.
-func (nc *nodeCompiler) programFor(env *cel.Env, a *cel.Ast) (cel.Program, error) {
+func (nc *nodeCompiler) programFor(env *nodeEnv, a *cel.Ast) (cel.Program, error) {
 	if !nc.cfg.eagerPrograms && plansSafely(a) {
 		return nil, nil
 	}
@@ -458,27 +445,27 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		cr.err = &ruleError{internal: true, detail: "compilation failed: " + err.Error()}
 		return cr
 	}
-	ast, iss := nc.compileExpr(env, stored, optional, r.Rule)
-	if iss != nil || ast == nil {
+	checked, iss := nc.compileExpr(env, stored, optional, r.Rule)
+	if iss != nil || checked == nil {
 		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
 		return cr
 	}
-	if ast.OutputType() != cel.BoolType {
+	if checked.OutputType() != cel.BoolType {
 		cr.err = &ruleError{detail: "cel expression must evaluate to a bool"}
 		return cr
 	}
-	for _, ref := range ast.NativeRep().ReferenceMap() {
+	for _, ref := range checked.NativeRep().ReferenceMap() {
 		if ref.Name == oldSelfVar {
 			cr.usesOldSelf = true
 			break
 		}
 	}
-	prog, err := nc.programFor(env, ast)
+	prog, err := nc.programFor(env, checked)
 	if err != nil {
 		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
 		return cr
 	}
-	est := nc.estimate(env, ast)
+	est := nc.estimate(env, checked)
 	if est.err != nil {
 		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + est.err.Error()}
 		return cr
@@ -488,7 +475,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr.maxCardinality = card
 	cr.program = prog
 	cr.compiled = true
-	cr.env, cr.ast, cr.dt = env, ast, nc.dt
+	cr.env, cr.ast, cr.dt = env, checked, nc.dt
 	if r.MessageExpression != "" {
 		mstored := nc.envStored(nc.cfg.storedFor(r.MessageExpression, true), optional, r.MessageExpression)
 		menv, err := nc.env(mstored, optional)

@@ -75,7 +75,7 @@ func TestCalibrationCosts(t *testing.T) {
 
 func TestRootMaxCardinality(t *testing.T) {
 	s := calibrationSchema("self.a < self.b")
-	rules, err := compileRules(s, s.XValidations, newDeclType(s, true), &config{minor: defaultMinor})
+	rules, err := compileRules(s, s.XValidations, newDeclType(s, true), &config{minor: defaultMinor, cache: new(Cache)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,6 +142,8 @@ type lazyEnv struct {
 	parser string
 	// profile is what of the environment reaches the type checker.
 	profile *checkProfile
+	// checker is the environment's type checker (see nodeEnv).
+	checker *baseChecker
 }
 
 func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
@@ -155,6 +157,7 @@ func (l *lazyEnv) get(minor uint) (*cel.Env, error) {
 		if l.err == nil {
 			l.parser = parserOf(l.env)
 			l.profile = newCheckProfile(minor, l.env, l.parser)
+			l.checker, l.err = newBaseChecker(l.env)
 		}
 	})
 	return l.env, l.err
@@ -184,16 +187,6 @@ var (
 	// every option that release's API server knows.
 	storedEnvs [release.Newest + 1]lazyEnv
 )
-
-// baseEnv returns the base environment for new expressions at
-// compatibility version 1.minor, or for stored expressions.
-func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
-	l, err := baseFor(minor, rel, stored)
-	if err != nil {
-		return nil, err
-	}
-	return l.env, nil
-}
 
 // baseFor returns the built base environment for new expressions at
 // compatibility version 1.minor, or for stored expressions.

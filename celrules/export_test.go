@@ -6,8 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/google/cel-go/cel"
+
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/apiextensions"
+	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -222,4 +225,14 @@ func withCompatibilityVersion(minor int) Option {
 // newDeclType is declTypeAt without a cache at 1.37.
 func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
 	return newDeclTypeDepth(s, isResourceRoot, true, 0, nil)
+}
+
+// baseEnv returns the base environment for new expressions at
+// compatibility version 1.minor, or for stored expressions.
+func baseEnv(minor uint, rel release.Minor, stored bool) (*cel.Env, error) {
+	l, err := baseFor(minor, rel, stored)
+	if err != nil {
+		return nil, err
+	}
+	return l.env, nil
 }

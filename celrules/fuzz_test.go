@@ -92,8 +92,8 @@ func FuzzCompile(f *testing.F) {
 		// same as with every program created.
 		for _, stored := range []bool{false, true} {
 			dt := newDeclType(s, true)
-			full, ferr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored, eagerPrograms: true})
-			check, cerr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true})
+			full, ferr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored, eagerPrograms: true, cache: new(Cache)})
+			check, cerr := compileRules(s, s.XValidations, dt, &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true, cache: new(Cache)})
 			if (ferr == nil) != (cerr == nil) {
 				t.Fatalf("node errors %v and %v", ferr, cerr)
 			}

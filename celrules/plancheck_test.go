@@ -64,13 +64,13 @@ func TestPlansSafely(t *testing.T) {
 		for _, tt := range planRules {
 			s := fuzzSchema(crdschema.ValidationRule{Rule: tt.rule, MessageExpression: "'bad value: ' + string(self.a) + string(duration('1s'))"})
 			dt := newDeclType(s, true)
-			full := &config{minor: defaultMinor, newExpressions: !stored, eagerPrograms: true}
-			check := &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true}
-			want, err := compileRules(s, s.XValidations, dt, full)
+			full := &config{minor: defaultMinor, newExpressions: !stored, eagerPrograms: true, cache: new(Cache)}
+			check := &config{minor: defaultMinor, newExpressions: !stored, checkOnly: true, cache: new(Cache)}
+			want, err := compileNode(s, s.XValidations, dt, full)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := compileRules(s, s.XValidations, dt, check)
+			got, err := compileNode(s, s.XValidations, dt, check)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestCheckSchemaProgramFailure(t *testing.T) {
 // true, creating the program succeeds, and it answers false for the
 // expressions whose program creation fails in the API server.
 func TestPlansSafelyCorpus(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("library", "testdata", "upstream.tsv"))
+	data, err := os.ReadFile(filepath.Join("..", "internal", "cellib", "testdata", "upstream.tsv"))
 	if err != nil {
 		t.Skip(err)
 	}

@@ -340,7 +340,7 @@ type checkKey struct {
 	node   nodeShape
 	// env is set when the Cache does not share checks between
 	// environments (noShare, for tests).
-	env *cel.Env
+	env *nodeEnv
 }
 
 // checkResult is the result of a type-check.

@@ -64,14 +64,14 @@ func (cr *compiledRule) deferredPrograms() *trackedPrograms {
 var errNoProgram = fmt.Errorf("no program: the expression was not compiled")
 
 // makeProgram is newTrackedProgram turning a panic into an error.
-func makeProgram(env *cel.Env, ast *cel.Ast, estimator *cellib.CostEstimator) (prog cel.Program, err error) {
+func makeProgram(env *nodeEnv, a *cel.Ast, estimator *cellib.CostEstimator) (prog cel.Program, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			prog, err = nil, fmt.Errorf("unexpected program instantiation error: %v", p)
 		}
 	}()
-	if env == nil || ast == nil {
+	if env == nil || a == nil {
 		return nil, errNoProgram
 	}
-	return newTrackedProgram(env, ast, estimator)
+	return newTrackedProgram(env, a, estimator)
 }
