@@ -153,19 +153,10 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	c.schema = schemas[version]
 	c.release = release.Of(set.Version)
 	c.hasEmbedded = objectcheck.Has(c.schema, objectcheck.IsEmbedded)
-	c.decoder = prune.NewDecoder(prune.DecoderOptions{
-		Group:                 group,
-		Kind:                  kind,
-		Schemas:               schemas,
-		PreserveUnknownFields: preserveUnknown,
-	})
-	c.storage = prune.NewDecoder(prune.DecoderOptions{
-		Group:                 group,
-		Kind:                  kind,
-		Schemas:               schemas,
-		PreserveUnknownFields: preserveUnknown,
-		Storage:               true,
-	})
+	dopts := prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown}
+	c.decoder = prune.NewDecoder(dopts)
+	dopts.Storage = true
+	c.storage = prune.NewDecoder(dopts)
 	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {

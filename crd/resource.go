@@ -350,14 +350,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 // body, old the object as stored. Neither is modified. The Result and the
 // error are as Create's.
 func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result, error) {
-	if err := checkBodySize(obj); err != nil {
-		return refused(nil, err)
-	}
-	o, unknown, err := r.decodeRequest(obj)
-	if err != nil {
-		return refused(nil, err)
-	}
-	return r.update(ctx, o, unknown, old, false)
+	return r.updateBody(ctx, obj, old, false, false)
 }
 
 // UpdateOwned is Update for a body that belongs to the call, as
@@ -365,14 +358,7 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 // result may share obj's maps and lists. old, the stored object, is not
 // modified. The outcome is Update's.
 func (r *Resource) UpdateOwned(ctx context.Context, obj, old map[string]any) (*Result, error) {
-	if err := checkBodySize(obj); err != nil {
-		return refused(nil, err)
-	}
-	o, unknown, err := r.decodeBody(obj, true)
-	if err != nil {
-		return refused(nil, err)
-	}
-	return r.update(ctx, o, unknown, old, false)
+	return r.updateBody(ctx, obj, old, true, false)
 }
 
 // UpdateStatus runs an update of the status subresource: only the status
@@ -382,14 +368,20 @@ func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*
 	if !r.hasStatus {
 		return refused(nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version))
 	}
+	return r.updateBody(ctx, obj, old, false, true)
+}
+
+// updateBody runs an update with the request body obj (decoded as
+// decodeBody decodes it) against the stored object.
+func (r *Resource) updateBody(ctx context.Context, obj, stored map[string]any, owned, status bool) (*Result, error) {
 	if err := checkBodySize(obj); err != nil {
 		return refused(nil, err)
 	}
-	o, unknown, err := r.decodeRequest(obj)
+	o, unknown, err := r.decodeBody(obj, owned)
 	if err != nil {
 		return refused(nil, err)
 	}
-	return r.update(ctx, o, unknown, old, true)
+	return r.update(ctx, o, unknown, stored, status)
 }
 
 // update runs an update with the decoded body o against the stored object.
@@ -470,16 +462,10 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 	return r.readStored(obj)
 }
 
-// decodeRequest decodes a copy of a request body as the API server does:
-// kind must be set; the coercer (metadata, pruning, null dropping,
-// embedded resources) and the defaulter run; the apiVersion must be this
-// version's.
-func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
-	return r.decodeBody(obj, false)
-}
-
-// decodeBody is decodeRequest; with owned, it decodes obj itself instead
-// of a copy.
+// decodeBody decodes a copy of a request body (obj itself when owned) as
+// the API server does: kind must be set; the coercer (metadata, pruning,
+// null dropping, embedded resources) and the defaulter run; the
+// apiVersion must be this version's.
 func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, []string, error) {
 	if obj == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
