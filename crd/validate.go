@@ -139,11 +139,7 @@ func prepareCreate(def *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	m.SelfLink = ""
 	m.Namespace = "" // cluster-scoped: the server drops a namespace
 	if m.GenerateName != "" && m.Name == "" {
-		base := m.GenerateName
-		if max := 63 - len(generatedSuffix); len(base) > max {
-			base = base[:max]
-		}
-		m.Name = base + generatedSuffix
+		m.Name = generatedName(m.GenerateName, generatedSuffix)
 	}
 	m.Generation = 1
 	d.Status = crdschema.CustomResourceDefinitionStatus{}
@@ -178,14 +174,9 @@ func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	if d.Status.AcceptedNames.Plural == "" && d.Status.AcceptedNames.Kind == "" {
 		d.Status.AcceptedNames = d.Spec.Names
 	}
-	hasEstablished := false
-	for _, c := range d.Status.Conditions {
-		hasEstablished = hasEstablished || c.Type == crdschema.Established
-	}
-	if !hasEstablished {
-		conds := make([]crdschema.CustomResourceDefinitionCondition, 0, len(d.Status.Conditions)+1)
-		conds = append(conds, d.Status.Conditions...)
-		d.Status.Conditions = append(conds, crdschema.CustomResourceDefinitionCondition{
+	if !slices.ContainsFunc(d.Status.Conditions, func(c crdschema.CustomResourceDefinitionCondition) bool { return c.Type == crdschema.Established }) {
+		// appended to a copy: old's conditions are not modified
+		d.Status.Conditions = append(slices.Clip(d.Status.Conditions), crdschema.CustomResourceDefinitionCondition{
 			Type: crdschema.Established, Status: crdschema.ConditionTrue,
 		})
 	}
@@ -209,9 +200,7 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	}
 	d.Status = old.Status
 	if sv := firstStorageVersion(d); sv != "" && !slices.Contains(d.Status.StoredVersions, sv) {
-		stored := make([]string, 0, len(d.Status.StoredVersions)+1)
-		stored = append(stored, d.Status.StoredVersions...)
-		d.Status.StoredVersions = append(stored, sv)
+		d.Status.StoredVersions = append(slices.Clip(d.Status.StoredVersions), sv) // a copy: old's is not modified
 	}
 	if m.UID == "" {
 		m.UID = om.UID
