@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,17 +97,12 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 	}
 
 	names := fldPath.Child("names")
-	if spec.names.Plural == "" {
-		errs = append(errs, crdschema.Required(names.Child("plural"), ""))
-	}
-	if spec.names.Singular == "" {
-		errs = append(errs, crdschema.Required(names.Child("singular"), ""))
-	}
-	if spec.names.Kind == "" {
-		errs = append(errs, crdschema.Required(names.Child("kind"), ""))
-	}
-	if spec.names.ListKind == "" {
-		errs = append(errs, crdschema.Required(names.Child("listKind"), ""))
+	for _, n := range [...]struct{ field, value string }{
+		{"plural", spec.names.Plural}, {"singular", spec.names.Singular}, {"kind", spec.names.Kind}, {"listKind", spec.names.ListKind},
+	} {
+		if n.value == "" {
+			errs = append(errs, crdschema.Required(names.Child(n.field), ""))
+		}
 	}
 	errs = append(errs, validateNames(&spec.names, names)...)
 
@@ -228,10 +224,8 @@ func validateEnum(fldPath *crdschema.Path, value string, accepted []string) crds
 	if value == "" {
 		return crdschema.ErrorList{crdschema.Required(fldPath, "")}
 	}
-	for _, a := range accepted {
-		if a == value {
-			return nil
-		}
+	if slices.Contains(accepted, value) {
+		return nil
 	}
 	return crdschema.ErrorList{crdschema.NotSupported(fldPath, value, accepted)}
 }
