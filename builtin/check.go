@@ -10,6 +10,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -207,11 +208,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		meta.Name = "generated"
 	}
 	if meta.Name == "" && meta.GenerateName != "" {
-		base := meta.GenerateName
-		if len(base) > 58 {
-			base = base[:58]
-		}
-		meta.Name = base + generatedSuffix
+		meta.Name = k8snames.GeneratedName(meta.GenerateName, generatedSuffix)
 	}
 	path := crdschema.NewPath("metadata")
 	var errs crdschema.ErrorList

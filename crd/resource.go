@@ -14,6 +14,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -321,7 +322,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	m["uid"] = r.uid()
 	if name, _ := m["name"].(string); name == "" {
 		if gn, _ := m["generateName"].(string); gn != "" {
-			m["name"] = generatedName(gn, r.nameSuffix())
+			m["name"] = k8snames.GeneratedName(gn, r.nameSuffix())
 		}
 	}
 	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
@@ -645,16 +646,6 @@ func parseResourceVersion(v any) (uint64, error) {
 		return 0, fmt.Errorf("resource version %q is not a valid unsigned integer: %v", s, err)
 	}
 	return n, nil
-}
-
-// generatedName appends suffix to base as the API server's name generator
-// does, shortening base so that the name fits into 63 characters.
-func generatedName(base, suffix string) string {
-	const maxNameLength = 63
-	if max := maxNameLength - len(suffix); len(base) > max && max >= 0 {
-		base = base[:max]
-	}
-	return base + suffix
 }
 
 func randomUID() string {

@@ -8,6 +8,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/celshare"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -139,7 +140,7 @@ func prepareCreate(def *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	m.SelfLink = ""
 	m.Namespace = "" // cluster-scoped: the server drops a namespace
 	if m.GenerateName != "" && m.Name == "" {
-		m.Name = generatedName(m.GenerateName, generatedSuffix)
+		m.Name = k8snames.GeneratedName(m.GenerateName, generatedSuffix)
 	}
 	m.Generation = 1
 	d.Status = crdschema.CustomResourceDefinitionStatus{}
