@@ -45,7 +45,7 @@ func newFormats(minor int) map[string]func(string) bool {
 		"hostname":     isHostname,
 		"ipv4":         isIPv4,
 		"ipv6":         isIPv6,
-		"cidr":         isCIDR,
+		"cidr":         parseCIDRSloppy,
 		"mac":          isMAC,
 		"uuid":         rxUUID.MatchString,
 		"uuid3":        rxUUID3.MatchString,
@@ -129,10 +129,6 @@ func isIPv4(s string) bool {
 
 func isIPv6(s string) bool {
 	return net.ParseIP(s) != nil && strings.Contains(s, ":")
-}
-
-func isCIDR(s string) bool {
-	return parseCIDRSloppy(s)
 }
 
 func isMAC(s string) bool {
