@@ -203,7 +203,8 @@ type Result struct {
 // ("CronTab.stable.example.com \"a\" is invalid: spec.replicas: ...").
 func (r *Result) invalid() *RequestError {
 	kind, _ := r.Object["kind"].(string)
-	group, _, _ := metavalidation.ParseGroupVersion(stringField(r.Object, "apiVersion"))
+	apiVersion, _ := r.Object["apiVersion"].(string)
+	group, _, _ := metavalidation.ParseGroupVersion(apiVersion)
 	if group != "" {
 		kind += "." + group
 	}
@@ -213,11 +214,6 @@ func (r *Result) invalid() *RequestError {
 		Message: fmt.Sprintf("%s %q is invalid: %v", kind, name, r.Errors.ToAggregate()),
 		Errors:  r.Errors,
 	}
-}
-
-func stringField(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
 }
 
 // RequestError is the error of a request the API server refuses: before
