@@ -121,18 +121,17 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	if err := servedSchemas(d, schemas, unpruned, conv); err != nil {
 		return nil, err
 	}
+	own := set.Cache == nil
+	if own {
+		// New's own cache: no one else holds it or its schemas, so it may
+		// keep CEL types by schema node (celshare).
+		set.Cache = new(celrules.Cache)
+		celshare.ShareNodeTypes(set.Cache)
+	}
 	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
 		vopts := []Option{WithKubernetesVersion(set.Version), WithCache(set.Cache)}
-		own := set.Cache == nil
-		if own {
-			// New's own cache: no one else holds it or its schemas, so it
-			// may keep CEL types by schema node (celshare).
-			set.Cache = new(celrules.Cache)
-			celshare.ShareNodeTypes(set.Cache)
-			vopts[1] = WithCache(set.Cache)
-		}
 		validate := func() crdschema.ErrorList {
 			c := newConfig(context.Background(), vopts)
 			c.structurals = conv
@@ -154,9 +153,6 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 				Errors:  errs,
 			}
 		}
-	} else if set.Cache == nil {
-		set.Cache = new(celrules.Cache)
-		celshare.ShareNodeTypes(set.Cache)
 	}
 	// The version's own subresources: the API server's internal form
 	// hoists them when all versions agree, to the same value.
