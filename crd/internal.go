@@ -199,13 +199,6 @@ func hasStatusEnabled(s *crdschema.CustomResourceSubresources) bool {
 }
 
 func (s *internalSpec) hasAnyStatusEnabled() bool {
-	if hasStatusEnabled(s.subresources) {
-		return true
-	}
-	for _, v := range s.versions {
-		if hasStatusEnabled(v.subresources) {
-			return true
-		}
-	}
-	return false
+	return hasStatusEnabled(s.subresources) ||
+		slices.ContainsFunc(s.versions, func(v internalVersion) bool { return hasStatusEnabled(v.subresources) })
 }
