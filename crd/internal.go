@@ -175,15 +175,10 @@ func (s *internalSpec) subresourcesForVersion(name string) *crdschema.CustomReso
 
 // schemas calls fn for every schema of the spec, top-level first.
 func (s *internalSpec) schemas(fn func(*crdschema.JSONSchemaProps) bool) bool {
-	if s.validation != nil && s.validation.OpenAPIV3Schema != nil && fn(s.validation.OpenAPIV3Schema) {
-		return true
+	has := func(v *crdschema.CustomResourceValidation) bool {
+		return v != nil && v.OpenAPIV3Schema != nil && fn(v.OpenAPIV3Schema)
 	}
-	for _, v := range s.versions {
-		if v.schema != nil && v.schema.OpenAPIV3Schema != nil && fn(v.schema.OpenAPIV3Schema) {
-			return true
-		}
-	}
-	return false
+	return has(s.validation) || slices.ContainsFunc(s.versions, func(v internalVersion) bool { return has(v.schema) })
 }
 
 func hasPerVersionSchema(vs []internalVersion) bool {
