@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,15 +111,8 @@ func isEmail(s string) bool {
 // isHostname accepts RFC 1034 host names of at most 255 bytes whose labels
 // have at most 63 bytes; letters and symbols of any script are allowed.
 func isHostname(s string) bool {
-	if !rxHostname.MatchString(s) || len(s) > 255 {
-		return false
-	}
-	for _, p := range strings.Split(s, ".") {
-		if len(p) > 63 {
-			return false
-		}
-	}
-	return true
+	return rxHostname.MatchString(s) && len(s) <= 255 &&
+		!slices.ContainsFunc(strings.Split(s, "."), func(label string) bool { return len(label) > 63 })
 }
 
 // isIPv4 accepts an address that parses leniently (leading zeros allowed)
