@@ -16,15 +16,12 @@ import (
 func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 
-	switch {
-	case spec.group == "":
+	if spec.group == "" {
 		errs = append(errs, crdschema.Required(fldPath.Child("group"), ""))
-	default:
-		if msgs := k8snames.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, strings.Join(msgs, ",")))
-		} else if !strings.Contains(spec.group, ".") {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, "should be a domain with at least one dot"))
-		}
+	} else if msgs := k8snames.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, strings.Join(msgs, ",")))
+	} else if !strings.Contains(spec.group, ".") {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, "should be a domain with at least one dot"))
 	}
 
 	errs = append(errs, validateEnum(fldPath.Child("scope"), string(spec.scope), []string{string(crdschema.ClusterScoped), string(crdschema.NamespaceScoped)})...)
