@@ -301,12 +301,9 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	}
 	m := metaOf(o)
 	ns := r.requestNamespace(m)
-	// system fields a client cannot set
-	delete(m, "creationTimestamp")
-	delete(m, "uid")
-	delete(m, "deletionTimestamp")
-	delete(m, "deletionGracePeriodSeconds")
-	delete(m, "selfLink")
+	for _, k := range [...]string{"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(m, k) // system fields a client cannot set
+	}
 	if err := ensureNamespace(ns, m); err != nil {
 		return refused(unknown, err)
 	}
