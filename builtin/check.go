@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -227,9 +228,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 				meta.ResourceVersion, oldMeta.ResourceVersion = "1", "1"
 			}
 		}
-		if meta.UID == "" {
-			meta.UID = oldMeta.UID
-		}
+		meta.UID = cmp.Or(meta.UID, oldMeta.UID)
 		meta.Generation = oldMeta.Generation
 		meta.CreationTimestamp = oldMeta.CreationTimestamp
 		if oldMeta.DeletionTimestamp != nil {

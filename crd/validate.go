@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -159,9 +160,7 @@ func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	}
 	d := Defaulted(old)
 	m := &d.ObjectMeta
-	if m.UID == "" {
-		m.UID = createdUID
-	}
+	m.UID = cmp.Or(m.UID, createdUID)
 	if m.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = createdTimestamp
 	}
@@ -169,9 +168,7 @@ func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 		m.Generation = 1
 	}
 	m.Namespace = "" // cluster-scoped
-	if m.ResourceVersion == "" {
-		m.ResourceVersion = "1"
-	}
+	m.ResourceVersion = cmp.Or(m.ResourceVersion, "1")
 	if d.Status.AcceptedNames.Plural == "" && d.Status.AcceptedNames.Kind == "" {
 		d.Status.AcceptedNames = d.Spec.Names
 	}
@@ -196,16 +193,12 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	om := &old.ObjectMeta
 	m.Namespace = ""
 	m.Generation = om.Generation
-	if m.ResourceVersion == "" {
-		m.ResourceVersion = om.ResourceVersion
-	}
+	m.ResourceVersion = cmp.Or(m.ResourceVersion, om.ResourceVersion)
 	d.Status = old.Status
 	if sv := firstStorageVersion(d); sv != "" && !slices.Contains(d.Status.StoredVersions, sv) {
 		d.Status.StoredVersions = append(slices.Clip(d.Status.StoredVersions), sv) // a copy: old's is not modified
 	}
-	if m.UID == "" {
-		m.UID = om.UID
-	}
+	m.UID = cmp.Or(m.UID, om.UID)
 	if !om.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = om.CreationTimestamp
 	}
