@@ -231,9 +231,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		meta.UID = cmp.Or(meta.UID, oldMeta.UID)
 		meta.Generation = oldMeta.Generation
 		meta.CreationTimestamp = oldMeta.CreationTimestamp
-		if oldMeta.DeletionTimestamp != nil {
-			meta.DeletionTimestamp = oldMeta.DeletionTimestamp
-		}
+		meta.DeletionTimestamp = cmp.Or(oldMeta.DeletionTimestamp, meta.DeletionTimestamp)
 		if oldMeta.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
 			meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
 		}

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -179,9 +180,7 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	if set.Lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
-	if rulesSchema == nil {
-		rulesSchema = c.schema
-	}
+	rulesSchema = cmp.Or(rulesSchema, c.schema)
 	c.rules, err = celrules.Compile(rulesSchema, true, copts...)
 	return err
 }

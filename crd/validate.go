@@ -202,9 +202,7 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	if !om.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = om.CreationTimestamp
 	}
-	if om.DeletionTimestamp != nil {
-		m.DeletionTimestamp = om.DeletionTimestamp
-	}
+	m.DeletionTimestamp = cmp.Or(om.DeletionTimestamp, m.DeletionTimestamp)
 	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
 		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
 	}
