@@ -232,9 +232,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		meta.Generation = oldMeta.Generation
 		meta.CreationTimestamp = oldMeta.CreationTimestamp
 		meta.DeletionTimestamp = cmp.Or(oldMeta.DeletionTimestamp, meta.DeletionTimestamp)
-		if oldMeta.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
-			meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
-		}
+		meta.DeletionGracePeriodSeconds = cmp.Or(meta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds)
 		errs = metavalidation.ValidateObjectMeta(meta, k.Namespaced, nameRule(k), path)
 		errs = append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, path)...)
 	}

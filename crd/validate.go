@@ -203,9 +203,7 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 		m.CreationTimestamp = om.CreationTimestamp
 	}
 	m.DeletionTimestamp = cmp.Or(om.DeletionTimestamp, m.DeletionTimestamp)
-	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
-		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
-	}
+	m.DeletionGracePeriodSeconds = cmp.Or(m.DeletionGracePeriodSeconds, om.DeletionGracePeriodSeconds)
 	return d
 }
 
