@@ -584,11 +584,10 @@ func copyUpdateSystemFields(m, old map[string]any) {
 			m["uid"] = v
 		}
 	}
-	if v, ok := old["creationTimestamp"]; ok && v != nil {
-		m["creationTimestamp"] = v
-	}
-	if v, ok := old["deletionTimestamp"]; ok && v != nil {
-		m["deletionTimestamp"] = v
+	for _, k := range [...]string{"creationTimestamp", "deletionTimestamp"} {
+		if v := old[k]; v != nil {
+			m[k] = v
+		}
 	}
 	if v, ok := old["deletionGracePeriodSeconds"]; ok && v != nil {
 		if _, set := m["deletionGracePeriodSeconds"]; !set {
