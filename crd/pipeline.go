@@ -127,10 +127,7 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	p := &Pipeline{}
-	k := set.Kind
-	if k == nil {
-		k = &crdoptions.Kind{}
-	}
+	k := cmp.Or(set.Kind, &crdoptions.Kind{})
 	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, nil, false, true, set); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
