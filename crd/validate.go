@@ -164,9 +164,7 @@ func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	if m.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = createdTimestamp
 	}
-	if m.Generation < 1 {
-		m.Generation = 1
-	}
+	m.Generation = max(m.Generation, 1)
 	m.Namespace = "" // cluster-scoped
 	m.ResourceVersion = cmp.Or(m.ResourceVersion, "1")
 	if d.Status.AcceptedNames.Plural == "" && d.Status.AcceptedNames.Kind == "" {
