@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -207,11 +209,7 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 		meta.Name = "generated"
 	}
 	if meta.Name == "" && meta.GenerateName != "" {
-		base := meta.GenerateName
-		if len(base) > 58 {
-			base = base[:58]
-		}
-		meta.Name = base + generatedSuffix
+		meta.Name = k8snames.GeneratedName(meta.GenerateName, generatedSuffix)
 	}
 	path := crdschema.NewPath("metadata")
 	var errs crdschema.ErrorList
@@ -230,17 +228,11 @@ func (a *API) checkMetadata(k Kind, obj, old map[string]any) []Problem {
 				meta.ResourceVersion, oldMeta.ResourceVersion = "1", "1"
 			}
 		}
-		if meta.UID == "" {
-			meta.UID = oldMeta.UID
-		}
+		meta.UID = cmp.Or(meta.UID, oldMeta.UID)
 		meta.Generation = oldMeta.Generation
 		meta.CreationTimestamp = oldMeta.CreationTimestamp
-		if oldMeta.DeletionTimestamp != nil {
-			meta.DeletionTimestamp = oldMeta.DeletionTimestamp
-		}
-		if oldMeta.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
-			meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
-		}
+		meta.DeletionTimestamp = cmp.Or(oldMeta.DeletionTimestamp, meta.DeletionTimestamp)
+		meta.DeletionGracePeriodSeconds = cmp.Or(meta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds)
 		errs = metavalidation.ValidateObjectMeta(meta, k.Namespaced, nameRule(k), path)
 		errs = append(errs, metavalidation.ValidateObjectMetaUpdate(meta, oldMeta, path)...)
 	}

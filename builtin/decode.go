@@ -128,11 +128,6 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp st
 	if v == nil || n == nil {
 		return // null decodes to the zero value anywhere
 	}
-	fail := func(err error) {
-		if d.err == nil {
-			d.err = err
-		}
-	}
 	switch n.special {
 	case anyValue:
 		return
@@ -146,38 +141,24 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp st
 		case number:
 			s = string(v)
 		default:
-			fail(cellib.CheckQuantity("{")) // not a quantity's form
+			d.fail(cellib.CheckQuantity("{")) // not a quantity's form
 			return
 		}
 		if err := cellib.CheckQuantity(strings.TrimSpace(s)); err != nil {
-			fail(err)
+			d.fail(err)
 		}
 		return
 	case intOrString:
 		// IntOrString's UnmarshalJSON decodes a non-string into an
 		// int32; its errors carry the field's context.
-		switch v := v.(type) {
-		case string:
-		case int64:
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
-			}
-		case float64:
-			if !integral(v, true) {
-				fail(typeError("number "+numberLiteral(v), sname, field, "int32"))
-			}
-		case number:
-			if _, err := strconv.ParseInt(string(v), 10, 32); err != nil {
-				fail(typeError("number "+string(v), sname, field, "int32"))
-			}
-		default:
-			fail(typeError(jsonKind(v), sname, field, "int32"))
+		if _, ok := v.(string); !ok {
+			d.integer(v, true, sname, field)
 		}
 		return
 	case timeValue, microTime:
 		s, ok := v.(string)
 		if !ok {
-			fail(typeError(jsonKind(v), "", "", "string"))
+			d.fail(typeError(jsonKind(v), "", "", "string"))
 			return
 		}
 		layout := time.RFC3339
@@ -185,11 +166,11 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp st
 			layout = "2006-01-02T15:04:05.000000Z07:00"
 		}
 		if _, err := time.Parse(layout, s); err != nil {
-			fail(err)
+			d.fail(err)
 		}
 		return
 	}
-	mismatch := func() { fail(typeError(jsonKind(v), sname, field, goTypeOf(n))) }
+	mismatch := func() { d.fail(typeError(jsonKind(v), sname, field, goTypeOf(n))) }
 	switch n.typ {
 	case "object":
 		keys, vals, ok := entries(v)
@@ -245,7 +226,7 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp st
 		}
 		if n.format == "byte" {
 			if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-				fail(err)
+				d.fail(err)
 			}
 		}
 	case "boolean":
@@ -253,36 +234,49 @@ func (d *decoder) walk(v any, n *node, path *crdschema.Path, sname, field, sp st
 			mismatch()
 		}
 	case "integer":
-		switch x := v.(type) {
-		case int64:
-			if n.format == "int32" && (x < math.MinInt32 || x > math.MaxInt32) {
-				fail(typeError("number "+numberLiteral(x), sname, field, goTypeOf(n)))
-			}
-		case float64:
-			if !integral(x, n.format == "int32") {
-				fail(typeError("number "+numberLiteral(x), sname, field, goTypeOf(n)))
-			}
-		case number:
-			bits := 64
-			if n.format == "int32" {
-				bits = 32
-			}
-			if _, err := strconv.ParseInt(string(x), 10, bits); err != nil {
-				fail(typeError("number "+string(x), sname, field, goTypeOf(n)))
-			}
-		default:
-			mismatch()
-		}
+		d.integer(v, n.format == "int32", sname, field)
 	case "number":
 		switch x := v.(type) {
 		case number:
 			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-				fail(typeError("number "+string(x), sname, field, goTypeOf(n)))
+				d.fail(typeError("number "+string(x), sname, field, goTypeOf(n)))
 			}
 		case int64, float64:
 		default:
 			mismatch()
 		}
+	}
+}
+
+// fail keeps err unless an error came before.
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+// integer decodes v into an int64, or with int32 into an int32, as
+// walk's integer fields.
+func (d *decoder) integer(v any, int32 bool, sname, field string) {
+	goType, bits := "int64", 64
+	if int32 {
+		goType, bits = "int32", 32
+	}
+	switch x := v.(type) {
+	case int64:
+		if int32 && (x < math.MinInt32 || x > math.MaxInt32) {
+			d.fail(typeError("number "+numberLiteral(x), sname, field, goType))
+		}
+	case float64:
+		if !integral(x, int32) {
+			d.fail(typeError("number "+numberLiteral(x), sname, field, goType))
+		}
+	case number:
+		if _, err := strconv.ParseInt(string(x), 10, bits); err != nil {
+			d.fail(typeError("number "+string(x), sname, field, goType))
+		}
+	default:
+		d.fail(typeError(jsonKind(v), sname, field, goType))
 	}
 }
 

@@ -3,6 +3,7 @@ package builtin
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/crdschema/crdschema"
 )
@@ -80,9 +81,7 @@ func inlineRaw(raw map[string]any, a *API, open map[string]bool) map[string]any 
 	open[ref] = true
 	def := inlineRaw(d.raw, a, open)
 	delete(open, ref)
-	for k, v := range out { // the referring schema's own keywords (default) win
-		def[k] = v
-	}
+	maps.Copy(def, out) // the referring schema's own keywords (default) win
 	return def
 }
 

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -24,9 +25,7 @@ func Defaulted(def *crdschema.CustomResourceDefinition) *crdschema.CustomResourc
 	}
 	out := *def
 	s := &out.Spec
-	if s.Names.Singular == "" {
-		s.Names.Singular = strings.ToLower(s.Names.Kind)
-	}
+	s.Names.Singular = cmp.Or(s.Names.Singular, strings.ToLower(s.Names.Kind))
 	if s.Names.ListKind == "" && s.Names.Kind != "" {
 		s.Names.ListKind = s.Names.Kind + "List"
 	}

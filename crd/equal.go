@@ -40,12 +40,7 @@ func deepEqual(a, b reflect.Value, depth int) bool {
 		if a.Len() == 0 || a.Pointer() == b.Pointer() {
 			return true
 		}
-		for i := 0; i < a.Len(); i++ {
-			if !deepEqual(a.Index(i), b.Index(i), depth+1) {
-				return false
-			}
-		}
-		return true
+		fallthrough
 	case reflect.Array:
 		for i := 0; i < a.Len(); i++ {
 			if !deepEqual(a.Index(i), b.Index(i), depth+1) {

@@ -114,44 +114,30 @@ func toInternal(def *crdschema.CustomResourceDefinition, conv *structurals) *int
 	}
 	s.version = s.versions[0].name
 
-	first := &s.versions[0]
-	sameSchema, sameSub, sameCols, sameSel := true, true, true, true
-	for i := 1; i < len(s.versions); i++ {
-		v := &s.versions[i]
-		sameSchema = sameSchema && equalValidation(v.schema, first.schema)
-		sameSub = sameSub && semanticEqual(v.subresources, first.subresources)
-		sameCols = sameCols && semanticEqual(v.additionalPrinterColumns, first.additionalPrinterColumns)
-		sameSel = sameSel && semanticEqual(v.selectableFields, first.selectableFields)
-	}
-	if sameSchema {
-		s.validation = first.schema
-	}
-	if sameSub {
-		s.subresources = first.subresources
-	}
-	if sameCols {
-		s.additionalPrinterColumns = first.additionalPrinterColumns
-	}
-	if sameSel {
-		s.selectableFields = first.selectableFields
-	}
-	for i := range s.versions {
-		v := &s.versions[i]
-		if sameSchema {
-			v.schema = nil
-		}
-		if sameSub {
-			v.subresources = nil
-		}
-		if sameCols {
-			v.additionalPrinterColumns = nil
-		}
-		if sameSel {
-			v.selectableFields = nil
-		}
-	}
+	hoist(s.versions, &s.validation, func(v *internalVersion) **crdschema.CustomResourceValidation { return &v.schema }, equalValidation)
+	hoist(s.versions, &s.subresources, func(v *internalVersion) **crdschema.CustomResourceSubresources { return &v.subresources }, semanticEqualOf)
+	hoist(s.versions, &s.additionalPrinterColumns, func(v *internalVersion) *[]crdschema.CustomResourceColumnDefinition {
+		return &v.additionalPrinterColumns
+	}, semanticEqualOf)
+	hoist(s.versions, &s.selectableFields, func(v *internalVersion) *[]crdschema.SelectableField { return &v.selectableFields }, semanticEqualOf)
 	return in
 }
+
+// hoist moves a field of the versions to the spec's top level (top) when
+// all versions have it equal, and unsets it in the versions.
+func hoist[T any](vs []internalVersion, top *T, field func(*internalVersion) *T, equal func(a, b T) bool) {
+	for i := 1; i < len(vs); i++ {
+		if !equal(*field(&vs[i]), *field(&vs[0])) {
+			return
+		}
+	}
+	*top = *field(&vs[0])
+	for i := range vs {
+		*field(&vs[i]) = *new(T)
+	}
+}
+
+func semanticEqualOf[T any](a, b T) bool { return semanticEqual(a, b) }
 
 // schemaForVersion returns the schema that applies to the named version and
 // the path under which errors in it are reported, or nils when the version
@@ -189,15 +175,10 @@ func (s *internalSpec) subresourcesForVersion(name string) *crdschema.CustomReso
 
 // schemas calls fn for every schema of the spec, top-level first.
 func (s *internalSpec) schemas(fn func(*crdschema.JSONSchemaProps) bool) bool {
-	if s.validation != nil && s.validation.OpenAPIV3Schema != nil && fn(s.validation.OpenAPIV3Schema) {
-		return true
+	has := func(v *crdschema.CustomResourceValidation) bool {
+		return v != nil && v.OpenAPIV3Schema != nil && fn(v.OpenAPIV3Schema)
 	}
-	for _, v := range s.versions {
-		if v.schema != nil && v.schema.OpenAPIV3Schema != nil && fn(v.schema.OpenAPIV3Schema) {
-			return true
-		}
-	}
-	return false
+	return has(s.validation) || slices.ContainsFunc(s.versions, func(v internalVersion) bool { return has(v.schema) })
 }
 
 func hasPerVersionSchema(vs []internalVersion) bool {
@@ -213,13 +194,6 @@ func hasStatusEnabled(s *crdschema.CustomResourceSubresources) bool {
 }
 
 func (s *internalSpec) hasAnyStatusEnabled() bool {
-	if hasStatusEnabled(s.subresources) {
-		return true
-	}
-	for _, v := range s.versions {
-		if hasStatusEnabled(v.subresources) {
-			return true
-		}
-	}
-	return false
+	return hasStatusEnabled(s.subresources) ||
+		slices.ContainsFunc(s.versions, func(v internalVersion) bool { return hasStatusEnabled(v.subresources) })
 }

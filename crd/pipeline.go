@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,10 +127,7 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	p := &Pipeline{}
-	k := set.Kind
-	if k == nil {
-		k = &crdoptions.Kind{}
-	}
+	k := cmp.Or(set.Kind, &crdoptions.Kind{})
 	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, nil, false, true, set); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
@@ -153,19 +151,10 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	c.schema = schemas[version]
 	c.release = release.Of(set.Version)
 	c.hasEmbedded = objectcheck.Has(c.schema, objectcheck.IsEmbedded)
-	c.decoder = prune.NewDecoder(prune.DecoderOptions{
-		Group:                 group,
-		Kind:                  kind,
-		Schemas:               schemas,
-		PreserveUnknownFields: preserveUnknown,
-	})
-	c.storage = prune.NewDecoder(prune.DecoderOptions{
-		Group:                 group,
-		Kind:                  kind,
-		Schemas:               schemas,
-		PreserveUnknownFields: preserveUnknown,
-		Storage:               true,
-	})
+	dopts := prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown}
+	c.decoder = prune.NewDecoder(dopts)
+	dopts.Storage = true
+	c.storage = prune.NewDecoder(dopts)
 	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {
@@ -188,9 +177,7 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	if set.Lazy {
 		copts = append(copts, celrules.WithLazyCompile())
 	}
-	if rulesSchema == nil {
-		rulesSchema = c.schema
-	}
+	rulesSchema = cmp.Or(rulesSchema, c.schema)
 	c.rules, err = celrules.Compile(rulesSchema, true, copts...)
 	return err
 }

@@ -159,8 +159,7 @@ func legacyDetails(errs crdschema.ErrorList, rel release.Minor) crdschema.ErrorL
 		return errs
 	}
 	for _, e := range errs {
-		switch {
-		case finalizerField.MatchString(e.Field):
+		if finalizerField.MatchString(e.Field) {
 			e.Detail = strings.Replace(e.Detail, "a valid label key must consist", "a qualified name must consist", 1)
 		}
 		if metaField.MatchString(e.Field) {

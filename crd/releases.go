@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -78,12 +79,7 @@ var undeclared = regexp.MustCompile(`undeclared reference to '([^']+)'|found no 
 func explain(e *crdschema.Error, m release.Minor, all map[release.Minor]crdschema.ErrorList) string {
 	key := errorKey(e)
 	has := func(r release.Minor) bool {
-		for _, x := range all[r] {
-			if errorKey(x) == key {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(all[r], func(x *crdschema.Error) bool { return errorKey(x) == key })
 	}
 	// The releases after m that do not refuse with e, and the ones before.
 	firstWithout := release.Minor(0)

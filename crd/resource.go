@@ -14,6 +14,7 @@ import (
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/celshare"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -120,18 +121,17 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	if err := servedSchemas(d, schemas, unpruned, conv); err != nil {
 		return nil, err
 	}
+	own := set.Cache == nil
+	if own {
+		// New's own cache: no one else holds it or its schemas, so it may
+		// keep CEL types by schema node (celshare).
+		set.Cache = new(celrules.Cache)
+		celshare.ShareNodeTypes(set.Cache)
+	}
 	if !set.Unvalidated {
 		// Validate evaluates CEL rules on defaults, bounded by their cost
 		// limits.
 		vopts := []Option{WithKubernetesVersion(set.Version), WithCache(set.Cache)}
-		own := set.Cache == nil
-		if own {
-			// New's own cache: no one else holds it or its schemas, so it
-			// may keep CEL types by schema node (celshare).
-			set.Cache = new(celrules.Cache)
-			celshare.ShareNodeTypes(set.Cache)
-			vopts[1] = WithCache(set.Cache)
-		}
 		validate := func() crdschema.ErrorList {
 			c := newConfig(context.Background(), vopts)
 			c.structurals = conv
@@ -153,9 +153,6 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 				Errors:  errs,
 			}
 		}
-	} else if set.Cache == nil {
-		set.Cache = new(celrules.Cache)
-		celshare.ShareNodeTypes(set.Cache)
 	}
 	// The version's own subresources: the API server's internal form
 	// hoists them when all versions agree, to the same value.
@@ -202,7 +199,8 @@ type Result struct {
 // ("CronTab.stable.example.com \"a\" is invalid: spec.replicas: ...").
 func (r *Result) invalid() *RequestError {
 	kind, _ := r.Object["kind"].(string)
-	group, _, _ := metavalidation.ParseGroupVersion(stringField(r.Object, "apiVersion"))
+	apiVersion, _ := r.Object["apiVersion"].(string)
+	group, _, _ := metavalidation.ParseGroupVersion(apiVersion)
 	if group != "" {
 		kind += "." + group
 	}
@@ -212,11 +210,6 @@ func (r *Result) invalid() *RequestError {
 		Message: fmt.Sprintf("%s %q is invalid: %v", kind, name, r.Errors.ToAggregate()),
 		Errors:  r.Errors,
 	}
-}
-
-func stringField(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
 }
 
 // RequestError is the error of a request the API server refuses: before
@@ -308,12 +301,9 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	}
 	m := metaOf(o)
 	ns := r.requestNamespace(m)
-	// system fields a client cannot set
-	delete(m, "creationTimestamp")
-	delete(m, "uid")
-	delete(m, "deletionTimestamp")
-	delete(m, "deletionGracePeriodSeconds")
-	delete(m, "selfLink")
+	for _, k := range [...]string{"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(m, k) // system fields a client cannot set
+	}
 	if err := ensureNamespace(ns, m); err != nil {
 		return refused(unknown, err)
 	}
@@ -321,7 +311,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 	m["uid"] = r.uid()
 	if name, _ := m["name"].(string); name == "" {
 		if gn, _ := m["generateName"].(string); gn != "" {
-			m["name"] = generatedName(gn, r.nameSuffix())
+			m["name"] = k8snames.GeneratedName(gn, r.nameSuffix())
 		}
 	}
 	if err := ensureNamespace(r.scopeNamespace(ns), m); err != nil {
@@ -350,14 +340,7 @@ func (r *Resource) create(ctx context.Context, obj map[string]any, owned bool) (
 // body, old the object as stored. Neither is modified. The Result and the
 // error are as Create's.
 func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result, error) {
-	if err := checkBodySize(obj); err != nil {
-		return refused(nil, err)
-	}
-	o, unknown, err := r.decodeRequest(obj)
-	if err != nil {
-		return refused(nil, err)
-	}
-	return r.update(ctx, o, unknown, old, false)
+	return r.updateBody(ctx, obj, old, false, false)
 }
 
 // UpdateOwned is Update for a body that belongs to the call, as
@@ -365,14 +348,7 @@ func (r *Resource) Update(ctx context.Context, obj, old map[string]any) (*Result
 // result may share obj's maps and lists. old, the stored object, is not
 // modified. The outcome is Update's.
 func (r *Resource) UpdateOwned(ctx context.Context, obj, old map[string]any) (*Result, error) {
-	if err := checkBodySize(obj); err != nil {
-		return refused(nil, err)
-	}
-	o, unknown, err := r.decodeBody(obj, true)
-	if err != nil {
-		return refused(nil, err)
-	}
-	return r.update(ctx, o, unknown, old, false)
+	return r.updateBody(ctx, obj, old, true, false)
 }
 
 // UpdateStatus runs an update of the status subresource: only the status
@@ -382,14 +358,20 @@ func (r *Resource) UpdateStatus(ctx context.Context, obj, old map[string]any) (*
 	if !r.hasStatus {
 		return refused(nil, refuseAs(StatusReasonNotFound, "the server could not find the requested resource: %s has no status subresource in version %s", r.resource, r.version))
 	}
+	return r.updateBody(ctx, obj, old, false, true)
+}
+
+// updateBody runs an update with the request body obj (decoded as
+// decodeBody decodes it) against the stored object.
+func (r *Resource) updateBody(ctx context.Context, obj, stored map[string]any, owned, status bool) (*Result, error) {
 	if err := checkBodySize(obj); err != nil {
 		return refused(nil, err)
 	}
-	o, unknown, err := r.decodeRequest(obj)
+	o, unknown, err := r.decodeBody(obj, owned)
 	if err != nil {
 		return refused(nil, err)
 	}
-	return r.update(ctx, o, unknown, old, true)
+	return r.update(ctx, o, unknown, stored, status)
 }
 
 // update runs an update with the decoded body o against the stored object.
@@ -470,16 +452,10 @@ func (r *Resource) ReadStored(obj map[string]any) (map[string]any, error) {
 	return r.readStored(obj)
 }
 
-// decodeRequest decodes a copy of a request body as the API server does:
-// kind must be set; the coercer (metadata, pruning, null dropping,
-// embedded resources) and the defaulter run; the apiVersion must be this
-// version's.
-func (r *Resource) decodeRequest(obj map[string]any) (map[string]any, []string, error) {
-	return r.decodeBody(obj, false)
-}
-
-// decodeBody is decodeRequest; with owned, it decodes obj itself instead
-// of a copy.
+// decodeBody decodes a copy of a request body (obj itself when owned) as
+// the API server does: kind must be set; the coercer (metadata, pruning,
+// null dropping, embedded resources) and the defaulter run; the
+// apiVersion must be this version's.
 func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, []string, error) {
 	if obj == nil {
 		return nil, nil, refuse("the object provided is unrecognized (must be of type %s): not an object", r.kind)
@@ -608,11 +584,10 @@ func copyUpdateSystemFields(m, old map[string]any) {
 			m["uid"] = v
 		}
 	}
-	if v, ok := old["creationTimestamp"]; ok && v != nil {
-		m["creationTimestamp"] = v
-	}
-	if v, ok := old["deletionTimestamp"]; ok && v != nil {
-		m["deletionTimestamp"] = v
+	for _, k := range [...]string{"creationTimestamp", "deletionTimestamp"} {
+		if v := old[k]; v != nil {
+			m[k] = v
+		}
 	}
 	if v, ok := old["deletionGracePeriodSeconds"]; ok && v != nil {
 		if _, set := m["deletionGracePeriodSeconds"]; !set {
@@ -659,16 +634,6 @@ func parseResourceVersion(v any) (uint64, error) {
 		return 0, fmt.Errorf("resource version %q is not a valid unsigned integer: %v", s, err)
 	}
 	return n, nil
-}
-
-// generatedName appends suffix to base as the API server's name generator
-// does, shortening base so that the name fits into 63 characters.
-func generatedName(base, suffix string) string {
-	const maxNameLength = 63
-	if max := maxNameLength - len(suffix); len(base) > max && max >= 0 {
-		base = base[:max]
-	}
-	return base + suffix
 }
 
 func randomUID() string {

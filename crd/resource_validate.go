@@ -140,13 +140,7 @@ func (r *core) validateMetaUpdate(m metas) crdschema.ErrorList {
 		return nil
 	}
 	if m.errs != nil {
-		// the decoding errors once more, as errors of their own
-		errs := make(crdschema.ErrorList, len(m.errs))
-		for i, e := range m.errs {
-			c := *e
-			errs[i] = &c
-		}
-		return errs
+		return copyErrors(m.errs) // the decoding errors once more, as errors of their own
 	}
 	return metavalidation.ValidateObjectMetaUpdate(m.meta, m.old, crdschema.NewPath("metadata"))
 }
@@ -210,13 +204,7 @@ func validateScaleStatus(o map[string]any, scale *crdschema.CustomResourceSubres
 	errs := replicasErrors(o, scale.StatusReplicasPath)
 	if scale.LabelSelectorPath != nil {
 		p := *scale.LabelSelectorPath
-		v, found, err := nestedField(o, splitPath(p))
-		if err == nil && found {
-			if _, ok := v.(string); !ok {
-				err = fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPathOf(splitPath(p)), v, v)
-			}
-		}
-		if err != nil {
+		if _, _, err := nestedValue[string](o, splitPath(p)); err != nil {
 			errs = append(errs, crdschema.Invalid(crdschema.NewPath(p), "", err.Error()))
 		}
 	}
@@ -225,16 +213,7 @@ func validateScaleStatus(o map[string]any, scale *crdschema.CustomResourceSubres
 
 // replicasErrors checks the replicas count at a scale path.
 func replicasErrors(o map[string]any, path string) crdschema.ErrorList {
-	fields := splitPath(path)
-	v, found, err := nestedField(o, fields)
-	var n int64
-	if err == nil && found {
-		i, ok := v.(int64)
-		if !ok {
-			err = fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPathOf(fields), v, v)
-		}
-		n = i
-	}
+	n, _, err := nestedValue[int64](o, splitPath(path))
 	p := crdschema.NewPath(path)
 	switch {
 	case err != nil:
@@ -272,6 +251,20 @@ func nestedField(o map[string]any, fields []string) (any, bool, error) {
 		}
 	}
 	return v, true, nil
+}
+
+// nestedValue is nestedField for a value that must be a T where it is set.
+func nestedValue[T any](o map[string]any, fields []string) (T, bool, error) {
+	var zero T
+	v, found, err := nestedField(o, fields)
+	if err != nil || !found {
+		return zero, found, err
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected %T", jsonPathOf(fields), v, v, zero)
+	}
+	return t, true, nil
 }
 
 // blockingTypes are the error types after which the API server does not

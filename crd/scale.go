@@ -100,27 +100,18 @@ func (r *Resource) updateScale(ctx context.Context, scale *Scale, stored map[str
 // scaleOf builds the Scale of obj and reports whether the spec replicas
 // were set.
 func (r *Resource) scaleOf(obj map[string]any) (*Scale, bool, error) {
-	spec, foundSpec, err := nestedInt64(obj, splitPath(r.scale.SpecReplicasPath))
+	spec, foundSpec, err := nestedValue[int64](obj, splitPath(r.scale.SpecReplicasPath))
 	if err != nil {
 		return nil, false, err
 	}
-	status, _, err := nestedInt64(obj, splitPath(r.scale.StatusReplicasPath))
+	status, _, err := nestedValue[int64](obj, splitPath(r.scale.StatusReplicasPath))
 	if err != nil {
 		return nil, false, err
 	}
 	var selector string
 	if p := r.scale.LabelSelectorPath; p != nil && *p != "" {
-		fields := splitPath(*p)
-		v, found, err := nestedField(obj, fields)
-		if err != nil {
+		if selector, _, err = nestedValue[string](obj, splitPath(*p)); err != nil {
 			return nil, false, err
-		}
-		if found {
-			s, ok := v.(string)
-			if !ok {
-				return nil, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPathOf(fields), v, v)
-			}
-			selector = s
 		}
 	}
 	m := metaOf(obj)
@@ -139,18 +130,6 @@ func (r *Resource) scaleOf(obj map[string]any) (*Scale, bool, error) {
 		Spec:   ScaleSpec{Replicas: int32(spec)},
 		Status: ScaleStatus{Replicas: int32(status), Selector: selector},
 	}, foundSpec, nil
-}
-
-func nestedInt64(obj map[string]any, fields []string) (int64, bool, error) {
-	v, found, err := nestedField(obj, fields)
-	if err != nil || !found {
-		return 0, found, err
-	}
-	i, ok := v.(int64)
-	if !ok {
-		return 0, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPathOf(fields), v, v)
-	}
-	return i, true, nil
 }
 
 // setNestedInt64 sets obj[fields...] = v, creating maps on the way, as the

@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 
 	"github.com/crdschema/crdschema"
@@ -120,10 +121,7 @@ func serveDefaults(s *structural.Schema) *structural.Schema {
 	for name, p := range s.Properties {
 		if np := serveDefaults(p); np != p {
 			if props == nil {
-				props = make(map[string]*structural.Schema, len(s.Properties))
-				for k, v := range s.Properties {
-					props[k] = v
-				}
+				props = maps.Clone(s.Properties)
 				own().Properties = props
 			}
 			props[name] = np

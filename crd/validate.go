@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/internal/celshare"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/release"
 )
@@ -139,11 +141,7 @@ func prepareCreate(def *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	m.SelfLink = ""
 	m.Namespace = "" // cluster-scoped: the server drops a namespace
 	if m.GenerateName != "" && m.Name == "" {
-		base := m.GenerateName
-		if max := 63 - len(generatedSuffix); len(base) > max {
-			base = base[:max]
-		}
-		m.Name = base + generatedSuffix
+		m.Name = k8snames.GeneratedName(m.GenerateName, generatedSuffix)
 	}
 	m.Generation = 1
 	d.Status = crdschema.CustomResourceDefinitionStatus{}
@@ -162,30 +160,19 @@ func prepareStored(old *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	}
 	d := Defaulted(old)
 	m := &d.ObjectMeta
-	if m.UID == "" {
-		m.UID = createdUID
-	}
+	m.UID = cmp.Or(m.UID, createdUID)
 	if m.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = createdTimestamp
 	}
-	if m.Generation < 1 {
-		m.Generation = 1
-	}
+	m.Generation = max(m.Generation, 1)
 	m.Namespace = "" // cluster-scoped
-	if m.ResourceVersion == "" {
-		m.ResourceVersion = "1"
-	}
+	m.ResourceVersion = cmp.Or(m.ResourceVersion, "1")
 	if d.Status.AcceptedNames.Plural == "" && d.Status.AcceptedNames.Kind == "" {
 		d.Status.AcceptedNames = d.Spec.Names
 	}
-	hasEstablished := false
-	for _, c := range d.Status.Conditions {
-		hasEstablished = hasEstablished || c.Type == crdschema.Established
-	}
-	if !hasEstablished {
-		conds := make([]crdschema.CustomResourceDefinitionCondition, 0, len(d.Status.Conditions)+1)
-		conds = append(conds, d.Status.Conditions...)
-		d.Status.Conditions = append(conds, crdschema.CustomResourceDefinitionCondition{
+	if !slices.ContainsFunc(d.Status.Conditions, func(c crdschema.CustomResourceDefinitionCondition) bool { return c.Type == crdschema.Established }) {
+		// appended to a copy: old's conditions are not modified
+		d.Status.Conditions = append(slices.Clip(d.Status.Conditions), crdschema.CustomResourceDefinitionCondition{
 			Type: crdschema.Established, Status: crdschema.ConditionTrue,
 		})
 	}
@@ -204,27 +191,17 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	om := &old.ObjectMeta
 	m.Namespace = ""
 	m.Generation = om.Generation
-	if m.ResourceVersion == "" {
-		m.ResourceVersion = om.ResourceVersion
-	}
+	m.ResourceVersion = cmp.Or(m.ResourceVersion, om.ResourceVersion)
 	d.Status = old.Status
 	if sv := firstStorageVersion(d); sv != "" && !slices.Contains(d.Status.StoredVersions, sv) {
-		stored := make([]string, 0, len(d.Status.StoredVersions)+1)
-		stored = append(stored, d.Status.StoredVersions...)
-		d.Status.StoredVersions = append(stored, sv)
+		d.Status.StoredVersions = append(slices.Clip(d.Status.StoredVersions), sv) // a copy: old's is not modified
 	}
-	if m.UID == "" {
-		m.UID = om.UID
-	}
+	m.UID = cmp.Or(m.UID, om.UID)
 	if !om.CreationTimestamp.IsZero() {
 		m.CreationTimestamp = om.CreationTimestamp
 	}
-	if om.DeletionTimestamp != nil {
-		m.DeletionTimestamp = om.DeletionTimestamp
-	}
-	if om.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
-		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
-	}
+	m.DeletionTimestamp = cmp.Or(om.DeletionTimestamp, m.DeletionTimestamp)
+	m.DeletionGracePeriodSeconds = cmp.Or(m.DeletionGracePeriodSeconds, om.DeletionGracePeriodSeconds)
 	return d
 }
 

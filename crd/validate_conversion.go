@@ -73,7 +73,6 @@ func validateReviewVersions(versions []string, requireAccepted bool, fldPath *cr
 	}
 	var errs crdschema.ErrorList
 	seen := make(map[string]bool, len(versions))
-	accepted := false
 	for i, v := range versions {
 		if seen[v] {
 			errs = append(errs, crdschema.Invalid(fldPath.Index(i), v, "duplicate version"))
@@ -83,9 +82,8 @@ func validateReviewVersions(versions []string, requireAccepted bool, fldPath *cr
 		for _, msg := range k8snames.IsDNS1035Label(v) {
 			errs = append(errs, crdschema.Invalid(fldPath.Index(i), v, msg))
 		}
-		accepted = accepted || isAcceptedReviewVersion(v)
 	}
-	if requireAccepted && !accepted {
+	if requireAccepted && !slices.ContainsFunc(versions, isAcceptedReviewVersion) {
 		errs = append(errs, crdschema.Invalid(fldPath, versions, "must include at least one of "+strings.Join(acceptedReviewVersions, ", ")))
 	}
 	return errs

@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,15 +16,12 @@ import (
 func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
 
-	switch {
-	case spec.group == "":
+	if spec.group == "" {
 		errs = append(errs, crdschema.Required(fldPath.Child("group"), ""))
-	default:
-		if msgs := k8snames.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, strings.Join(msgs, ",")))
-		} else if !strings.Contains(spec.group, ".") {
-			errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, "should be a domain with at least one dot"))
-		}
+	} else if msgs := k8snames.IsDNS1123Subdomain(spec.group); len(msgs) > 0 {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, strings.Join(msgs, ",")))
+	} else if !strings.Contains(spec.group, ".") {
+		errs = append(errs, crdschema.Invalid(fldPath.Child("group"), spec.group, "should be a domain with at least one dot"))
 	}
 
 	errs = append(errs, validateEnum(fldPath.Child("scope"), string(spec.scope), []string{string(crdschema.ClusterScoped), string(crdschema.NamespaceScoped)})...)
@@ -96,17 +94,12 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 	}
 
 	names := fldPath.Child("names")
-	if spec.names.Plural == "" {
-		errs = append(errs, crdschema.Required(names.Child("plural"), ""))
-	}
-	if spec.names.Singular == "" {
-		errs = append(errs, crdschema.Required(names.Child("singular"), ""))
-	}
-	if spec.names.Kind == "" {
-		errs = append(errs, crdschema.Required(names.Child("kind"), ""))
-	}
-	if spec.names.ListKind == "" {
-		errs = append(errs, crdschema.Required(names.Child("listKind"), ""))
+	for _, n := range [...]struct{ field, value string }{
+		{"plural", spec.names.Plural}, {"singular", spec.names.Singular}, {"kind", spec.names.Kind}, {"listKind", spec.names.ListKind},
+	} {
+		if n.value == "" {
+			errs = append(errs, crdschema.Required(names.Child(n.field), ""))
+		}
 	}
 	errs = append(errs, validateNames(&spec.names, names)...)
 
@@ -228,10 +221,8 @@ func validateEnum(fldPath *crdschema.Path, value string, accepted []string) crds
 	if value == "" {
 		return crdschema.ErrorList{crdschema.Required(fldPath, "")}
 	}
-	for _, a := range accepted {
-		if a == value {
-			return nil
-		}
+	if slices.Contains(accepted, value) {
+		return nil
 	}
 	return crdschema.ErrorList{crdschema.NotSupported(fldPath, value, accepted)}
 }

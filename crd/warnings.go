@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -37,19 +38,10 @@ var standardFinalizers = map[string]bool{"orphan": true, "foregroundDeletion": t
 // finalizerWarnings warns about the finalizers that o adds to old (all of
 // them on a create), as the API server's custom resource strategy does.
 func finalizerWarnings(o, old map[string]any) []string {
-	had := map[string]bool{}
-	for _, f := range stringList(metaOf(old)["finalizers"]) {
-		had[f] = true
-	}
-	added := map[string]bool{}
-	var names []string
-	for _, f := range stringList(metaOf(o)["finalizers"]) {
-		if !had[f] && !added[f] {
-			added[f] = true
-			names = append(names, f)
-		}
-	}
-	sortStrings(names)
+	had := stringList(metaOf(old)["finalizers"])
+	names := slices.DeleteFunc(stringList(metaOf(o)["finalizers"]), func(f string) bool { return slices.Contains(had, f) })
+	slices.Sort(names)
+	names = slices.Compact(names)
 	const field = "metadata.finalizers"
 	var out []string
 	for _, f := range names {

@@ -207,30 +207,20 @@ func unescapeSingleQuoted(s string) (string, error) {
 			continue
 		}
 		i++
-		switch d := s[i]; d {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case '\'':
-			b.WriteByte('\'')
-		case '\\':
-			b.WriteByte('\\')
-		default:
-			_, size := utf8.DecodeRuneInString(s[i:])
-			err = fmt.Errorf("invalid escape char %s", s[i-1:i+size])
-			i += size - 1
+		if j := strings.IndexByte(escapeChars, s[i]); j >= 0 {
+			b.WriteByte(escapedChars[j])
+			continue
 		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		err = fmt.Errorf("invalid escape char %s", s[i-1:i+size])
+		i += size - 1
 	}
 	return b.String(), err
 }
+
+// escapeChars are the characters that may follow a backslash in a
+// single-quoted name; escapedChars what each stands for.
+const (
+	escapeChars  = "abfnrtv'\\"
+	escapedChars = "\a\b\f\n\r\t\v'\\"
+)

@@ -324,14 +324,7 @@ func (w *propsWalker) checkMapListKeys(p *crdschema.JSONSchemaProps, st *pathsta
 		if !ok {
 			continue
 		}
-		required := false
-		for _, r := range is.Required {
-			if r == k {
-				required = true
-				break
-			}
-		}
-		if !required && (prop.Default == nil || prop.Default.Value == nil) {
+		if !slices.Contains(is.Required, k) && (prop.Default == nil || prop.Default.Value == nil) {
 			w.errs = append(w.errs, crdschema.Required(st.Path().Child("items", "properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
 		}
 		if prop.Nullable {

@@ -1,17 +1,14 @@
 package structural
 
-import "github.com/crdschema/crdschema"
-
 // Unfold returns a copy of s in which every x-kubernetes-int-or-string
 // node that does not already follow one of the two int-or-string patterns
 // gets one: anyOf: [{type: integer}, {type: string}] when the node has no
 // anyOf, otherwise a new allOf[0] holding that anyOf, in front of the
 // node's allOf. s is not modified.
 func (s *Schema) Unfold() *Schema {
-	c := s.DeepCopy()
-	c.Walk(nil, func(_ *crdschema.Path, n *Schema) bool {
+	return s.copyEach(func(n *Schema) {
 		if !n.XIntOrString || n.hasIntOrStringAnyOf() || n.hasIntOrStringAllOf() {
-			return true
+			return
 		}
 		if n.ValueValidation == nil {
 			n.ValueValidation = &ValueValidation{}
@@ -22,9 +19,7 @@ func (s *Schema) Unfold() *Schema {
 			first := NestedValueValidation{ValueValidation: ValueValidation{AnyOf: intOrStringAnyOf()}}
 			n.ValueValidation.AllOf = append([]NestedValueValidation{first}, n.ValueValidation.AllOf...)
 		}
-		return true
 	})
-	return c
 }
 
 func intOrStringAnyOf() []NestedValueValidation {

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ func newFormats(minor int) map[string]func(string) bool {
 		"hostname":     isHostname,
 		"ipv4":         isIPv4,
 		"ipv6":         isIPv6,
-		"cidr":         isCIDR,
+		"cidr":         parseCIDRSloppy,
 		"mac":          isMAC,
 		"uuid":         rxUUID.MatchString,
 		"uuid3":        rxUUID3.MatchString,
@@ -110,15 +111,8 @@ func isEmail(s string) bool {
 // isHostname accepts RFC 1034 host names of at most 255 bytes whose labels
 // have at most 63 bytes; letters and symbols of any script are allowed.
 func isHostname(s string) bool {
-	if !rxHostname.MatchString(s) || len(s) > 255 {
-		return false
-	}
-	for _, p := range strings.Split(s, ".") {
-		if len(p) > 63 {
-			return false
-		}
-	}
-	return true
+	return rxHostname.MatchString(s) && len(s) <= 255 &&
+		!slices.ContainsFunc(strings.Split(s, "."), func(label string) bool { return len(label) > 63 })
 }
 
 // isIPv4 accepts an address that parses leniently (leading zeros allowed)
@@ -129,10 +123,6 @@ func isIPv4(s string) bool {
 
 func isIPv6(s string) bool {
 	return net.ParseIP(s) != nil && strings.Contains(s, ":")
-}
-
-func isCIDR(s string) bool {
-	return parseCIDRSloppy(s)
 }
 
 func isMAC(s string) bool {

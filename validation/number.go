@@ -13,16 +13,13 @@ import (
 func (n *node) validateNumber(v any, kind int, st *state) {
 	var i int64
 	var f float64
+	var inRange bool
 	if kind == kindInt {
 		i = v.(int64)
 		f = float64(i)
-	} else {
-		f = v.(float64)
-	}
-	inRange := false
-	if kind == kindInt {
 		inRange = intInRange(i, n.numType, n.numFormat)
 	} else {
+		f = v.(float64)
 		inRange = floatInRange(f, n.numType, n.numFormat)
 	}
 	if !inRange {

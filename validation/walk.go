@@ -126,28 +126,21 @@ func (n *node) validate(v any, st *state) int {
 // fromJSONNumber turns a json.Number into the number the schema's type
 // asks for, or leaves it a string for a schema that is not numeric.
 func (n *node) fromJSONNumber(num json.Number, st *state) (any, bool) {
-	isInt, isNum := false, false
-	for _, t := range n.types {
-		isInt = isInt || t == "integer"
-		isNum = isNum || t == "number"
-	}
+	var x any
+	var err error
 	switch {
-	case isInt:
-		i, err := num.Int64()
-		if err != nil {
-			st.add(failure{path: st.path(), msg: fmt.Sprintf("invalid type conversion in %s: %v ", st.path(), err)})
-			return nil, true
-		}
-		return i, false
-	case isNum:
-		f, err := num.Float64()
-		if err != nil {
-			st.add(failure{path: st.path(), msg: fmt.Sprintf("invalid type conversion in %s: %v ", st.path(), err)})
-			return nil, true
-		}
-		return f, false
+	case n.hasType("integer"):
+		x, err = num.Int64()
+	case n.hasType("number"):
+		x, err = num.Float64()
+	default:
+		return string(num), false
 	}
-	return string(num), false
+	if err != nil {
+		st.add(failure{path: st.path(), msg: fmt.Sprintf("invalid type conversion in %s: %v ", st.path(), err)})
+		return nil, true
+	}
+	return x, false
 }
 
 func invalidType(path, typeName, actual string) failure {

@@ -2,6 +2,7 @@ package cellib
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/checker"
@@ -107,7 +108,7 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 		if len(args) >= 1 {
 			return costPtr(stringCost(actualSize(args[0]), common.StringTraversalCostFactor))
 		}
-	case "replace", "split":
+	case "replace", "split", "ip.isCanonical":
 		if len(args) >= 1 {
 			return costPtr(stringCost(actualSize(args[0]), 2*common.StringTraversalCostFactor))
 		}
@@ -118,10 +119,6 @@ func (e *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 	case "find", "findAll":
 		if len(args) >= 2 {
 			return costPtr(regexCost(actualSize(args[0]), actualSize(args[1])))
-		}
-	case "ip.isCanonical":
-		if len(args) >= 1 {
-			return costPtr(stringCost(actualSize(args[0]), 2*common.StringTraversalCostFactor))
 		}
 	case "containsIP", "containsCIDR":
 		if len(args) >= 2 {
@@ -377,9 +374,7 @@ func (e *CostEstimator) listElementNode(list checker.AstNode) checker.AstNode {
 	}
 	n := &elementNode{t: params[0]}
 	if p := list.Path(); p != nil {
-		n.path = make([]string, len(p)+1)
-		copy(n.path, p)
-		n.path[len(p)] = "@items"
+		n.path = append(slices.Clip(p), "@items") // a copy: p is the list's
 	}
 	return n
 }

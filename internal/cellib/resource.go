@@ -85,9 +85,7 @@ func splitQuantity(str string) (positive bool, value, num, denom, suffix string,
 	if pos >= end {
 		return positive, str, num, "", "", nil
 	}
-	if num == "" {
-		num = "0"
-	}
+	num = cmp.Or(num, "0")
 	if str[pos] == '.' {
 		pos++
 		start = pos

@@ -234,3 +234,14 @@ func MaskTrailingDash(name string) string {
 	}
 	return name
 }
+
+// GeneratedName appends suffix to base as the API server's name generator
+// does for metadata.generateName, shortening base so that the name fits
+// into 63 characters.
+func GeneratedName(base, suffix string) string {
+	const maxNameLength = 63
+	if max := maxNameLength - len(suffix); len(base) > max && max >= 0 {
+		base = base[:max]
+	}
+	return base + suffix
+}

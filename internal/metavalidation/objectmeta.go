@@ -313,19 +313,12 @@ func ValidateOwnerReferences(refs []crdschema.OwnerReference, fldPath *crdschema
 // that "orphan" and "foregroundDeletion" are not both set.
 func ValidateFinalizers(finalizers []string, fldPath *crdschema.Path) crdschema.ErrorList {
 	var errs crdschema.ErrorList
-	orphan, foreground := false, false
 	for _, f := range finalizers {
 		for _, msg := range k8snames.IsQualifiedName(f) {
 			errs = append(errs, crdschema.Invalid(fldPath, f, msg))
 		}
-		switch f {
-		case finalizerOrphan:
-			orphan = true
-		case finalizerForeground:
-			foreground = true
-		}
 	}
-	if orphan && foreground {
+	if slices.Contains(finalizers, finalizerOrphan) && slices.Contains(finalizers, finalizerForeground) {
 		errs = append(errs, crdschema.Invalid(fldPath, finalizers,
 			"finalizer "+finalizerOrphan+" and "+finalizerForeground+" cannot be both set"))
 	}

@@ -1,6 +1,7 @@
 package objectcheck
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -106,9 +107,7 @@ func embeddedResource(p *crdschema.Path, x map[string]any) crdschema.ErrorList {
 		if err != nil {
 			errs = append(errs, crdschema.Invalid(mp, v, err.Error()))
 		} else {
-			if meta.Name == "" {
-				meta.Name = "fakename"
-			}
+			meta.Name = cmp.Or(meta.Name, "fakename")
 			errs = append(errs, metavalidation.ValidateObjectMeta(meta, meta.Namespace != "", metavalidation.NameIsPathSegment, mp)...)
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/metavalidation"
-	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -16,66 +14,7 @@ func (d *Decoder) DecodeCopy(obj map[string]any) (map[string]any, []string, erro
 	if obj == nil {
 		return nil, nil, nil
 	}
-	kind, foundKind, err := nestedString(obj, "kind")
-	if err != nil {
-		return nil, nil, err
-	}
-	apiVersion, foundAPIVersion, err := nestedString(obj, "apiVersion")
-	if err != nil {
-		return nil, nil, err
-	}
-	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
-	if d.opts.Kind == "" {
-		group, kind, version = d.opts.Group, d.opts.Kind, "" // any object
-	}
-	matches := gvErr == nil && group == d.opts.Group && kind == d.opts.Kind
-	s := d.opts.Schemas[version]
-
-	var out map[string]any
-	var pruned []string
-	if matches && !d.opts.PreserveUnknownFields {
-		out, pruned = pruneCopy(obj, s)
-	} else {
-		out = jsonvalue.CopyMap(obj)
-	}
-	// The metadata is read from the copy, as Decode reads it from obj
-	// before pruning: pruneCopy copies the root's metadata as it is.
-	m, foundMeta, unknownFields, err := objectmeta.ReadMeta(out, objectmeta.MetaOptions{
-		DropMalformedFields:     d.opts.Storage,
-		ReturnUnknownFieldPaths: true,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if gvErr != nil {
-		return nil, nil, gvErr
-	}
-	unknownFields = append(unknownFields, pruned...)
-	if matches {
-		if !d.opts.PreserveUnknownFields && !foundMeta && s != nil {
-			// What PruneNulls does to the root's metadata shows only
-			// where Decode does not replace it.
-			pruneRootNulls(out, "metadata", s)
-		}
-		u, ferr := d.coerceEmbedded(out, s, version)
-		if ferr != nil {
-			return nil, nil, ferr
-		}
-		unknownFields = append(unknownFields, u...)
-		if d.opts.Storage {
-			m.DefaultGeneration()
-		}
-	}
-	if foundKind {
-		out["kind"] = kind
-	}
-	if foundAPIVersion {
-		out["apiVersion"] = apiVersion
-	}
-	if foundMeta {
-		out["metadata"] = m.Map()
-	}
-	return out, unknownFields, nil
+	return d.decode(obj, false)
 }
 
 // pruneRootNulls is PruneNulls for the field k of the object root.
@@ -97,30 +36,13 @@ func pruneRootNulls(root map[string]any, k string, s *structural.Schema) {
 	PruneNulls(v, fs)
 }
 
-// pruneCopy returns what Prune(x, s, true) and then PruneNulls(x, s) leave
-// of a copy of the object root x, and the paths Prune reports. The root's
-// apiVersion, kind and metadata are copied as they are.
-func pruneCopy(x map[string]any, s *structural.Schema) (map[string]any, []string) {
-	return pruneRoot(x, s, false)
-}
-
-// pruneInPlace is pruneCopy on x itself: Prune(x, s, true) and then
-// PruneNulls(x, s), but for the root's apiVersion, kind and metadata, in
-// one walk.
-func pruneInPlace(x map[string]any, s *structural.Schema) []string {
-	_, paths := pruneRoot(x, s, true)
-	return paths
-}
-
+// pruneRoot returns what Prune(x, s, true) and then PruneNulls(x, s)
+// leave of a copy of the object root x (of x itself, inPlace), and the
+// paths Prune reports, in one walk. The root's apiVersion, kind and
+// metadata are kept as they are.
 func pruneRoot(x map[string]any, s *structural.Schema, inPlace bool) (map[string]any, []string) {
-	buf := pathBuffers.Get().(*[]byte)
-	p := pruner{path: (*buf)[:0], inPlace: inPlace}
-	defer func() {
-		if cap(p.path) <= 64<<10 {
-			*buf = p.path[:0]
-			pathBuffers.Put(buf)
-		}
-	}()
+	p := newPruner(inPlace)
+	defer p.release()
 	ps := s
 	if ps == nil {
 		ps = &emptySchema

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/structural"
@@ -74,61 +75,74 @@ func NewDecoder(opts DecoderOptions) *Decoder {
 // embedded metadata (sorted). An error means the API server refuses the
 // object; obj may then be partly modified.
 func (d *Decoder) Decode(obj map[string]any) (unknownFields []string, err error) {
+	_, unknownFields, err = d.decode(obj, true)
+	return unknownFields, err
+}
+
+// decode is Decode on obj itself (inPlace) or on a copy of it, which it
+// returns: the copy leaves out what pruning removes, so that copying and
+// pruning take one walk instead of two.
+func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []string, error) {
 	kind, foundKind, err := nestedString(obj, "kind")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	apiVersion, foundAPIVersion, err := nestedString(obj, "apiVersion")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{
+	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
+	if d.opts.Kind == "" {
+		group, kind, version = d.opts.Group, d.opts.Kind, "" // any object
+	}
+	matches := gvErr == nil && group == d.opts.Group && kind == d.opts.Kind
+	s := d.opts.Schemas[version]
+
+	out := obj
+	var pruned []string
+	if matches && !d.opts.PreserveUnknownFields {
+		// Prune(obj, s, true) and PruneNulls(obj, s) in one walk, which
+		// keeps the root's metadata as it is.
+		out, pruned = pruneRoot(obj, s, inPlace)
+	} else if !inPlace {
+		out = jsonvalue.CopyMap(obj)
+	}
+	m, foundMeta, unknownFields, err := objectmeta.ReadMeta(out, objectmeta.MetaOptions{
 		DropMalformedFields:     d.opts.Storage,
 		ReturnUnknownFieldPaths: true,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	unknownFields = unknown
-
-	group, version, err := metavalidation.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return nil, err
+	if gvErr != nil {
+		return nil, nil, gvErr
 	}
-	if d.opts.Kind == "" {
-		group, kind, version = d.opts.Group, d.opts.Kind, ""
-	}
-	if group == d.opts.Group && kind == d.opts.Kind {
-		s := d.opts.Schemas[version]
-		if !d.opts.PreserveUnknownFields {
-			// Prune(obj, s, true) and PruneNulls(obj, s) in one walk; the
-			// nulls of the root's metadata matter only where it is not
-			// replaced below.
-			unknownFields = append(unknownFields, pruneInPlace(obj, s)...)
-			if !foundMeta && s != nil {
-				pruneRootNulls(obj, "metadata", s)
-			}
+	unknownFields = append(unknownFields, pruned...)
+	if matches {
+		if !d.opts.PreserveUnknownFields && !foundMeta && s != nil {
+			// What PruneNulls does to the root's metadata shows only
+			// where it is not replaced below.
+			pruneRootNulls(out, "metadata", s)
 		}
-		u, ferr := d.coerceEmbedded(obj, s, version)
+		u, ferr := d.coerceEmbedded(out, s, version)
 		if ferr != nil {
-			return nil, ferr
+			return nil, nil, ferr
 		}
 		unknownFields = append(unknownFields, u...)
 		if d.opts.Storage {
 			m.DefaultGeneration()
 		}
 	}
-
 	if foundKind {
-		obj["kind"] = kind
+		out["kind"] = kind
 	}
 	if foundAPIVersion {
-		obj["apiVersion"] = apiVersion
+		out["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		obj["metadata"] = m.Map()
+		out["metadata"] = m.Map()
 	}
-	return unknownFields, nil
+	return out, unknownFields, nil
 }
 
 // coerceEmbedded coerces the metadata of the embedded resources of obj,

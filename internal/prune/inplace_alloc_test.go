@@ -28,9 +28,9 @@ func TestPruneInPlaceAllocations(t *testing.T) {
 		},
 		"names": []any{"p", "q"},
 	}}
-	pruneInPlace(x, s) // warm the path buffers
+	pruneRoot(x, s, true) // warm the path buffers
 	if n := testing.AllocsPerRun(100, func() {
-		if paths := pruneInPlace(x, s); len(paths) != 0 {
+		if _, paths := pruneRoot(x, s, true); len(paths) != 0 {
 			t.Fatalf("pruned %v", paths)
 		}
 	}); n != 0 {

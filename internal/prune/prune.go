@@ -32,16 +32,8 @@ import (
 //     are kept, and never reported at the root;
 //   - a nil s removes every field of obj.
 func Prune(v any, s *structural.Schema, isResourceRoot bool) []string {
-	// The path of the visited node is built in a pooled buffer, so that an
-	// object with nothing to prune costs no allocation.
-	buf := pathBuffers.Get().(*[]byte)
-	p := pruner{path: (*buf)[:0]}
-	defer func() {
-		if cap(p.path) <= 64<<10 {
-			*buf = p.path[:0]
-			pathBuffers.Put(buf)
-		}
-	}()
+	p := newPruner(false)
+	defer p.release()
 	embedded := isResourceRoot
 	if s == nil && embedded {
 		s = &emptySchema
@@ -49,6 +41,22 @@ func Prune(v any, s *structural.Schema, isResourceRoot bool) []string {
 	p.prune(v, s, embedded || (s != nil && s.XEmbeddedResource))
 	sort.Strings(p.paths)
 	return p.paths
+}
+
+// newPruner returns a pruner whose path is built in a pooled buffer, so
+// that an object with nothing to prune costs no allocation; release gives
+// the buffer back. Prune walks with prune, which only deletes; the
+// copying walks of copy.go (inPlace: without copying) also drop nulls.
+func newPruner(inPlace bool) *pruner {
+	buf := pathBuffers.Get().(*[]byte)
+	return &pruner{buf: buf, path: (*buf)[:0], inPlace: inPlace}
+}
+
+func (p *pruner) release() {
+	if cap(p.path) <= 64<<10 {
+		*p.buf = p.path[:0]
+		pathBuffers.Put(p.buf)
+	}
 }
 
 // pathBuffers holds the path buffers of finished Prune calls.
@@ -64,6 +72,7 @@ var emptySchema structural.Schema
 // pruner holds the state of one Prune call: the path of the node being
 // visited and the paths removed so far.
 type pruner struct {
+	buf   *[]byte // the pooled buffer of path
 	path  []byte
 	paths []string
 	// inPlace makes the copying walks of copy.go prune in place.
