@@ -121,18 +121,12 @@ func (l *listVal) Iterator() traits.Iterator { return &listIter{l: l} }
 func (l *listVal) Size() ref.Val             { return types.Int(len(l.elems)) }
 
 type listIter struct {
+	iterator
 	l *listVal
 	i int
 }
 
-func (it *listIter) ConvertToNative(reflect.Type) (any, error) {
-	return nil, fmt.Errorf("type conversion on iterators not supported")
-}
-func (it *listIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *listIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *listIter) Type() ref.Type                 { return types.IteratorType }
-func (it *listIter) Value() any                     { return nil }
-func (it *listIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.l.elems)) }
+func (it *listIter) HasNext() ref.Val { return types.Bool(it.i < len(it.l.elems)) }
 func (it *listIter) Next() ref.Val {
 	if it.i >= len(it.l.elems) {
 		return types.NewErr("no more elements")

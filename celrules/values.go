@@ -103,15 +103,11 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return types.NewErr("invalid data, got null for schema with nullable=false")
 	}
 	if s.XIntOrString {
-		switch x := u.(type) {
-		case string:
-			return types.String(x)
-		case int:
-			return types.Int(x)
-		case int32:
-			return types.Int(x)
-		case int64:
-			return types.Int(x)
+		if str, ok := u.(string); ok {
+			return types.String(str)
+		}
+		if i, ok := integer(u); ok {
+			return types.Int(i)
 		}
 		return types.NewErr("invalid data, expected XIntOrString value to be either a string or integer")
 	}
@@ -181,26 +177,18 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return types.String(str)
 	case "number":
 		switch x := u.(type) {
-		case int:
-			return types.Double(x)
-		case int32:
-			return types.Double(x)
-		case int64:
-			return types.Double(x)
 		case float32:
 			return types.Double(x)
 		case float64:
 			return types.Double(x)
 		}
+		if i, ok := integer(u); ok {
+			return types.Double(i)
+		}
 		return types.NewErr("invalid data, expected float, got %T", u)
 	case "integer":
-		switch x := u.(type) {
-		case int:
-			return types.Int(x)
-		case int32:
-			return types.Int(x)
-		case int64:
-			return types.Int(x)
+		if i, ok := integer(u); ok {
+			return types.Int(i)
 		}
 		return types.NewErr("invalid data, expected int, got %T", u)
 	case "boolean":
@@ -214,6 +202,19 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return &preservedVal{u: u}
 	}
 	return types.NewErr("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got %s", s.Type)
+}
+
+// integer returns the whole number u holds as one of Go's integer types.
+func integer(u any) (int64, bool) {
+	switch x := u.(type) {
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
 }
 
 // preservedVal is a value of an untyped node kept by
@@ -392,18 +393,25 @@ func (o *objectVal) Find(key ref.Val) (ref.Val, bool) {
 }
 
 type keyIter struct {
+	iterator
 	keys []ref.Val
 	i    int
 }
 
-func (it *keyIter) ConvertToNative(reflect.Type) (any, error) {
+// iterator is what the iterators of objects and lists share: the
+// ref.Val methods, which CEL never calls on an iterator but the
+// interface requires.
+type iterator struct{}
+
+func (iterator) ConvertToNative(reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion on iterators not supported")
 }
-func (it *keyIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *keyIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *keyIter) Type() ref.Type                 { return types.IteratorType }
-func (it *keyIter) Value() any                     { return nil }
-func (it *keyIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.keys)) }
+func (iterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (iterator) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (iterator) Type() ref.Type                 { return types.IteratorType }
+func (iterator) Value() any                     { return nil }
+
+func (it *keyIter) HasNext() ref.Val { return types.Bool(it.i < len(it.keys)) }
 func (it *keyIter) Next() ref.Val {
 	if it.i >= len(it.keys) {
 		return types.NewErr("no more elements")
