@@ -86,12 +86,9 @@ func (l *rawSetListVal) rawSet() map[any]struct{} {
 }
 
 func (l *rawSetListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	set := l.rawSet()
 	for it := o.Iterator(); it.HasNext() == types.True; {
@@ -144,12 +141,9 @@ func (l *rawMapListVal) index() map[any]any {
 }
 
 func (l *rawMapListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	idx := l.index()
 	for it := o.Iterator(); it.HasNext() == types.True; {

@@ -3,6 +3,7 @@ package celrules
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/google/cel-go/common/types"
@@ -44,16 +45,26 @@ func (l *listVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
 }
 
-func (l *listVal) Equal(other ref.Val) ref.Val {
+// sameSize returns other as a list when it is a list of n elements, and
+// else what comparing a list of n elements with it gives: false, or the
+// error for a value that is not a list.
+func sameSize(other ref.Val, n int) (traits.Lister, ref.Val) {
 	o, ok := other.(traits.Lister)
 	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
+		return nil, types.MaybeNoSuchOverloadErr(other)
 	}
-	n := types.Int(len(l.elems))
-	if n != o.Size() {
-		return types.False
+	if types.Int(n) != o.Size() {
+		return nil, types.False
 	}
-	for i := types.Int(0); i < n; i++ {
+	return o, nil
+}
+
+func (l *listVal) Equal(other ref.Val) ref.Val {
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
+	}
+	for i := types.Int(0); i < types.Int(len(l.elems)); i++ {
 		if eq := l.Get(i).Equal(o.Get(i)); eq != types.True {
 			return eq
 		}
@@ -161,12 +172,9 @@ func (l *setListVal) keys() (map[any]struct{}, ref.Val) {
 }
 
 func (l *setListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	set, err := l.keys()
 	if err != nil {
@@ -232,19 +240,13 @@ func unionSetList(elems []ref.Val, o traits.Lister) ref.Val {
 			elems = append(elems, v)
 		}
 	}
-	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems)}
+	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems}
 }
 
 // concatSetList is the result of + on a set list; it keeps set semantics.
-type concatSetList struct{ traits.Lister }
-
-func (l *concatSetList) elems() []ref.Val {
-	n, _ := l.Size().(types.Int)
-	out := make([]ref.Val, int(n))
-	for i := range out {
-		out[i] = l.Get(types.Int(i))
-	}
-	return out
+type concatSetList struct {
+	traits.Lister
+	elems []ref.Val // the Lister's, not to be modified
 }
 
 func (l *concatSetList) Add(other ref.Val) ref.Val {
@@ -252,19 +254,16 @@ func (l *concatSetList) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
-	return unionSetList(l.elems(), o)
+	return unionSetList(slices.Clip(l.elems), o)
 }
 
 func (l *concatSetList) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if l.Size() != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	set := map[any]struct{}{}
-	for _, e := range l.elems() {
+	for _, e := range l.elems {
 		k, err := setKey(e)
 		if err != nil {
 			return err
@@ -296,17 +295,24 @@ func itemKey(item any, keys []string, joined string) any {
 	if !ok {
 		return types.NewErr("unexpected data format for element of array with x-kubernetes-list-type=map: %T", item)
 	}
+	return joinKey(keys, joined, func(name string) any { return m[name] })
+}
+
+// joinKey is the Go map key of an item whose key property name has the
+// value get(name): that value, an array of two or three values, or more
+// values joined with the fmt verb joined.
+func joinKey(keys []string, joined string, get func(name string) any) any {
 	switch len(keys) {
 	case 1:
-		return m[keys[0]]
+		return get(keys[0])
 	case 2:
-		return [2]any{m[keys[0]], m[keys[1]]}
+		return [2]any{get(keys[0]), get(keys[1])}
 	case 3:
-		return [3]any{m[keys[0]], m[keys[1]], m[keys[2]]}
+		return [3]any{get(keys[0]), get(keys[1]), get(keys[2])}
 	}
 	k := make([]any, len(keys))
 	for i, name := range keys {
-		k[i] = m[name]
+		k[i] = get(name)
 	}
 	return fmt.Sprintf(joined, k)
 }
@@ -326,12 +332,9 @@ func (l *mapListVal) index() map[any]any {
 }
 
 func (l *mapListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	idx := l.index()
 	seen := make(map[any]struct{}, len(idx))
@@ -402,19 +405,7 @@ func valKey(v ref.Val, keys []string) any {
 		}
 		return raw
 	}
-	switch len(keys) {
-	case 1:
-		return get(keys[0])
-	case 2:
-		return [2]any{get(keys[0]), get(keys[1])}
-	case 3:
-		return [3]any{get(keys[0]), get(keys[1]), get(keys[2])}
-	}
-	k := make([]any, len(keys))
-	for i, name := range keys {
-		k[i] = get(name)
-	}
-	return fmt.Sprintf("%#v", k)
+	return joinKey(keys, "%#v", get)
 }
 
 func mergeMapList(elems []ref.Val, o traits.Lister, keys []string) ref.Val {
@@ -431,23 +422,15 @@ func mergeMapList(elems []ref.Val, o traits.Lister, keys []string) ref.Val {
 			elems = append(elems, v)
 		}
 	}
-	return &concatMapList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), keys: keys}
+	return &concatMapList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems, keys: keys}
 }
 
 // concatMapList is the result of + on a map list; it keeps map-list
 // semantics.
 type concatMapList struct {
 	traits.Lister
-	keys []string
-}
-
-func (l *concatMapList) elems() []ref.Val {
-	n, _ := l.Size().(types.Int)
-	out := make([]ref.Val, int(n))
-	for i := range out {
-		out[i] = l.Get(types.Int(i))
-	}
-	return out
+	elems []ref.Val // the Lister's, not to be modified
+	keys  []string
 }
 
 func (l *concatMapList) Add(other ref.Val) ref.Val {
@@ -455,19 +438,16 @@ func (l *concatMapList) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
-	return mergeMapList(l.elems(), o, l.keys)
+	return mergeMapList(slices.Clone(l.elems), o, l.keys)
 }
 
 func (l *concatMapList) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if l.Size() != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	byKey := map[any]ref.Val{}
-	for _, e := range l.elems() {
+	for _, e := range l.elems {
 		byKey[valKey(e, l.keys)] = e
 	}
 	seen := map[any]struct{}{}
