@@ -126,23 +126,26 @@ func toVal(u any, v *valueSchema) ref.Val {
 		if v.items == nil {
 			return types.NewErr("invalid array type, expected Items with a non-empty Schema")
 		}
-		if v.rawLists {
-			return rawListOf(l, v)
-		}
+		// Before 1.37, lists work on their raw elements (legacylists.go).
 		lv := listVal{elems: l, items: v.items}
-		if s.XListType != nil {
-			switch *s.XListType {
-			case "map":
-				return &mapListVal{listVal: lv, keys: v.mapKeys}
-			case "set":
-				return &setListVal{listVal: lv}
-			case "atomic":
-				return &lv
-			default:
-				return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)
+		switch {
+		case s.XListType == nil || *s.XListType == "atomic":
+			if v.rawLists {
+				return &rawListVal{lv}
 			}
+			return &lv
+		case *s.XListType == "map":
+			if v.rawLists {
+				return &rawMapListVal{rawListVal: rawListVal{lv}, keys: v.mapKeys}
+			}
+			return &mapListVal{listVal: lv, keys: v.mapKeys}
+		case *s.XListType == "set":
+			if v.rawLists {
+				return &rawSetListVal{rawListVal: rawListVal{lv}}
+			}
+			return &setListVal{listVal: lv}
 		}
-		return &lv
+		return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)
 	case "string":
 		str, ok := u.(string)
 		if !ok {
