@@ -111,20 +111,11 @@ func mulSaturate(a, b uint64) uint64 {
 // for a node and its rules whatever errors the schema has elsewhere; what
 // CRD validation reports of it is package crd's business.
 func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*NodeCheck, error) {
-	cfg := newConfig()
-	for _, o := range opts {
-		if o != nil {
-			o(cfg)
-		}
-	}
-	cfg.newExpressions, cfg.lazy = true, false
-	if err := cfg.check(); err != nil {
+	cfg, err := newConfig(opts)
+	if err != nil || s == nil {
 		return nil, err
 	}
-	if s == nil {
-		return nil, nil
-	}
-	cfg.checkOnly = true
+	cfg.newExpressions, cfg.lazy, cfg.checkOnly = true, false, true
 	if cfg.cache == nil {
 		cfg.cache = new(Cache)
 	}

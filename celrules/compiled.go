@@ -78,13 +78,8 @@ func (n *node) setRules(rules []*compiledRule, err error) {
 // Without options, rules compile in the environment the API server uses for
 // stored expressions, the one it validates objects with.
 func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compiled, error) {
-	cfg := newConfig()
-	for _, o := range opts {
-		if o != nil {
-			o(cfg)
-		}
-	}
-	if err := cfg.check(); err != nil {
+	cfg, err := newConfig(opts)
+	if err != nil {
 		return nil, err
 	}
 	if !hasRules(s, 0) {
