@@ -353,9 +353,9 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		if v.untracked {
 			result, _, err = evalProgram(v.ctx, cr.boundsOf().program, ruleAct)
 		} else {
-			result, budget, errs, err = v.evalTracked(cr, ruleAct, typ, errs, budget)
-			if budget < 0 {
-				return errs, budget
+			var fatal *crdschema.Error
+			if result, budget, fatal, err = v.evalTracked(cr, ruleAct, typ, budget); fatal != nil {
+				return append(errs, fatal), -1
 			}
 		}
 		if err != nil {
@@ -385,7 +385,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 			}
 			errs = append(errs, e)
 		}
-		detail, ok := "", false
+		detail := ""
 		if cr.messageCompiled {
 			var prog cel.Program
 			var perr error
@@ -395,25 +395,16 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 				add(crdschema.InternalError(at, fmt.Errorf("messageExpression instantiation failed: %w", perr)))
 				return errs, -1
 			}
-			msg, left, merr := v.message(prog, rule.MessageExpression, act, budget)
-			switch {
-			case merr == nil:
-				detail, ok, budget = msg, true, left
-			case merr.kind == msgInternal:
-				add(crdschema.InternalError(at, merr))
+			var fatal *crdschema.Error
+			if detail, budget, fatal = v.message(prog, rule.MessageExpression, act, budget, at, typ); fatal != nil {
+				add(fatal)
 				return errs, -1
-			case merr.kind == msgInvalid:
-				add(crdschema.Invalid(at, typ, merr.Error()))
-				return errs, -1
-			default:
-				budget = left
 			}
 		}
-		if !ok {
+		if detail == "" {
+			detail = ruleText(rule)
 			if rule.Message == "" {
-				detail = "failed rule: " + ruleText(rule)
-			} else {
-				detail = strings.TrimSpace(rule.Message)
+				detail = "failed rule: " + detail
 			}
 		}
 		var value any = obj
@@ -429,29 +420,25 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 }
 
 // evalTracked evaluates a rule with cost tracking and charges its cost to
-// budget. A negative budget means validation stops, with errs.
-func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, errs crdschema.ErrorList, budget int64) (ref.Val, int64, crdschema.ErrorList, error) {
+// budget. An error that stops validation is returned as fatal.
+func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, budget int64) (_ ref.Val, _ int64, fatal *crdschema.Error, _ error) {
 	rule := cr.src
 	prog, err := cr.trackedProgram()
 	if err != nil {
-		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)), nil
 	}
 	result, details, err := evalProgram(v.ctx, prog, act)
 	if details == nil {
-		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))), nil
 	}
 	cost := details.ActualCost()
 	if cost == nil {
-		errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))), nil
 	}
 	if *cost > math.MaxInt64 || int64(*cost) > budget {
-		errs = append(errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.Invalid(v.path(), typ, budgetExhausted), nil
 	}
-	return result, budget - int64(*cost), errs, err
+	return result, budget - int64(*cost), nil, err
 }
 
 // evalProgram evaluates prog, turning a panic inside CEL into an error.
@@ -484,54 +471,33 @@ func errorForReason(p *crdschema.Path, value any, detail string, reason *crdsche
 	return crdschema.Invalid(p, value, detail)
 }
 
-type msgErrKind int
-
-const (
-	msgFallback msgErrKind = iota // logged by the API server; the message falls back
-	msgInternal
-	msgInvalid
-)
-
-type messageError struct {
-	kind   msgErrKind
-	detail string
-}
-
-func (e *messageError) Error() string { return e.detail }
-
-// message evaluates a messageExpression; a fallback error means the
-// rule's message (or the default) is used instead.
-func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
+// message evaluates the messageExpression of a rule that failed at the
+// path at. It returns the message, or "" where the API server logs why and
+// uses the rule's message (or the default) instead: the evaluation failed,
+// or its result is not a string, is longer than maxMessageExpressionSize,
+// has a line break or is empty. An error that stops validation is
+// returned as fatal.
+func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64, at *crdschema.Path, typ string) (_ string, _ int64, fatal *crdschema.Error) {
 	result, details, err := evalProgram(v.ctx, prog, act)
-	left := budget
 	if !v.untracked {
 		if details == nil || details.ActualCost() == nil {
-			return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+			return "", -1, crdschema.InternalError(at, fmt.Errorf("runtime cost could not be calculated for messageExpression: %q", src))
 		}
 		cost := *details.ActualCost()
 		if cost > math.MaxInt64 || int64(cost) > budget {
-			return "", -1, &messageError{kind: msgInvalid, detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
+			return "", -1, crdschema.Invalid(at, typ, "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run")
 		}
-		left = budget - int64(cost)
+		budget -= int64(cost)
 	}
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
-			return "", -1, &messageError{kind: msgInvalid, detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}
+			return "", -1, crdschema.Invalid(at, typ, fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src))
 		}
-		return "", left, &messageError{detail: "messageExpression evaluation failed due to: " + err.Error()}
+		return "", budget, nil
 	}
-	s, ok := result.Value().(string)
-	if !ok {
-		return "", left, &messageError{detail: "messageExpression failed to convert to string"}
+	s, _ := result.Value().(string)
+	if s = strings.TrimSpace(s); len(s) > maxMessageExpressionSize || strings.Contains(s, "\n") {
+		return "", budget, nil
 	}
-	s = strings.TrimSpace(s)
-	switch {
-	case len(s) > maxMessageExpressionSize:
-		return "", left, &messageError{detail: fmt.Sprintf("messageExpression beyond allowable length of %d", maxMessageExpressionSize)}
-	case strings.Contains(s, "\n"):
-		return "", left, &messageError{detail: "messageExpression should not contain line breaks"}
-	case s == "":
-		return "", left, &messageError{detail: "messageExpression should evaluate to a non-empty string"}
-	}
-	return s, left, nil
+	return s, budget, nil
 }
