@@ -240,13 +240,14 @@ func unionSetList(elems []ref.Val, o traits.Lister) ref.Val {
 			elems = append(elems, v)
 		}
 	}
-	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems}
+	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems, set: set}
 }
 
 // concatSetList is the result of + on a set list; it keeps set semantics.
 type concatSetList struct {
 	traits.Lister
-	elems []ref.Val // the Lister's, not to be modified
+	elems []ref.Val        // the Lister's, not to be modified
+	set   map[any]struct{} // the keys of elems
 }
 
 func (l *concatSetList) Add(other ref.Val) ref.Val {
@@ -262,15 +263,7 @@ func (l *concatSetList) Equal(other ref.Val) ref.Val {
 	if o == nil {
 		return res
 	}
-	set := map[any]struct{}{}
-	for _, e := range l.elems {
-		k, err := setKey(e)
-		if err != nil {
-			return err
-		}
-		set[k] = struct{}{}
-	}
-	return setEqual(set, o)
+	return setEqual(l.set, o)
 }
 
 // mapListVal is an x-kubernetes-list-type=map array: equality ignores
