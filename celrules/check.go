@@ -185,29 +185,19 @@ func (c *celContext) typeInfo() (*typeInfo, error) {
 	return c.info, nil
 }
 
-// maxElements is how many children a value of s has at most; nil means
-// unbounded.
-func maxElements(s *structural.Schema) *uint64 {
-	one := uint64(1)
-	switch s.Type {
-	case "object":
-		if s.AdditionalProperties != nil {
-			if s.ValueValidation != nil && s.ValueValidation.MaxProperties != nil {
-				n := uint64(nonNegative(*s.ValueValidation.MaxProperties))
-				return &n
-			}
-			return nil
-		}
-		return &one
-	case "array":
-		if s.ValueValidation != nil && s.ValueValidation.MaxItems != nil {
-			n := uint64(nonNegative(*s.ValueValidation.MaxItems))
-			return &n
-		}
-		return nil
+// maxElements is how many children a value of s has at most (maxItems,
+// maxProperties or one); nil means unbounded. It must not be modified.
+func maxElements(s *structural.Schema) *int64 {
+	switch {
+	case s.Type == "array":
+		return validationOf(s).MaxItems
+	case s.Type == "object" && s.AdditionalProperties != nil:
+		return validationOf(s).MaxProperties
 	}
-	return &one
+	return &oneElement
 }
+
+var oneElement int64 = 1
 
 func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
 	out := &celContext{schema: s, parent: c, release: c.release, cache: c.cache, inScope: c.inScope || len(s.XValidations) > 0, access: access,
@@ -220,7 +210,7 @@ func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInf
 		return out
 	}
 	if m != nil {
-		n := mulSaturate(*c.cardinality, *m)
+		n := mulSaturate(*c.cardinality, uint64(nonNegative(*m)))
 		out.cardinality = &n
 	}
 	return out
@@ -247,26 +237,25 @@ func propertyAccess(name string) func(*typeInfo) *typeInfo {
 	}
 }
 
-func itemsAccess(p *typeInfo) *typeInfo {
-	if p.schema.Items == nil {
-		return nil
-	}
-	var dt *declType
-	if p.dt != nil {
-		dt = p.dt.elem
-	}
-	return &typeInfo{schema: p.schema.Items, dt: dt}
-}
+func itemsAccess(p *typeInfo) *typeInfo { return p.elem(p.schema.Items) }
 
 func additionalAccess(p *typeInfo) *typeInfo {
-	if p.schema.AdditionalProperties == nil || p.schema.AdditionalProperties.Schema == nil {
+	if p.schema.AdditionalProperties == nil {
+		return nil
+	}
+	return p.elem(p.schema.AdditionalProperties.Schema)
+}
+
+// elem is the type of the items or additionalProperties schema s of p.
+func (p *typeInfo) elem(s *structural.Schema) *typeInfo {
+	if s == nil {
 		return nil
 	}
 	var dt *declType
 	if p.dt != nil {
 		dt = p.dt.elem
 	}
-	return &typeInfo{schema: p.schema.AdditionalProperties.Schema, dt: dt}
+	return &typeInfo{schema: s, dt: dt}
 }
 
 // unboundedPaths joins the unbounded lists and maps above the node (when
