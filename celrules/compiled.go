@@ -39,13 +39,10 @@ type node struct {
 	// old value converted.
 	usesOldSelf bool
 
-	items      *node
-	additional *node
-	props      map[string]*node
+	children
 	// propKeys are the keys of props, sorted: the order in which a run
 	// visits them.
 	propKeys []string
-	allOf    []*node
 }
 
 // ready compiles the node's rules if that was deferred.
@@ -186,7 +183,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		}
 		n = &node{schema: vs.s, vs: vs, dt: dt}
 	}
-	n.items, n.additional, n.props, n.allOf = c.items, c.additional, c.props, c.allOf
+	n.children = c
 	n.propKeys = slices.Sorted(maps.Keys(c.props))
 	return n
 }
