@@ -86,7 +86,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 		// Nodes with the same rules and an equal type compile once.
 		cfg.cache = new(Cache)
 	}
-	vs := newValueSchema(s, isResourceRoot, cfg.release)
+	vs := newValueSchema(s, isResourceRoot, cfg.release, 0)
 	return &Compiled{root: buildNode(s, s, isResourceRoot, cfg.cache.declTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }
 
@@ -154,7 +154,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		// even where the resource root replaces the schema (metadata).
 		cvs := vs.props[k]
 		if cvs == nil || (cvs.s != np && !np.XEmbeddedResource) {
-			cvs = newValueSchema(np, false, cfg.release)
+			cvs = newValueSchema(np, false, cfg.release, 0)
 		}
 		if pn := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); pn != nil {
 			if c.props == nil {

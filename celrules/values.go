@@ -39,14 +39,10 @@ type valueSchema struct {
 	rawLists bool
 }
 
-// newValueSchema prepares s for value conversion as the API server of
-// release rel converts values. resourceRoot adds the resource properties
-// at the top.
-func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor) *valueSchema {
-	return buildValueSchema(s, resourceRoot, rel, 0)
-}
-
-func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, depth int) *valueSchema {
+// newValueSchema prepares s, at depth in the schema, for value conversion
+// as the API server of release rel converts values. resourceRoot adds the
+// resource properties at the top.
+func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, depth int) *valueSchema {
 	if s == nil || depth > maxSchemaDepth {
 		return nil
 	}
@@ -60,14 +56,14 @@ func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor
 	if s.Properties != nil {
 		v.props = make(map[string]*valueSchema, len(s.Properties))
 		for k, p := range s.Properties {
-			v.props[k] = buildValueSchema(p, false, rel, depth+1)
+			v.props[k] = newValueSchema(p, false, rel, depth+1)
 		}
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, rel, depth+1)
+		v.additional = newValueSchema(s.AdditionalProperties.Schema, false, rel, depth+1)
 	}
 	if s.Items != nil {
-		v.items = buildValueSchema(s.Items, false, rel, depth+1)
+		v.items = newValueSchema(s.Items, false, rel, depth+1)
 	}
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
@@ -80,13 +76,6 @@ func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor
 		}
 	}
 	return v
-}
-
-func (v *valueSchema) format() string {
-	if v.s.ValueValidation == nil {
-		return ""
-	}
-	return v.s.ValueValidation.Format
 }
 
 // toVal converts an unstructured value of the node v describes into a CEL
@@ -151,7 +140,7 @@ func toVal(u any, v *valueSchema) ref.Val {
 		if !ok {
 			return types.NewErr("invalid data, expected string, got %T", u)
 		}
-		switch v.format() {
+		switch validationOf(s).Format {
 		case "duration":
 			d, err := parseDuration(str)
 			if err != nil {
