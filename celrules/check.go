@@ -128,12 +128,6 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*Node
 	return ch.walk(s, fldPath, root, nil, 0), nil
 }
 
-// typeInfo is a node's schema and CEL type as CRD validation derives them.
-type typeInfo struct {
-	schema *structural.Schema
-	dt     *declType
-}
-
 // celContext follows CRD validation's derivation of the CEL type and the
 // cardinality of each node.
 type celContext struct {
@@ -142,8 +136,9 @@ type celContext struct {
 	release release.Minor // the release whose types are derived
 	cache   *Cache        // the call's, which may keep types by node
 	inScope bool
-	// access derives the node's type from its parent's; nil at the root.
-	access func(*typeInfo) *typeInfo
+	// access derives the node's type from its parent's, if it can; nil
+	// at the root.
+	access func(parent *declType) (*declType, bool)
 	// cardinality is nil when a list or map above is unbounded.
 	cardinality *uint64
 	// path is the node's path in the CRD; unboundedAbove the paths of the
@@ -152,37 +147,33 @@ type celContext struct {
 	unboundedAbove []string
 
 	done bool
-	info *typeInfo
+	dt   *declType
 	err  error
 }
 
-func (c *celContext) typeInfo() (*typeInfo, error) {
-	if c == nil || !c.inScope {
-		return nil, nil
-	}
+// declType returns the CEL type of the node, which is in scope: derived
+// from its parent's where the parent is in scope too, else from its
+// schema.
+func (c *celContext) declType() (*declType, error) {
 	if c.done {
-		return c.info, c.err
+		return c.dt, c.err
 	}
 	c.done = true
-	if c.parent != nil {
-		pi, err := c.parent.typeInfo()
+	if c.parent != nil && c.parent.inScope {
+		pt, err := c.parent.declType()
 		if err != nil {
 			c.err = err
 			return nil, err
 		}
-		if pi != nil && c.access != nil {
-			if c.info = c.access(pi); c.info != nil {
-				return c.info, nil
-			}
+		var ok bool
+		if c.dt, ok = c.access(pt); ok {
+			return c.dt, nil
 		}
 	}
-	dt := c.cache.declTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release)
-	if dt == nil {
+	if c.dt = c.cache.declTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release); c.dt == nil {
 		c.err = fmt.Errorf("unable to convert structural schema to CEL declarations")
-		return nil, c.err
 	}
-	c.info = &typeInfo{schema: c.schema, dt: dt}
-	return c.info, nil
+	return c.dt, c.err
 }
 
 // maxElements is how many children a value of s has at most (maxItems,
@@ -199,7 +190,7 @@ func maxElements(s *structural.Schema) *int64 {
 
 var oneElement int64 = 1
 
-func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
+func (c *celContext) child(s *structural.Schema, access func(*declType) (*declType, bool), path *crdschema.Path) *celContext {
 	out := &celContext{schema: s, parent: c, release: c.release, cache: c.cache, inScope: c.inScope || len(s.XValidations) > 0, access: access,
 		path: path.String(), unboundedAbove: c.unboundedAbove}
 	m := maxElements(c.schema)
@@ -216,46 +207,26 @@ func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInf
 	return out
 }
 
-func propertyAccess(name string) func(*typeInfo) *typeInfo {
-	return func(p *typeInfo) *typeInfo {
-		if p.schema.Properties == nil {
-			return nil
-		}
+func propertyAccess(name string) func(*declType) (*declType, bool) {
+	return func(p *declType) (*declType, bool) {
 		escaped, ok := escapeProperty(name)
-		if !ok || p.dt == nil {
-			return nil
+		if !ok || p == nil {
+			return nil, false
 		}
-		f, ok := p.dt.fields[escaped]
+		f, ok := p.fields[escaped]
 		if !ok {
-			return nil
+			return nil, false
 		}
-		ps := p.schema.Properties[name]
-		if ps == nil {
-			ps = &structural.Schema{}
-		}
-		return &typeInfo{schema: ps, dt: f.typ}
+		return f.typ, true
 	}
 }
 
-func itemsAccess(p *typeInfo) *typeInfo { return p.elem(p.schema.Items) }
-
-func additionalAccess(p *typeInfo) *typeInfo {
-	if p.schema.AdditionalProperties == nil {
-		return nil
+// elemAccess derives the type of the items or additionalProperties.
+func elemAccess(p *declType) (*declType, bool) {
+	if p == nil {
+		return nil, true
 	}
-	return p.elem(p.schema.AdditionalProperties.Schema)
-}
-
-// elem is the type of the items or additionalProperties schema s of p.
-func (p *typeInfo) elem(s *structural.Schema) *typeInfo {
-	if s == nil {
-		return nil
-	}
-	var dt *declType
-	if p.dt != nil {
-		dt = p.dt.elem
-	}
-	return &typeInfo{schema: s, dt: dt}
+	return p.elem, true
 }
 
 // unboundedPaths joins the unbounded lists and maps above the node (when
@@ -325,7 +296,7 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		ap := s.AdditionalProperties.Schema
 		if ch.withRules[ap] {
-			add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, additionalAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
+			add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, elemAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
 		}
 	}
 	names := make([]string, 0, len(s.Properties))
@@ -349,7 +320,7 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 		if sub == nil && (s.XListType == nil || *s.XListType != "map") {
 			sub = p
 		}
-		add(ch.walk(s.Items, p.Child("items"), ctx.child(s.Items, itemsAccess, p.Child("items")), sub, depth+1))
+		add(ch.walk(s.Items, p.Child("items"), ctx.child(s.Items, elemAccess, p.Child("items")), sub, depth+1))
 	}
 	if len(s.XValidations) > 0 {
 		ch.compileNode(n, ctx)
@@ -359,19 +330,15 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 
 // compileNode compiles the node's rules as CRD validation does.
 func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
-	ti, err := ctx.typeInfo()
+	dt, err := ctx.declType()
 	if err != nil {
 		n.Err = fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err)
-		return
-	}
-	if ti == nil {
-		n.Err = fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
 		return
 	}
 	// Nodes with the same rules and an equal type share one compilation
 	// through the cache: a schema often repeats a structure with its
 	// rules, and versions repeat schemas.
-	results, err := compileRules(ti.schema, ti.schema.XValidations, ti.dt, ch.cfg)
+	results, err := compileRules(ctx.schema, ctx.schema.XValidations, dt, ch.cfg)
 	if err != nil {
 		n.Err = err
 		return
