@@ -120,21 +120,22 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 	if vc.bounded {
 		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
 			v.untracked = true
-			errs, _ := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-			return Result{Errors: errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
+			v.node(c.root, obj, oldObj, vc.ratchet, budget)
+			return Result{Errors: v.errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
 		}
 	}
-	errs, remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-	return Result{Errors: errs, Warnings: v.warnings, Remaining: remaining}
+	remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	return Result{Errors: v.errs, Warnings: v.warnings, Remaining: remaining}
 }
 
 // run is one Validate call. It keeps the location of the value
 // being validated as a stack, and builds its path only for an error.
 type run struct {
 	ctx context.Context
-	// warnings are the failures ratcheting kept from being errors.
-	warnings crdschema.ErrorList
-	loc      pathstack.Stack
+	// errs are the failures so far; warnings those ratcheting kept from
+	// being errors.
+	errs, warnings crdschema.ErrorList
+	loc            pathstack.Stack
 	// typeAsValue shows the type name as the value of a failed rule, as
 	// releases before 1.35 do.
 	typeAsValue bool
@@ -165,35 +166,29 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) (crdschema.ErrorList, int64) {
+// node validates obj, and old, against the rules of n and below it,
+// adding the failures to v.errs; it returns the budget left.
+func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	if n == nil || obj == nil {
-		return nil, budget
+		return budget
 	}
-	errs, budget := v.rules(n, obj, old, r, budget)
-	if budget < 0 {
-		return errs, budget
+	if budget = v.rules(n, obj, old, r, budget); budget < 0 {
+		return budget
 	}
 	for _, a := range n.allOf {
-		var e crdschema.ErrorList
-		e, budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget)
-		errs = append(errs, e...)
-		if budget < 0 {
-			return errs, budget
+		if budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget); budget < 0 {
+			return budget
 		}
 	}
 	switch x := obj.(type) {
 	case []any:
 		oldList, _ := old.([]any)
-		var e crdschema.ErrorList
-		e, budget = v.list(n, x, oldList, r, budget)
-		return append(errs, e...), budget
+		return v.list(n, x, oldList, r, budget)
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
-		var e crdschema.ErrorList
-		e, budget = v.object(n, x, oldMap, r, budget)
-		return append(errs, e...), budget
+		return v.object(n, x, oldMap, r, budget)
 	}
-	return errs, budget
+	return budget
 }
 
 // correlatableMap reports whether old values of a map's entries are
@@ -202,11 +197,13 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) int64 {
 	if budget < 0 {
-		return nil, budget
+		return budget
 	}
-	correlatable := correlatableMap(n.schema.XMapType)
+	if !correlatableMap(n.schema.XMapType) {
+		old = nil
+	}
 	// The API server visits an object's fields in Go's map order, so the
 	// order of their errors, and which of them are reported once the
 	// budget runs out, changes from call to call; a run visits them in key
@@ -219,18 +216,11 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			val := obj[k]
-			var oldVal any
-			if correlatable && old != nil {
-				oldVal = old[k]
-			}
-			var e crdschema.ErrorList
 			v.loc.Key(k)
-			e, budget = v.node(n.additional, val, oldVal, r.key(k), budget)
+			budget = v.node(n.additional, obj[k], old[k], r.key(k), budget)
 			v.loc.Pop()
-			errs = append(errs, e...)
 			if budget < 0 {
-				return errs, budget
+				return budget
 			}
 		}
 	}
@@ -239,38 +229,30 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 		if !ok {
 			continue
 		}
-		var oldVal any
-		if correlatable && old != nil {
-			oldVal = old[k]
-		}
-		var e crdschema.ErrorList
 		v.loc.Child(k)
-		e, budget = v.node(n.props[k], val, oldVal, r.key(k), budget)
+		budget = v.node(n.props[k], val, old[k], r.key(k), budget)
 		v.loc.Pop()
-		errs = append(errs, e...)
 		if budget < 0 {
-			return errs, budget
+			return budget
 		}
 	}
-	return errs, budget
+	return budget
 }
 
-func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) int64 {
 	if budget < 0 || n.items == nil {
-		return nil, budget
+		return budget
 	}
 	olds := oldItems(n.schema, old)
 	for i, item := range obj {
-		var e crdschema.ErrorList
 		v.loc.Index(i)
-		e, budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
+		budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
 		v.loc.Pop()
-		errs = append(errs, e...)
 		if budget < 0 {
-			return errs, budget
+			return budget
 		}
 	}
-	return errs, budget
+	return budget
 }
 
 // activation binds self and oldSelf.
@@ -299,20 +281,22 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	if isNil(old) {
 		old = nil
 	}
 	typ := n.schema.Type
 	n.ready()
 	if n.compileErr != nil {
-		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
+		v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr)))
+		return budget
 	}
 	if len(n.rules) == 0 {
-		return nil, budget
+		return budget
 	}
 	if budget <= 0 {
-		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, budgetExhausted)}, -1
+		v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
+		return -1
 	}
 	// The rules of one node are evaluated before those of the next: the
 	// run's activations serve every node in turn.
@@ -334,7 +318,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 	for _, cr := range n.rules {
 		rule := cr.src
 		if cr.err != nil {
-			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
+			v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
 			continue
 		}
 		if !cr.compiled {
@@ -355,19 +339,20 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		} else {
 			var fatal *crdschema.Error
 			if result, budget, fatal, err = v.evalTracked(cr, ruleAct, typ, budget); fatal != nil {
-				return append(errs, fatal), -1
+				v.errs = append(v.errs, fatal)
+				return -1
 			}
 		}
 		if err != nil {
 			msg := err.Error()
 			switch {
 			case strings.HasPrefix(msg, "no such overload"):
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
 			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
-				return errs, -1
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
+				return -1
 			default:
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
 			}
 			continue
 		}
@@ -383,7 +368,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 				v.warnings = append(v.warnings, e)
 				return
 			}
-			errs = append(errs, e)
+			v.errs = append(v.errs, e)
 		}
 		detail := ""
 		if cr.messageCompiled {
@@ -393,12 +378,12 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 				prog = cr.boundsOf().message
 			} else if prog, perr = cr.trackedMessage(); perr != nil {
 				add(crdschema.InternalError(at, fmt.Errorf("messageExpression instantiation failed: %w", perr)))
-				return errs, -1
+				return -1
 			}
 			var fatal *crdschema.Error
 			if detail, budget, fatal = v.message(prog, rule.MessageExpression, act, budget, at, typ); fatal != nil {
 				add(fatal)
-				return errs, -1
+				return -1
 			}
 		}
 		if detail == "" {
@@ -416,7 +401,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		}
 		add(errorForReason(at, value, detail, rule.Reason))
 	}
-	return errs, budget
+	return budget
 }
 
 // evalTracked evaluates a rule with cost tracking and charges its cost to
