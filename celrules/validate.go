@@ -255,10 +255,9 @@ func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) int64 {
 	return budget
 }
 
-// activation binds self and oldSelf.
+// activation binds self and oldSelf (when not nil).
 type activation struct {
 	self, oldSelf ref.Val
-	hasOldSelf    bool
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -266,7 +265,7 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case selfVar:
 		return a.self, true
 	case oldSelfVar:
-		return a.oldSelf, a.hasOldSelf
+		return a.oldSelf, a.oldSelf != nil
 	}
 	return nil, false
 }
@@ -305,10 +304,9 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	optAct := act
 	if n.usesOldSelf {
 		optAct = &v.acts[1]
-		*optAct = activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		*optAct = activation{self: act.self, oldSelf: types.OptionalNone}
 		if old != nil {
 			act.oldSelf = toVal(old, n.vs)
-			act.hasOldSelf = true
 			optAct.oldSelf = types.OptionalOf(act.oldSelf)
 			if v.plainOptional {
 				optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(act.oldSelf.Value()))
