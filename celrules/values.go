@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/crdschema/crdschema/internal/dates"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
@@ -142,7 +143,7 @@ func toVal(u any, v *valueSchema) ref.Val {
 		}
 		switch validationOf(s).Format {
 		case "duration":
-			d, err := parseDuration(str)
+			d, err := dates.ParseDuration(str)
 			if err != nil {
 				return types.NewErr("Invalid duration %s: %v", str, err)
 			}
