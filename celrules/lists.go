@@ -35,15 +35,7 @@ func (l *listVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", l.Type(), t)
 }
 
-func (l *listVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case types.ListType:
-		return l
-	case types.TypeType:
-		return types.ListType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
-}
+func (l *listVal) ConvertToType(t ref.Type) ref.Val { return convertToType(l, types.ListType, t) }
 
 // sameSize returns other as a list when it is a list of n elements, and
 // else what comparing a list of n elements with it gives: false, or the

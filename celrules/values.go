@@ -257,14 +257,18 @@ func (o *objectVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", o.Type(), t)
 }
 
-func (o *objectVal) ConvertToType(t ref.Type) ref.Val {
+func (o *objectVal) ConvertToType(t ref.Type) ref.Val { return convertToType(o, types.MapType, t) }
+
+// convertToType converts v, a list or map of CEL type typ, to the type t:
+// to its own type, or to its type as a value.
+func convertToType(v ref.Val, typ *types.Type, t ref.Type) ref.Val {
 	switch t {
-	case types.MapType:
-		return o
+	case typ:
+		return v
 	case types.TypeType:
-		return types.MapType
+		return typ
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", o.Type(), t.TypeName())
+	return types.NewErr("type conversion error from '%s' to '%s'", typ, t.TypeName())
 }
 
 // Equal compares o with other field by field. The API server returns the
