@@ -122,7 +122,7 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*Node
 	one := uint64(1)
 	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
 	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release, cache: cfg.cache}
-	if !ch.markRules(s, 0) {
+	if !hasRules(s, 0, ch.withRules) {
 		return nil, nil
 	}
 	return ch.walk(s, fldPath, root, nil, 0), nil
@@ -254,30 +254,6 @@ type ruleChecker struct {
 	// skips the others, where there is nothing to report, without deriving
 	// their types.
 	withRules map[*structural.Schema]bool
-}
-
-// markRules records in ch.withRules whether s has rules at or below it,
-// junctors left out.
-func (ch *ruleChecker) markRules(s *structural.Schema, depth int) bool {
-	if s == nil || depth > maxSchemaDepth {
-		return false
-	}
-	has := len(s.XValidations) > 0
-	if s.AdditionalProperties != nil && ch.markRules(s.AdditionalProperties.Schema, depth+1) {
-		has = true
-	}
-	for _, ps := range s.Properties {
-		if ch.markRules(ps, depth+1) {
-			has = true
-		}
-	}
-	if ch.markRules(s.Items, depth+1) {
-		has = true
-	}
-	if has {
-		ch.withRules[s] = true
-	}
-	return has
 }
 
 // walk checks the node s at p and everything below it. forbidOldSelf is

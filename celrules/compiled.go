@@ -79,7 +79,7 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	if err != nil {
 		return nil, err
 	}
-	if !hasRules(s, 0) {
+	if !hasRules(s, 0, nil) {
 		return nil, nil
 	}
 	if cfg.cache == nil {
@@ -91,23 +91,29 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)
-// has rules.
-func hasRules(s *structural.Schema, depth int) bool {
+// has rules. With marked, it records there every node for which that is
+// true; without, it stops at the first rule.
+func hasRules(s *structural.Schema, depth int, marked map[*structural.Schema]bool) bool {
 	if s == nil || depth > maxSchemaDepth {
 		return false
 	}
-	if len(s.XValidations) > 0 || hasRules(s.Items, depth+1) {
-		return true
-	}
-	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Schema, depth+1) {
-		return true
-	}
-	for _, p := range s.Properties {
-		if hasRules(p, depth+1) {
-			return true
+	has := len(s.XValidations) > 0
+	below := func(c *structural.Schema) {
+		if (!has || marked != nil) && hasRules(c, depth+1, marked) {
+			has = true
 		}
 	}
-	return false
+	below(s.Items)
+	if s.AdditionalProperties != nil {
+		below(s.AdditionalProperties.Schema)
+	}
+	for _, p := range s.Properties {
+		below(p)
+	}
+	if has && marked != nil {
+		marked[s] = true
+	}
+	return has
 }
 
 // buildNode compiles the rules that validation (the node's schema, or one
