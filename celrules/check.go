@@ -269,11 +269,10 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 			n.Children = append(n.Children, c)
 		}
 	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+	// A node without rules at or below it (nil included) is not marked.
+	if s.AdditionalProperties != nil && ch.withRules[s.AdditionalProperties.Schema] {
 		ap := s.AdditionalProperties.Schema
-		if ch.withRules[ap] {
-			add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, elemAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
-		}
+		add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, elemAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
 	}
 	names := make([]string, 0, len(s.Properties))
 	for k := range s.Properties {
@@ -282,7 +281,7 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 	sort.Strings(names)
 	for _, k := range names {
 		ps := s.Properties[k]
-		if ps == nil || !ch.withRules[ps] {
+		if !ch.withRules[ps] {
 			continue
 		}
 		sub := forbidOldSelf
@@ -291,7 +290,7 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 		}
 		add(ch.walk(ps, p.Child("properties").Key(k), ctx.child(ps, propertyAccess(k), p.Child("properties").Key(k)), sub, depth+1))
 	}
-	if s.Items != nil && ch.withRules[s.Items] {
+	if ch.withRules[s.Items] {
 		sub := forbidOldSelf
 		if sub == nil && (s.XListType == nil || *s.XListType != "map") {
 			sub = p
