@@ -470,11 +470,9 @@ func cappedString(existing *structural.Schema, limit int64) *structural.Schema {
 func (t *declType) withTypeNames(name string) *declType {
 	switch t.kind {
 	case kindObject:
-		changed := false
-		if t.name != "object" {
+		changed := t.name == "object" // a name is to be given
+		if !changed {
 			name = t.name
-		} else {
-			changed = true
 		}
 		fields := make(map[string]*declField, len(t.fields))
 		for fn, f := range t.fields {
