@@ -69,10 +69,9 @@ func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, 
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
 		for i, k := range s.XListMapKeys {
+			v.mapKeys[i] = k
 			if e, ok := escapeProperty(k); ok {
 				v.mapKeys[i] = e
-			} else {
-				v.mapKeys[i] = k
 			}
 		}
 	}
