@@ -67,19 +67,11 @@ type RuleCheck struct {
 // without maxItems, maxProperties or maxLength that drive the rule's cost
 // figure: those the rule reads, and those that contain its node. Declaring
 // limits there lowers the figure.
-func (r *RuleCheck) Unbounded() []string {
-	if r.ctx == nil {
-		return nil
-	}
-	return r.ctx.unboundedPaths(r.unbounded, true)
-}
+func (r *RuleCheck) Unbounded() []string { return r.ctx.unboundedPaths(r.unbounded, true) }
 
 // MessageUnbounded is Unbounded for the messageExpression, whose cost is
 // not multiplied: only the values it reads count.
 func (r *RuleCheck) MessageUnbounded() []string {
-	if r.ctx == nil {
-		return nil
-	}
 	return r.ctx.unboundedPaths(r.messageUnbounded, false)
 }
 
@@ -231,8 +223,11 @@ func elemAccess(p *declType) (*declType, bool) {
 
 // unboundedPaths joins the unbounded lists and maps above the node (when
 // above is set) with the node-relative paths an expression's estimate
-// used.
+// used; there are none without a context (a RuleCheck not made by Check).
 func (c *celContext) unboundedPaths(used []string, above bool) []string {
+	if c == nil {
+		return nil
+	}
 	var out []string
 	if above {
 		out = append(out, c.unboundedAbove...)
