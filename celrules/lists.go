@@ -351,17 +351,15 @@ func (l *mapListVal) Add(other ref.Val) ref.Val {
 
 // hashable reports whether k may be used as a Go map key without a panic.
 func hashable(k any) bool {
-	return k == nil || reflect.TypeOf(k).Comparable() && comparableDeep(k)
-}
-
-func comparableDeep(k any) bool {
 	switch x := k.(type) {
+	case nil:
+		return true
 	case [2]any:
 		return hashable(x[0]) && hashable(x[1])
 	case [3]any:
 		return hashable(x[0]) && hashable(x[1]) && hashable(x[2])
 	}
-	return true
+	return reflect.TypeOf(k).Comparable()
 }
 
 // valKey is the key of a CEL list item under the map list's key names.
