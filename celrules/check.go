@@ -67,19 +67,11 @@ type RuleCheck struct {
 // without maxItems, maxProperties or maxLength that drive the rule's cost
 // figure: those the rule reads, and those that contain its node. Declaring
 // limits there lowers the figure.
-func (r *RuleCheck) Unbounded() []string {
-	if r.ctx == nil {
-		return nil
-	}
-	return r.ctx.unboundedPaths(r.unbounded, true)
-}
+func (r *RuleCheck) Unbounded() []string { return r.ctx.unboundedPaths(r.unbounded, true) }
 
 // MessageUnbounded is Unbounded for the messageExpression, whose cost is
 // not multiplied: only the values it reads count.
 func (r *RuleCheck) MessageUnbounded() []string {
-	if r.ctx == nil {
-		return nil
-	}
 	return r.ctx.unboundedPaths(r.messageUnbounded, false)
 }
 
@@ -111,36 +103,21 @@ func mulSaturate(a, b uint64) uint64 {
 // for a node and its rules whatever errors the schema has elsewhere; what
 // CRD validation reports of it is package crd's business.
 func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*NodeCheck, error) {
-	cfg := newConfig()
-	for _, o := range opts {
-		if o != nil {
-			o(cfg)
-		}
-	}
-	cfg.newExpressions, cfg.lazy = true, false
-	if err := cfg.check(); err != nil {
+	cfg, err := newConfig(opts)
+	if err != nil || s == nil {
 		return nil, err
 	}
-	if s == nil {
-		return nil, nil
-	}
-	cfg.checkOnly = true
+	cfg.newExpressions, cfg.lazy, cfg.checkOnly = true, false, true
 	if cfg.cache == nil {
 		cfg.cache = new(Cache)
 	}
 	one := uint64(1)
 	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
 	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release, cache: cfg.cache}
-	if !ch.markRules(s, 0) {
+	if !hasRules(s, 0, ch.withRules) {
 		return nil, nil
 	}
 	return ch.walk(s, fldPath, root, nil, 0), nil
-}
-
-// typeInfo is a node's schema and CEL type as CRD validation derives them.
-type typeInfo struct {
-	schema *structural.Schema
-	dt     *declType
 }
 
 // celContext follows CRD validation's derivation of the CEL type and the
@@ -151,8 +128,9 @@ type celContext struct {
 	release release.Minor // the release whose types are derived
 	cache   *Cache        // the call's, which may keep types by node
 	inScope bool
-	// access derives the node's type from its parent's; nil at the root.
-	access func(*typeInfo) *typeInfo
+	// access derives the node's type from its parent's, if it can; nil
+	// at the root.
+	access func(parent *declType) (*declType, bool)
 	// cardinality is nil when a list or map above is unbounded.
 	cardinality *uint64
 	// path is the node's path in the CRD; unboundedAbove the paths of the
@@ -161,64 +139,50 @@ type celContext struct {
 	unboundedAbove []string
 
 	done bool
-	info *typeInfo
+	dt   *declType
 	err  error
 }
 
-func (c *celContext) typeInfo() (*typeInfo, error) {
-	if c == nil || !c.inScope {
-		return nil, nil
-	}
+// declType returns the CEL type of the node, which is in scope: derived
+// from its parent's where the parent is in scope too, else from its
+// schema.
+func (c *celContext) declType() (*declType, error) {
 	if c.done {
-		return c.info, c.err
+		return c.dt, c.err
 	}
 	c.done = true
-	if c.parent != nil {
-		pi, err := c.parent.typeInfo()
+	if c.parent != nil && c.parent.inScope {
+		pt, err := c.parent.declType()
 		if err != nil {
 			c.err = err
 			return nil, err
 		}
-		if pi != nil && c.access != nil {
-			if c.info = c.access(pi); c.info != nil {
-				return c.info, nil
-			}
+		var ok bool
+		if c.dt, ok = c.access(pt); ok {
+			return c.dt, nil
 		}
 	}
-	dt := c.cache.declTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release)
-	if dt == nil {
+	if c.dt = c.cache.declTypeAt(c.schema, c.parent == nil || c.schema.XEmbeddedResource, c.release); c.dt == nil {
 		c.err = fmt.Errorf("unable to convert structural schema to CEL declarations")
-		return nil, c.err
 	}
-	c.info = &typeInfo{schema: c.schema, dt: dt}
-	return c.info, nil
+	return c.dt, c.err
 }
 
-// maxElements is how many children a value of s has at most; nil means
-// unbounded.
-func maxElements(s *structural.Schema) *uint64 {
-	one := uint64(1)
-	switch s.Type {
-	case "object":
-		if s.AdditionalProperties != nil {
-			if s.ValueValidation != nil && s.ValueValidation.MaxProperties != nil {
-				n := uint64(nonNegative(*s.ValueValidation.MaxProperties))
-				return &n
-			}
-			return nil
-		}
-		return &one
-	case "array":
-		if s.ValueValidation != nil && s.ValueValidation.MaxItems != nil {
-			n := uint64(nonNegative(*s.ValueValidation.MaxItems))
-			return &n
-		}
-		return nil
+// maxElements is how many children a value of s has at most (maxItems,
+// maxProperties or one); nil means unbounded. It must not be modified.
+func maxElements(s *structural.Schema) *int64 {
+	switch {
+	case s.Type == "array":
+		return validationOf(s).MaxItems
+	case s.Type == "object" && s.AdditionalProperties != nil:
+		return validationOf(s).MaxProperties
 	}
-	return &one
+	return &oneElement
 }
 
-func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInfo, path *crdschema.Path) *celContext {
+var oneElement int64 = 1
+
+func (c *celContext) child(s *structural.Schema, access func(*declType) (*declType, bool), path *crdschema.Path) *celContext {
 	out := &celContext{schema: s, parent: c, release: c.release, cache: c.cache, inScope: c.inScope || len(s.XValidations) > 0, access: access,
 		path: path.String(), unboundedAbove: c.unboundedAbove}
 	m := maxElements(c.schema)
@@ -229,59 +193,41 @@ func (c *celContext) child(s *structural.Schema, access func(*typeInfo) *typeInf
 		return out
 	}
 	if m != nil {
-		n := mulSaturate(*c.cardinality, *m)
+		n := mulSaturate(*c.cardinality, uint64(nonNegative(*m)))
 		out.cardinality = &n
 	}
 	return out
 }
 
-func propertyAccess(name string) func(*typeInfo) *typeInfo {
-	return func(p *typeInfo) *typeInfo {
-		if p.schema.Properties == nil {
-			return nil
-		}
+func propertyAccess(name string) func(*declType) (*declType, bool) {
+	return func(p *declType) (*declType, bool) {
 		escaped, ok := escapeProperty(name)
-		if !ok || p.dt == nil {
-			return nil
+		if !ok || p == nil {
+			return nil, false
 		}
-		f, ok := p.dt.fields[escaped]
+		f, ok := p.fields[escaped]
 		if !ok {
-			return nil
+			return nil, false
 		}
-		ps := p.schema.Properties[name]
-		if ps == nil {
-			ps = &structural.Schema{}
-		}
-		return &typeInfo{schema: ps, dt: f.typ}
+		return f.typ, true
 	}
 }
 
-func itemsAccess(p *typeInfo) *typeInfo {
-	if p.schema.Items == nil {
-		return nil
+// elemAccess derives the type of the items or additionalProperties.
+func elemAccess(p *declType) (*declType, bool) {
+	if p == nil {
+		return nil, true
 	}
-	var dt *declType
-	if p.dt != nil {
-		dt = p.dt.elem
-	}
-	return &typeInfo{schema: p.schema.Items, dt: dt}
-}
-
-func additionalAccess(p *typeInfo) *typeInfo {
-	if p.schema.AdditionalProperties == nil || p.schema.AdditionalProperties.Schema == nil {
-		return nil
-	}
-	var dt *declType
-	if p.dt != nil {
-		dt = p.dt.elem
-	}
-	return &typeInfo{schema: p.schema.AdditionalProperties.Schema, dt: dt}
+	return p.elem, true
 }
 
 // unboundedPaths joins the unbounded lists and maps above the node (when
 // above is set) with the node-relative paths an expression's estimate
-// used.
+// used; there are none without a context (a RuleCheck not made by Check).
 func (c *celContext) unboundedPaths(used []string, above bool) []string {
+	if c == nil {
+		return nil
+	}
 	var out []string
 	if above {
 		out = append(out, c.unboundedAbove...)
@@ -305,30 +251,6 @@ type ruleChecker struct {
 	withRules map[*structural.Schema]bool
 }
 
-// markRules records in ch.withRules whether s has rules at or below it,
-// junctors left out.
-func (ch *ruleChecker) markRules(s *structural.Schema, depth int) bool {
-	if s == nil || depth > maxSchemaDepth {
-		return false
-	}
-	has := len(s.XValidations) > 0
-	if s.AdditionalProperties != nil && ch.markRules(s.AdditionalProperties.Schema, depth+1) {
-		has = true
-	}
-	for _, ps := range s.Properties {
-		if ch.markRules(ps, depth+1) {
-			has = true
-		}
-	}
-	if ch.markRules(s.Items, depth+1) {
-		has = true
-	}
-	if has {
-		ch.withRules[s] = true
-	}
-	return has
-}
-
 // walk checks the node s at p and everything below it. forbidOldSelf is
 // the path of the list or map above s whose items cannot be correlated,
 // if any.
@@ -342,11 +264,10 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 			n.Children = append(n.Children, c)
 		}
 	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+	// A node without rules at or below it (nil included) is not marked.
+	if s.AdditionalProperties != nil && ch.withRules[s.AdditionalProperties.Schema] {
 		ap := s.AdditionalProperties.Schema
-		if ch.withRules[ap] {
-			add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, additionalAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
-		}
+		add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, elemAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
 	}
 	names := make([]string, 0, len(s.Properties))
 	for k := range s.Properties {
@@ -355,7 +276,7 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 	sort.Strings(names)
 	for _, k := range names {
 		ps := s.Properties[k]
-		if ps == nil || !ch.withRules[ps] {
+		if !ch.withRules[ps] {
 			continue
 		}
 		sub := forbidOldSelf
@@ -364,12 +285,12 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 		}
 		add(ch.walk(ps, p.Child("properties").Key(k), ctx.child(ps, propertyAccess(k), p.Child("properties").Key(k)), sub, depth+1))
 	}
-	if s.Items != nil && ch.withRules[s.Items] {
+	if ch.withRules[s.Items] {
 		sub := forbidOldSelf
 		if sub == nil && (s.XListType == nil || *s.XListType != "map") {
 			sub = p
 		}
-		add(ch.walk(s.Items, p.Child("items"), ctx.child(s.Items, itemsAccess, p.Child("items")), sub, depth+1))
+		add(ch.walk(s.Items, p.Child("items"), ctx.child(s.Items, elemAccess, p.Child("items")), sub, depth+1))
 	}
 	if len(s.XValidations) > 0 {
 		ch.compileNode(n, ctx)
@@ -379,19 +300,15 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 
 // compileNode compiles the node's rules as CRD validation does.
 func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
-	ti, err := ctx.typeInfo()
+	dt, err := ctx.declType()
 	if err != nil {
 		n.Err = fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err)
-		return
-	}
-	if ti == nil {
-		n.Err = fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
 		return
 	}
 	// Nodes with the same rules and an equal type share one compilation
 	// through the cache: a schema often repeats a structure with its
 	// rules, and versions repeat schemas.
-	results, err := compileRules(ti.schema, ti.schema.XValidations, ti.dt, ch.cfg)
+	results, err := compileRules(ctx.schema, ctx.schema.XValidations, dt, ch.cfg)
 	if err != nil {
 		n.Err = err
 		return

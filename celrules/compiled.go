@@ -39,13 +39,10 @@ type node struct {
 	// old value converted.
 	usesOldSelf bool
 
-	items      *node
-	additional *node
-	props      map[string]*node
+	children
 	// propKeys are the keys of props, sorted: the order in which a run
 	// visits them.
 	propKeys []string
-	allOf    []*node
 }
 
 // ready compiles the node's rules if that was deferred.
@@ -78,44 +75,45 @@ func (n *node) setRules(rules []*compiledRule, err error) {
 // Without options, rules compile in the environment the API server uses for
 // stored expressions, the one it validates objects with.
 func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compiled, error) {
-	cfg := newConfig()
-	for _, o := range opts {
-		if o != nil {
-			o(cfg)
-		}
-	}
-	if err := cfg.check(); err != nil {
+	cfg, err := newConfig(opts)
+	if err != nil {
 		return nil, err
 	}
-	if !hasRules(s, 0) {
+	if !hasRules(s, 0, nil) {
 		return nil, nil
 	}
 	if cfg.cache == nil {
 		// Nodes with the same rules and an equal type compile once.
 		cfg.cache = new(Cache)
 	}
-	vs := newValueSchema(s, isResourceRoot, cfg.release)
+	vs := newValueSchema(s, isResourceRoot, cfg.release, 0)
 	return &Compiled{root: buildNode(s, s, isResourceRoot, cfg.cache.declTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
 }
 
 // hasRules reports whether s or a node below it (outside the junctors)
-// has rules.
-func hasRules(s *structural.Schema, depth int) bool {
+// has rules. With marked, it records there every node for which that is
+// true; without, it stops at the first rule.
+func hasRules(s *structural.Schema, depth int, marked map[*structural.Schema]bool) bool {
 	if s == nil || depth > maxSchemaDepth {
 		return false
 	}
-	if len(s.XValidations) > 0 || hasRules(s.Items, depth+1) {
-		return true
-	}
-	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Schema, depth+1) {
-		return true
-	}
-	for _, p := range s.Properties {
-		if hasRules(p, depth+1) {
-			return true
+	has := len(s.XValidations) > 0
+	below := func(c *structural.Schema) {
+		if (!has || marked != nil) && hasRules(c, depth+1, marked) {
+			has = true
 		}
 	}
-	return false
+	below(s.Items)
+	if s.AdditionalProperties != nil {
+		below(s.AdditionalProperties.Schema)
+	}
+	for _, p := range s.Properties {
+		below(p)
+	}
+	if has && marked != nil {
+		marked[s] = true
+	}
+	return has
 }
 
 // buildNode compiles the rules that validation (the node's schema, or one
@@ -162,7 +160,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		// even where the resource root replaces the schema (metadata).
 		cvs := vs.props[k]
 		if cvs == nil || (cvs.s != np && !np.XEmbeddedResource) {
-			cvs = newValueSchema(np, false, cfg.release)
+			cvs = newValueSchema(np, false, cfg.release, 0)
 		}
 		if pn := buildNode(vp, np, np.XEmbeddedResource, ft, cvs, cfg, depth+1); pn != nil {
 			if c.props == nil {
@@ -191,7 +189,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		}
 		n = &node{schema: vs.s, vs: vs, dt: dt}
 	}
-	n.items, n.additional, n.props, n.allOf = c.items, c.additional, c.props, c.allOf
+	n.children = c
 	n.propKeys = slices.Sorted(maps.Keys(c.props))
 	return n
 }

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -164,10 +166,7 @@ func (t *declType) encodeDigest(buf *[]byte) typeDigests {
 		flag(t.intOrString)
 		b = binary.BigEndian.AppendUint64(b, uint64(len(names)))
 		for i, n := range names {
-			f := t.fields[n]
 			b = str(n)
-			b = str(f.name)
-			flag(f.required)
 			child(fields[i])
 		}
 		child(key)
@@ -184,9 +183,7 @@ func (t *declType) encodeDigest(buf *[]byte) typeDigests {
 
 // declField is one property of an object declType.
 type declField struct {
-	name     string
-	typ      *declType
-	required bool
+	typ *declType
 }
 
 func newScalarType(name string, t *cel.Type, minSize int64) *declType {
@@ -230,21 +227,17 @@ func (c *Cache) declTypeAt(s *structural.Schema, isResourceRoot bool, rel releas
 	if c != nil {
 		m = c.nodeTypes
 	}
-	return newDeclTypeDepth(s, isResourceRoot, rel >= 37, 0, m)
+	t, _ := declTypeReach(s, isResourceRoot, rel >= 37, 0, m)
+	return t
 }
 
 // maxSchemaDepth bounds the recursion over pathological schemas.
 const maxSchemaDepth = 1000
 
-func newDeclTypeDepth(s *structural.Schema, isResourceRoot, capNames bool, depth int, m *nodeTypes) *declType {
-	t, _ := declTypeReach(s, isResourceRoot, capNames, depth, m)
-	return t
-}
-
-// declTypeReach is newDeclTypeDepth, which also returns how far below s
-// the derivation went (-1 when it stopped at maxSchemaDepth): a type kept
-// by node serves any depth from which it reaches no deeper than
-// maxSchemaDepth.
+// declTypeReach derives the type of s at depth (declTypeAt), and returns
+// how far below s the derivation went (-1 when it stopped at
+// maxSchemaDepth): a type kept by node serves any depth from which it
+// reaches no deeper than maxSchemaDepth.
 func declTypeReach(s *structural.Schema, isResourceRoot, capNames bool, depth int, m *nodeTypes) (*declType, int) {
 	if s == nil {
 		return nil, 0
@@ -283,22 +276,15 @@ func declTypeReach(s *structural.Schema, isResourceRoot, capNames bool, depth in
 // deriveDeclType derives the type of the node s from the types of the
 // nodes below it, which child derives.
 func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child func(s *structural.Schema, isResourceRoot bool) *declType) *declType {
-	vv := s.ValueValidation
 	if s.XIntOrString {
-		t := newScalarType("dyn", cel.DynType, 1)
+		t := newScalarType("dyn", cel.DynType, 1).bounded(validationOf(s).MaxLength, 4)
 		t.intOrString = true
-		if vv != nil && vv.MaxLength != nil {
-			t.maxElements = nonNegative(*vv.MaxLength) * 4
-		} else {
-			t.maxElements = maxRequestSize - 2
-			t.unbounded = true
-		}
 		return t
 	}
 	if isResourceRoot {
 		s = withTypeAndObjectMeta(s, capNames)
-		vv = s.ValueValidation
 	}
+	vv := validationOf(s)
 	switch s.Type {
 	case "array":
 		if s.Items == nil {
@@ -308,7 +294,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 		if elem == nil {
 			return nil
 		}
-		if vv != nil && vv.MaxItems != nil {
+		if vv.MaxItems != nil {
 			return newListType(elem, nonNegative(*vv.MaxItems))
 		}
 		t := newListType(elem, (maxRequestSize-2)/(elem.minSize+1))
@@ -321,18 +307,12 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 			if elem == nil {
 				return nil
 			}
-			if vv != nil && vv.MaxProperties != nil {
+			if vv.MaxProperties != nil {
 				return newMapType(stringKeyDecl(), elem, nonNegative(*vv.MaxProperties))
 			}
 			t := newMapType(stringKeyDecl(), elem, (maxRequestSize-2)/(elem.minSize+6))
 			t.unbounded = true
 			return t
-		}
-		required := map[string]bool{}
-		if vv != nil {
-			for _, r := range vv.Required {
-				required[r] = true
-			}
 		}
 		fields := make(map[string]*declField, len(s.Properties))
 		minSize := int64(2)
@@ -342,9 +322,9 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 				continue
 			}
 			if escaped, ok := escapeProperty(name); ok {
-				fields[escaped] = &declField{name: escaped, typ: ft, required: required[name]}
+				fields[escaped] = &declField{typ: ft}
 			}
-			if required[name] && prop.Default == nil {
+			if prop.Default == nil && slices.Contains(vv.Required, name) {
 				minSize += int64(len(name)) + ft.minSize + 4
 			}
 		}
@@ -352,20 +332,9 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 		t.minSize = minSize
 		return t
 	case "string":
-		format := ""
-		if vv != nil {
-			format = vv.Format
-		}
-		switch format {
+		switch vv.Format {
 		case "byte":
-			t := newScalarType("bytes", cel.BytesType, minStringSize)
-			if vv.MaxLength != nil {
-				t.maxElements = nonNegative(*vv.MaxLength)
-			} else {
-				t.maxElements = maxRequestSize - 2
-				t.unbounded = true
-			}
-			return t
+			return newScalarType("bytes", cel.BytesType, minStringSize).bounded(vv.MaxLength, 1)
 		case "duration":
 			t := newScalarType("duration", cel.DurationType, minDurationSize)
 			t.maxElements = maxDurationSize
@@ -380,18 +349,13 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 			return t
 		}
 		t := newScalarType("string", cel.StringType, minStringSize)
-		switch {
-		case vv != nil && vv.MaxLength != nil:
-			t.maxElements = nonNegative(*vv.MaxLength) * 4
-		case vv != nil && len(vv.Enum) > 0:
-			for _, e := range vv.Enum {
-				if str, ok := e.Value.(string); ok && int64(len(str)) > t.maxElements {
-					t.maxElements = int64(len(str))
-				}
+		if vv.MaxLength != nil || len(vv.Enum) == 0 {
+			return t.bounded(vv.MaxLength, 4)
+		}
+		for _, e := range vv.Enum {
+			if str, ok := e.Value.(string); ok && int64(len(str)) > t.maxElements {
+				t.maxElements = int64(len(str))
 			}
-		default:
-			t.maxElements = maxRequestSize - 2
-			t.unbounded = true
 		}
 		return t
 	case "boolean":
@@ -402,6 +366,29 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 		return intDecl
 	}
 	return nil
+}
+
+// noValidation stands for a schema node without value validation.
+var noValidation structural.ValueValidation
+
+// validationOf returns the value validation of s, never nil.
+func validationOf(s *structural.Schema) *structural.ValueValidation {
+	if s.ValueValidation == nil {
+		return &noValidation
+	}
+	return s.ValueValidation
+}
+
+// bounded sets t's maxElements to limit times perUnit or, without a limit,
+// to the request-size worst case.
+func (t *declType) bounded(limit *int64, perUnit int64) *declType {
+	if limit != nil {
+		t.maxElements = nonNegative(*limit) * perUnit
+	} else {
+		t.maxElements = maxRequestSize - 2
+		t.unbounded = true
+	}
+	return t
 }
 
 func nonNegative(v int64) int64 {
@@ -428,9 +415,7 @@ func withTypeAndObjectMeta(s *structural.Schema, capNames bool) *structural.Sche
 		XValidations:         s.XValidations,
 	}
 	props := make(map[string]*structural.Schema, len(s.Properties)+3)
-	for k, p := range s.Properties {
-		props[k] = p
-	}
+	maps.Copy(props, s.Properties)
 	props["kind"] = &structural.Schema{Generic: structural.Generic{Type: "string"}}
 	props["apiVersion"] = &structural.Schema{Generic: structural.Generic{Type: "string"}}
 	var metaProps map[string]*structural.Schema
@@ -485,11 +470,9 @@ func cappedString(existing *structural.Schema, limit int64) *structural.Schema {
 func (t *declType) withTypeNames(name string) *declType {
 	switch t.kind {
 	case kindObject:
-		changed := false
-		if t.name != "object" {
+		changed := t.name == "object" // a name is to be given
+		if !changed {
 			name = t.name
-		} else {
-			changed = true
 		}
 		fields := make(map[string]*declField, len(t.fields))
 		for fn, f := range t.fields {
@@ -499,7 +482,7 @@ func (t *declType) withTypeNames(name string) *declType {
 				continue
 			}
 			changed = true
-			fields[fn] = &declField{name: fn, typ: nt, required: f.required}
+			fields[fn] = &declField{typ: nt}
 		}
 		if !changed {
 			return t

@@ -224,7 +224,8 @@ func withCompatibilityVersion(minor int) Option {
 
 // newDeclType is declTypeAt without a cache at 1.37.
 func newDeclType(s *structural.Schema, isResourceRoot bool) *declType {
-	return newDeclTypeDepth(s, isResourceRoot, true, 0, nil)
+	t, _ := declTypeReach(s, isResourceRoot, true, 0, nil)
+	return t
 }
 
 // baseEnv returns the base environment for new expressions at

@@ -33,25 +33,6 @@ import (
 // A sync.Once guards each lazily built set or index, as upstream's does,
 // so that a panic while building it leaves it as far as it got.
 
-// rawListOf is the CEL value of the array l under the node v, for releases
-// before 1.37.
-func rawListOf(l []any, v *valueSchema) ref.Val {
-	lv := rawListVal{listVal{elems: l, items: v.items}}
-	if v.s.XListType != nil {
-		switch *v.s.XListType {
-		case "map":
-			return &rawMapListVal{rawListVal: lv, keys: v.mapKeys}
-		case "set":
-			return &rawSetListVal{rawListVal: lv}
-		case "atomic":
-			return &lv
-		default:
-			return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *v.s.XListType)
-		}
-	}
-	return &lv
-}
-
 // rawListVal is an atomic list before 1.37: + appends raw values.
 type rawListVal struct{ listVal }
 
@@ -86,12 +67,9 @@ func (l *rawSetListVal) rawSet() map[any]struct{} {
 }
 
 func (l *rawSetListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	set := l.rawSet()
 	for it := o.Iterator(); it.HasNext() == types.True; {
@@ -144,12 +122,9 @@ func (l *rawMapListVal) index() map[any]any {
 }
 
 func (l *rawMapListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	idx := l.index()
 	for it := o.Iterator(); it.HasNext() == types.True; {

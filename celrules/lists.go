@@ -3,6 +3,7 @@ package celrules
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/google/cel-go/common/types"
@@ -34,26 +35,28 @@ func (l *listVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", l.Type(), t)
 }
 
-func (l *listVal) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case types.ListType:
-		return l
-	case types.TypeType:
-		return types.ListType
+func (l *listVal) ConvertToType(t ref.Type) ref.Val { return convertToType(l, types.ListType, t) }
+
+// sameSize returns other as a list when it is a list of n elements, and
+// else what comparing a list of n elements with it gives: false, or the
+// error for a value that is not a list.
+func sameSize(other ref.Val, n int) (traits.Lister, ref.Val) {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return nil, types.MaybeNoSuchOverloadErr(other)
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
+	if types.Int(n) != o.Size() {
+		return nil, types.False
+	}
+	return o, nil
 }
 
 func (l *listVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
-	n := types.Int(len(l.elems))
-	if n != o.Size() {
-		return types.False
-	}
-	for i := types.Int(0); i < n; i++ {
+	for i := types.Int(0); i < types.Int(len(l.elems)); i++ {
 		if eq := l.Get(i).Equal(o.Get(i)); eq != types.True {
 			return eq
 		}
@@ -121,18 +124,12 @@ func (l *listVal) Iterator() traits.Iterator { return &listIter{l: l} }
 func (l *listVal) Size() ref.Val             { return types.Int(len(l.elems)) }
 
 type listIter struct {
+	iterator
 	l *listVal
 	i int
 }
 
-func (it *listIter) ConvertToNative(reflect.Type) (any, error) {
-	return nil, fmt.Errorf("type conversion on iterators not supported")
-}
-func (it *listIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *listIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *listIter) Type() ref.Type                 { return types.IteratorType }
-func (it *listIter) Value() any                     { return nil }
-func (it *listIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.l.elems)) }
+func (it *listIter) HasNext() ref.Val { return types.Bool(it.i < len(it.l.elems)) }
 func (it *listIter) Next() ref.Val {
 	if it.i >= len(it.l.elems) {
 		return types.NewErr("no more elements")
@@ -167,12 +164,9 @@ func (l *setListVal) keys() (map[any]struct{}, ref.Val) {
 }
 
 func (l *setListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	set, err := l.keys()
 	if err != nil {
@@ -238,19 +232,14 @@ func unionSetList(elems []ref.Val, o traits.Lister) ref.Val {
 			elems = append(elems, v)
 		}
 	}
-	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems)}
+	return &concatSetList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems, set: set}
 }
 
 // concatSetList is the result of + on a set list; it keeps set semantics.
-type concatSetList struct{ traits.Lister }
-
-func (l *concatSetList) elems() []ref.Val {
-	n, _ := l.Size().(types.Int)
-	out := make([]ref.Val, int(n))
-	for i := range out {
-		out[i] = l.Get(types.Int(i))
-	}
-	return out
+type concatSetList struct {
+	traits.Lister
+	elems []ref.Val        // the Lister's, not to be modified
+	set   map[any]struct{} // the keys of elems
 }
 
 func (l *concatSetList) Add(other ref.Val) ref.Val {
@@ -258,26 +247,15 @@ func (l *concatSetList) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
-	return unionSetList(l.elems(), o)
+	return unionSetList(slices.Clip(l.elems), o)
 }
 
 func (l *concatSetList) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
-	if l.Size() != o.Size() {
-		return types.False
-	}
-	set := map[any]struct{}{}
-	for _, e := range l.elems() {
-		k, err := setKey(e)
-		if err != nil {
-			return err
-		}
-		set[k] = struct{}{}
-	}
-	return setEqual(set, o)
+	return setEqual(l.set, o)
 }
 
 // mapListVal is an x-kubernetes-list-type=map array: equality ignores
@@ -302,17 +280,24 @@ func itemKey(item any, keys []string, joined string) any {
 	if !ok {
 		return types.NewErr("unexpected data format for element of array with x-kubernetes-list-type=map: %T", item)
 	}
+	return joinKey(keys, joined, func(name string) any { return m[name] })
+}
+
+// joinKey is the Go map key of an item whose key property name has the
+// value get(name): that value, an array of two or three values, or more
+// values joined with the fmt verb joined.
+func joinKey(keys []string, joined string, get func(name string) any) any {
 	switch len(keys) {
 	case 1:
-		return m[keys[0]]
+		return get(keys[0])
 	case 2:
-		return [2]any{m[keys[0]], m[keys[1]]}
+		return [2]any{get(keys[0]), get(keys[1])}
 	case 3:
-		return [3]any{m[keys[0]], m[keys[1]], m[keys[2]]}
+		return [3]any{get(keys[0]), get(keys[1]), get(keys[2])}
 	}
 	k := make([]any, len(keys))
 	for i, name := range keys {
-		k[i] = m[name]
+		k[i] = get(name)
 	}
 	return fmt.Sprintf(joined, k)
 }
@@ -332,12 +317,9 @@ func (l *mapListVal) index() map[any]any {
 }
 
 func (l *mapListVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if types.Int(len(l.elems)) != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	idx := l.index()
 	seen := make(map[any]struct{}, len(idx))
@@ -369,17 +351,15 @@ func (l *mapListVal) Add(other ref.Val) ref.Val {
 
 // hashable reports whether k may be used as a Go map key without a panic.
 func hashable(k any) bool {
-	return k == nil || reflect.TypeOf(k).Comparable() && comparableDeep(k)
-}
-
-func comparableDeep(k any) bool {
 	switch x := k.(type) {
+	case nil:
+		return true
 	case [2]any:
 		return hashable(x[0]) && hashable(x[1])
 	case [3]any:
 		return hashable(x[0]) && hashable(x[1]) && hashable(x[2])
 	}
-	return true
+	return reflect.TypeOf(k).Comparable()
 }
 
 // valKey is the key of a CEL list item under the map list's key names.
@@ -408,19 +388,7 @@ func valKey(v ref.Val, keys []string) any {
 		}
 		return raw
 	}
-	switch len(keys) {
-	case 1:
-		return get(keys[0])
-	case 2:
-		return [2]any{get(keys[0]), get(keys[1])}
-	case 3:
-		return [3]any{get(keys[0]), get(keys[1]), get(keys[2])}
-	}
-	k := make([]any, len(keys))
-	for i, name := range keys {
-		k[i] = get(name)
-	}
-	return fmt.Sprintf("%#v", k)
+	return joinKey(keys, "%#v", get)
 }
 
 func mergeMapList(elems []ref.Val, o traits.Lister, keys []string) ref.Val {
@@ -437,23 +405,15 @@ func mergeMapList(elems []ref.Val, o traits.Lister, keys []string) ref.Val {
 			elems = append(elems, v)
 		}
 	}
-	return &concatMapList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), keys: keys}
+	return &concatMapList{Lister: types.NewRefValList(types.DefaultTypeAdapter, elems), elems: elems, keys: keys}
 }
 
 // concatMapList is the result of + on a map list; it keeps map-list
 // semantics.
 type concatMapList struct {
 	traits.Lister
-	keys []string
-}
-
-func (l *concatMapList) elems() []ref.Val {
-	n, _ := l.Size().(types.Int)
-	out := make([]ref.Val, int(n))
-	for i := range out {
-		out[i] = l.Get(types.Int(i))
-	}
-	return out
+	elems []ref.Val // the Lister's, not to be modified
+	keys  []string
 }
 
 func (l *concatMapList) Add(other ref.Val) ref.Val {
@@ -461,19 +421,16 @@ func (l *concatMapList) Add(other ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
-	return mergeMapList(l.elems(), o, l.keys)
+	return mergeMapList(slices.Clone(l.elems), o, l.keys)
 }
 
 func (l *concatMapList) Equal(other ref.Val) ref.Val {
-	o, ok := other.(traits.Lister)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	if l.Size() != o.Size() {
-		return types.False
+	o, res := sameSize(other, len(l.elems))
+	if o == nil {
+		return res
 	}
 	byKey := map[any]ref.Val{}
-	for _, e := range l.elems() {
+	for _, e := range l.elems {
 		byKey[valKey(e, l.keys)] = e
 	}
 	seen := map[any]struct{}{}

@@ -37,15 +37,19 @@ type config struct {
 	cache *Cache
 }
 
-func newConfig() *config {
-	return &config{minor: defaultMinor, release: release.Default}
-}
-
-func (c *config) check() error {
-	if c.minor > maxMinor {
-		return fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
+// newConfig returns the configuration opts give, or an error for a
+// compatibility version this package does not know.
+func newConfig(opts []Option) (*config, error) {
+	c := &config{minor: defaultMinor, release: release.Default}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
 	}
-	return nil
+	if c.minor > maxMinor {
+		return nil, fmt.Errorf("celrules: unknown compatibility version 1.%d", c.minor)
+	}
+	return c, nil
 }
 
 // WithKubernetesVersion makes rules compile, cost and fail as on the API

@@ -105,23 +105,10 @@ func (p *planProbe) ok(e ast.Expr, depth int) bool {
 		if call.IsMemberFunction() && !p.ok(call.Target(), depth+1) {
 			return false
 		}
-		for _, arg := range call.Args() {
-			if !p.ok(arg, depth+1) {
-				return false
-			}
-		}
-		return true
+		return p.all(call.Args(), depth+1)
 	case ast.ListKind:
 		l := e.AsList()
-		if len(l.OptionalIndices()) > 0 {
-			return false
-		}
-		for _, el := range l.Elements() {
-			if !p.ok(el, depth+1) {
-				return false
-			}
-		}
-		return true
+		return len(l.OptionalIndices()) == 0 && p.all(l.Elements(), depth+1)
 	case ast.MapKind:
 		for _, entry := range e.AsMap().Entries() {
 			if entry.Kind() != ast.MapEntryKind {
@@ -140,6 +127,16 @@ func (p *planProbe) ok(e ast.Expr, depth int) bool {
 			p.ok(c.Result(), depth+1)
 	}
 	return false
+}
+
+// all reports whether each of es plans safely.
+func (p *planProbe) all(es []ast.Expr, depth int) bool {
+	for _, e := range es {
+		if !p.ok(e, depth) {
+			return false
+		}
+	}
+	return true
 }
 
 // patternPlans reports whether planning the regular expression function

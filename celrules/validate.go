@@ -120,21 +120,22 @@ func (c *Compiled) Validate(ctx context.Context, fldPath *crdschema.Path, obj, o
 	if vc.bounded {
 		if bound, ok := boundedRun(c.root, obj, oldObj, budget); ok {
 			v.untracked = true
-			errs, _ := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-			return Result{Errors: errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
+			v.node(c.root, obj, oldObj, vc.ratchet, budget)
+			return Result{Errors: v.errs, Warnings: v.warnings, Remaining: budget - int64(bound)}
 		}
 	}
-	errs, remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
-	return Result{Errors: errs, Warnings: v.warnings, Remaining: remaining}
+	remaining := v.node(c.root, obj, oldObj, vc.ratchet, budget)
+	return Result{Errors: v.errs, Warnings: v.warnings, Remaining: remaining}
 }
 
 // run is one Validate call. It keeps the location of the value
 // being validated as a stack, and builds its path only for an error.
 type run struct {
 	ctx context.Context
-	// warnings are the failures ratcheting kept from being errors.
-	warnings crdschema.ErrorList
-	loc      pathstack.Stack
+	// errs are the failures so far; warnings those ratcheting kept from
+	// being errors.
+	errs, warnings crdschema.ErrorList
+	loc            pathstack.Stack
 	// typeAsValue shows the type name as the value of a failed rule, as
 	// releases before 1.35 do.
 	typeAsValue bool
@@ -165,35 +166,29 @@ func isNil(v any) bool {
 	return false
 }
 
-func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) (crdschema.ErrorList, int64) {
+// node validates obj, and old, against the rules of n and below it,
+// adding the failures to v.errs; it returns the budget left.
+func (v *run) node(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	if n == nil || obj == nil {
-		return nil, budget
+		return budget
 	}
-	errs, budget := v.rules(n, obj, old, r, budget)
-	if budget < 0 {
-		return errs, budget
+	if budget = v.rules(n, obj, old, r, budget); budget < 0 {
+		return budget
 	}
 	for _, a := range n.allOf {
-		var e crdschema.ErrorList
-		e, budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget)
-		errs = append(errs, e...)
-		if budget < 0 {
-			return errs, budget
+		if budget = v.node(a, obj, old, ratcheting{parent: r.parent}, budget); budget < 0 {
+			return budget
 		}
 	}
 	switch x := obj.(type) {
 	case []any:
 		oldList, _ := old.([]any)
-		var e crdschema.ErrorList
-		e, budget = v.list(n, x, oldList, r, budget)
-		return append(errs, e...), budget
+		return v.list(n, x, oldList, r, budget)
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
-		var e crdschema.ErrorList
-		e, budget = v.object(n, x, oldMap, r, budget)
-		return append(errs, e...), budget
+		return v.object(n, x, oldMap, r, budget)
 	}
-	return errs, budget
+	return budget
 }
 
 // correlatableMap reports whether old values of a map's entries are
@@ -202,11 +197,13 @@ func correlatableMap(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int64) int64 {
 	if budget < 0 {
-		return nil, budget
+		return budget
 	}
-	correlatable := correlatableMap(n.schema.XMapType)
+	if !correlatableMap(n.schema.XMapType) {
+		old = nil
+	}
 	// The API server visits an object's fields in Go's map order, so the
 	// order of their errors, and which of them are reported once the
 	// budget runs out, changes from call to call; a run visits them in key
@@ -219,18 +216,11 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			val := obj[k]
-			var oldVal any
-			if correlatable && old != nil {
-				oldVal = old[k]
-			}
-			var e crdschema.ErrorList
 			v.loc.Key(k)
-			e, budget = v.node(n.additional, val, oldVal, r.key(k), budget)
+			budget = v.node(n.additional, obj[k], old[k], r.key(k), budget)
 			v.loc.Pop()
-			errs = append(errs, e...)
 			if budget < 0 {
-				return errs, budget
+				return budget
 			}
 		}
 	}
@@ -239,44 +229,35 @@ func (v *run) object(n *node, obj, old map[string]any, r ratcheting, budget int6
 		if !ok {
 			continue
 		}
-		var oldVal any
-		if correlatable && old != nil {
-			oldVal = old[k]
-		}
-		var e crdschema.ErrorList
 		v.loc.Child(k)
-		e, budget = v.node(n.props[k], val, oldVal, r.key(k), budget)
+		budget = v.node(n.props[k], val, old[k], r.key(k), budget)
 		v.loc.Pop()
-		errs = append(errs, e...)
 		if budget < 0 {
-			return errs, budget
+			return budget
 		}
 	}
-	return errs, budget
+	return budget
 }
 
-func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) list(n *node, obj, old []any, r ratcheting, budget int64) int64 {
 	if budget < 0 || n.items == nil {
-		return nil, budget
+		return budget
 	}
 	olds := oldItems(n.schema, old)
 	for i, item := range obj {
-		var e crdschema.ErrorList
 		v.loc.Index(i)
-		e, budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
+		budget = v.node(n.items, item, oldItem(olds, item), r.index(i), budget)
 		v.loc.Pop()
-		errs = append(errs, e...)
 		if budget < 0 {
-			return errs, budget
+			return budget
 		}
 	}
-	return errs, budget
+	return budget
 }
 
-// activation binds self and oldSelf.
+// activation binds self and oldSelf (when not nil).
 type activation struct {
 	self, oldSelf ref.Val
-	hasOldSelf    bool
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -284,7 +265,7 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case selfVar:
 		return a.self, true
 	case oldSelfVar:
-		return a.oldSelf, a.hasOldSelf
+		return a.oldSelf, a.oldSelf != nil
 	}
 	return nil, false
 }
@@ -299,20 +280,22 @@ func ruleText(r crdschema.ValidationRule) string {
 	return strings.TrimSpace(r.Rule)
 }
 
-func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crdschema.ErrorList, _ int64) {
+func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	if isNil(old) {
 		old = nil
 	}
 	typ := n.schema.Type
 	n.ready()
 	if n.compileErr != nil {
-		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr))}, budget
+		v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compiler initialization error: %v", n.compileErr)))
+		return budget
 	}
 	if len(n.rules) == 0 {
-		return nil, budget
+		return budget
 	}
 	if budget <= 0 {
-		return crdschema.ErrorList{crdschema.Invalid(v.path(), typ, budgetExhausted)}, -1
+		v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
+		return -1
 	}
 	// The rules of one node are evaluated before those of the next: the
 	// run's activations serve every node in turn.
@@ -321,10 +304,9 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 	optAct := act
 	if n.usesOldSelf {
 		optAct = &v.acts[1]
-		*optAct = activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		*optAct = activation{self: act.self, oldSelf: types.OptionalNone}
 		if old != nil {
 			act.oldSelf = toVal(old, n.vs)
-			act.hasOldSelf = true
 			optAct.oldSelf = types.OptionalOf(act.oldSelf)
 			if v.plainOptional {
 				optAct.oldSelf = types.OptionalOf(types.DefaultTypeAdapter.NativeToValue(act.oldSelf.Value()))
@@ -334,7 +316,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 	for _, cr := range n.rules {
 		rule := cr.src
 		if cr.err != nil {
-			errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
+			v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
 			continue
 		}
 		if !cr.compiled {
@@ -353,21 +335,22 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		if v.untracked {
 			result, _, err = evalProgram(v.ctx, cr.boundsOf().program, ruleAct)
 		} else {
-			result, budget, errs, err = v.evalTracked(cr, ruleAct, typ, errs, budget)
-			if budget < 0 {
-				return errs, budget
+			var fatal *crdschema.Error
+			if result, budget, fatal, err = v.evalTracked(cr, ruleAct, typ, budget); fatal != nil {
+				v.errs = append(v.errs, fatal)
+				return -1
 			}
 		}
 		if err != nil {
 			msg := err.Error()
 			switch {
 			case strings.HasPrefix(msg, "no such overload"):
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleText(rule))))
 			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
-				return errs, -1
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleText(rule))))
+				return -1
 			default:
-				errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
+				v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleText(rule))))
 			}
 			continue
 		}
@@ -383,9 +366,9 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 				v.warnings = append(v.warnings, e)
 				return
 			}
-			errs = append(errs, e)
+			v.errs = append(v.errs, e)
 		}
-		detail, ok := "", false
+		detail := ""
 		if cr.messageCompiled {
 			var prog cel.Program
 			var perr error
@@ -393,27 +376,18 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 				prog = cr.boundsOf().message
 			} else if prog, perr = cr.trackedMessage(); perr != nil {
 				add(crdschema.InternalError(at, fmt.Errorf("messageExpression instantiation failed: %w", perr)))
-				return errs, -1
+				return -1
 			}
-			msg, left, merr := v.message(prog, rule.MessageExpression, act, budget)
-			switch {
-			case merr == nil:
-				detail, ok, budget = msg, true, left
-			case merr.kind == msgInternal:
-				add(crdschema.InternalError(at, merr))
-				return errs, -1
-			case merr.kind == msgInvalid:
-				add(crdschema.Invalid(at, typ, merr.Error()))
-				return errs, -1
-			default:
-				budget = left
+			var fatal *crdschema.Error
+			if detail, budget, fatal = v.message(prog, rule.MessageExpression, act, budget, at, typ); fatal != nil {
+				add(fatal)
+				return -1
 			}
 		}
-		if !ok {
+		if detail == "" {
+			detail = ruleText(rule)
 			if rule.Message == "" {
-				detail = "failed rule: " + ruleText(rule)
-			} else {
-				detail = strings.TrimSpace(rule.Message)
+				detail = "failed rule: " + detail
 			}
 		}
 		var value any = obj
@@ -425,33 +399,29 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) (errs crd
 		}
 		add(errorForReason(at, value, detail, rule.Reason))
 	}
-	return errs, budget
+	return budget
 }
 
 // evalTracked evaluates a rule with cost tracking and charges its cost to
-// budget. A negative budget means validation stops, with errs.
-func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, errs crdschema.ErrorList, budget int64) (ref.Val, int64, crdschema.ErrorList, error) {
+// budget. An error that stops validation is returned as fatal.
+func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, budget int64) (_ ref.Val, _ int64, fatal *crdschema.Error, _ error) {
 	rule := cr.src
 	prog, err := cr.trackedProgram()
 	if err != nil {
-		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)), nil
 	}
 	result, details, err := evalProgram(v.ctx, prog, act)
 	if details == nil {
-		errs = append(errs, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.InternalError(v.path(), fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))), nil
 	}
 	cost := details.ActualCost()
 	if cost == nil {
-		errs = append(errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.Invalid(v.path(), typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleText(rule))), nil
 	}
 	if *cost > math.MaxInt64 || int64(*cost) > budget {
-		errs = append(errs, crdschema.Invalid(v.path(), typ, budgetExhausted))
-		return nil, -1, errs, nil
+		return nil, -1, crdschema.Invalid(v.path(), typ, budgetExhausted), nil
 	}
-	return result, budget - int64(*cost), errs, err
+	return result, budget - int64(*cost), nil, err
 }
 
 // evalProgram evaluates prog, turning a panic inside CEL into an error.
@@ -484,54 +454,33 @@ func errorForReason(p *crdschema.Path, value any, detail string, reason *crdsche
 	return crdschema.Invalid(p, value, detail)
 }
 
-type msgErrKind int
-
-const (
-	msgFallback msgErrKind = iota // logged by the API server; the message falls back
-	msgInternal
-	msgInvalid
-)
-
-type messageError struct {
-	kind   msgErrKind
-	detail string
-}
-
-func (e *messageError) Error() string { return e.detail }
-
-// message evaluates a messageExpression; a fallback error means the
-// rule's message (or the default) is used instead.
-func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64) (string, int64, *messageError) {
+// message evaluates the messageExpression of a rule that failed at the
+// path at. It returns the message, or "" where the API server logs why and
+// uses the rule's message (or the default) instead: the evaluation failed,
+// or its result is not a string, is longer than maxMessageExpressionSize,
+// has a line break or is empty. An error that stops validation is
+// returned as fatal.
+func (v *run) message(prog cel.Program, src string, act interpreter.Activation, budget int64, at *crdschema.Path, typ string) (_ string, _ int64, fatal *crdschema.Error) {
 	result, details, err := evalProgram(v.ctx, prog, act)
-	left := budget
 	if !v.untracked {
 		if details == nil || details.ActualCost() == nil {
-			return "", -1, &messageError{kind: msgInternal, detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+			return "", -1, crdschema.InternalError(at, fmt.Errorf("runtime cost could not be calculated for messageExpression: %q", src))
 		}
 		cost := *details.ActualCost()
 		if cost > math.MaxInt64 || int64(cost) > budget {
-			return "", -1, &messageError{kind: msgInvalid, detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
+			return "", -1, crdschema.Invalid(at, typ, "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run")
 		}
-		left = budget - int64(cost)
+		budget -= int64(cost)
 	}
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
-			return "", -1, &messageError{kind: msgInvalid, detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}
+			return "", -1, crdschema.Invalid(at, typ, fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src))
 		}
-		return "", left, &messageError{detail: "messageExpression evaluation failed due to: " + err.Error()}
+		return "", budget, nil
 	}
-	s, ok := result.Value().(string)
-	if !ok {
-		return "", left, &messageError{detail: "messageExpression failed to convert to string"}
+	s, _ := result.Value().(string)
+	if s = strings.TrimSpace(s); len(s) > maxMessageExpressionSize || strings.Contains(s, "\n") {
+		return "", budget, nil
 	}
-	s = strings.TrimSpace(s)
-	switch {
-	case len(s) > maxMessageExpressionSize:
-		return "", left, &messageError{detail: fmt.Sprintf("messageExpression beyond allowable length of %d", maxMessageExpressionSize)}
-	case strings.Contains(s, "\n"):
-		return "", left, &messageError{detail: "messageExpression should not contain line breaks"}
-	case s == "":
-		return "", left, &messageError{detail: "messageExpression should evaluate to a non-empty string"}
-	}
-	return s, left, nil
+	return s, budget, nil
 }

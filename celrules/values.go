@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/crdschema/crdschema/internal/dates"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/structural"
@@ -39,14 +40,10 @@ type valueSchema struct {
 	rawLists bool
 }
 
-// newValueSchema prepares s for value conversion as the API server of
-// release rel converts values. resourceRoot adds the resource properties
-// at the top.
-func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor) *valueSchema {
-	return buildValueSchema(s, resourceRoot, rel, 0)
-}
-
-func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, depth int) *valueSchema {
+// newValueSchema prepares s, at depth in the schema, for value conversion
+// as the API server of release rel converts values. resourceRoot adds the
+// resource properties at the top.
+func newValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor, depth int) *valueSchema {
 	if s == nil || depth > maxSchemaDepth {
 		return nil
 	}
@@ -60,33 +57,25 @@ func buildValueSchema(s *structural.Schema, resourceRoot bool, rel release.Minor
 	if s.Properties != nil {
 		v.props = make(map[string]*valueSchema, len(s.Properties))
 		for k, p := range s.Properties {
-			v.props[k] = buildValueSchema(p, false, rel, depth+1)
+			v.props[k] = newValueSchema(p, false, rel, depth+1)
 		}
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = buildValueSchema(s.AdditionalProperties.Schema, false, rel, depth+1)
+		v.additional = newValueSchema(s.AdditionalProperties.Schema, false, rel, depth+1)
 	}
 	if s.Items != nil {
-		v.items = buildValueSchema(s.Items, false, rel, depth+1)
+		v.items = newValueSchema(s.Items, false, rel, depth+1)
 	}
 	if s.XListType != nil && *s.XListType == "map" {
 		v.mapKeys = make([]string, len(s.XListMapKeys))
 		for i, k := range s.XListMapKeys {
+			v.mapKeys[i] = k
 			if e, ok := escapeProperty(k); ok {
 				v.mapKeys[i] = e
-			} else {
-				v.mapKeys[i] = k
 			}
 		}
 	}
 	return v
-}
-
-func (v *valueSchema) format() string {
-	if v.s.ValueValidation == nil {
-		return ""
-	}
-	return v.s.ValueValidation.Format
 }
 
 // toVal converts an unstructured value of the node v describes into a CEL
@@ -103,15 +92,11 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return types.NewErr("invalid data, got null for schema with nullable=false")
 	}
 	if s.XIntOrString {
-		switch x := u.(type) {
-		case string:
-			return types.String(x)
-		case int:
-			return types.Int(x)
-		case int32:
-			return types.Int(x)
-		case int64:
-			return types.Int(x)
+		if str, ok := u.(string); ok {
+			return types.String(str)
+		}
+		if i, ok := integer(u); ok {
+			return types.Int(i)
 		}
 		return types.NewErr("invalid data, expected XIntOrString value to be either a string or integer")
 	}
@@ -130,31 +115,34 @@ func toVal(u any, v *valueSchema) ref.Val {
 		if v.items == nil {
 			return types.NewErr("invalid array type, expected Items with a non-empty Schema")
 		}
-		if v.rawLists {
-			return rawListOf(l, v)
-		}
+		// Before 1.37, lists work on their raw elements (legacylists.go).
 		lv := listVal{elems: l, items: v.items}
-		if s.XListType != nil {
-			switch *s.XListType {
-			case "map":
-				return &mapListVal{listVal: lv, keys: v.mapKeys}
-			case "set":
-				return &setListVal{listVal: lv}
-			case "atomic":
-				return &lv
-			default:
-				return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)
+		switch {
+		case s.XListType == nil || *s.XListType == "atomic":
+			if v.rawLists {
+				return &rawListVal{lv}
 			}
+			return &lv
+		case *s.XListType == "map":
+			if v.rawLists {
+				return &rawMapListVal{rawListVal: rawListVal{lv}, keys: v.mapKeys}
+			}
+			return &mapListVal{listVal: lv, keys: v.mapKeys}
+		case *s.XListType == "set":
+			if v.rawLists {
+				return &rawSetListVal{rawListVal: rawListVal{lv}}
+			}
+			return &setListVal{listVal: lv}
 		}
-		return &lv
+		return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)
 	case "string":
 		str, ok := u.(string)
 		if !ok {
 			return types.NewErr("invalid data, expected string, got %T", u)
 		}
-		switch v.format() {
+		switch validationOf(s).Format {
 		case "duration":
-			d, err := parseDuration(str)
+			d, err := dates.ParseDuration(str)
 			if err != nil {
 				return types.NewErr("Invalid duration %s: %v", str, err)
 			}
@@ -181,26 +169,18 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return types.String(str)
 	case "number":
 		switch x := u.(type) {
-		case int:
-			return types.Double(x)
-		case int32:
-			return types.Double(x)
-		case int64:
-			return types.Double(x)
 		case float32:
 			return types.Double(x)
 		case float64:
 			return types.Double(x)
 		}
+		if i, ok := integer(u); ok {
+			return types.Double(i)
+		}
 		return types.NewErr("invalid data, expected float, got %T", u)
 	case "integer":
-		switch x := u.(type) {
-		case int:
-			return types.Int(x)
-		case int32:
-			return types.Int(x)
-		case int64:
-			return types.Int(x)
+		if i, ok := integer(u); ok {
+			return types.Int(i)
 		}
 		return types.NewErr("invalid data, expected int, got %T", u)
 	case "boolean":
@@ -214,6 +194,19 @@ func toVal(u any, v *valueSchema) ref.Val {
 		return &preservedVal{u: u}
 	}
 	return types.NewErr("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got %s", s.Type)
+}
+
+// integer returns the whole number u holds as one of Go's integer types.
+func integer(u any) (int64, bool) {
+	switch x := u.(type) {
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
 }
 
 // preservedVal is a value of an untyped node kept by
@@ -263,14 +256,18 @@ func (o *objectVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", o.Type(), t)
 }
 
-func (o *objectVal) ConvertToType(t ref.Type) ref.Val {
+func (o *objectVal) ConvertToType(t ref.Type) ref.Val { return convertToType(o, types.MapType, t) }
+
+// convertToType converts v, a list or map of CEL type typ, to the type t:
+// to its own type, or to its type as a value.
+func convertToType(v ref.Val, typ *types.Type, t ref.Type) ref.Val {
 	switch t {
-	case types.MapType:
-		return o
+	case typ:
+		return v
 	case types.TypeType:
-		return types.MapType
+		return typ
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", o.Type(), t.TypeName())
+	return types.NewErr("type conversion error from '%s' to '%s'", typ, t.TypeName())
 }
 
 // Equal compares o with other field by field. The API server returns the
@@ -392,18 +389,25 @@ func (o *objectVal) Find(key ref.Val) (ref.Val, bool) {
 }
 
 type keyIter struct {
+	iterator
 	keys []ref.Val
 	i    int
 }
 
-func (it *keyIter) ConvertToNative(reflect.Type) (any, error) {
+// iterator is what the iterators of objects and lists share: the
+// ref.Val methods, which CEL never calls on an iterator but the
+// interface requires.
+type iterator struct{}
+
+func (iterator) ConvertToNative(reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion on iterators not supported")
 }
-func (it *keyIter) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *keyIter) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *keyIter) Type() ref.Type                 { return types.IteratorType }
-func (it *keyIter) Value() any                     { return nil }
-func (it *keyIter) HasNext() ref.Val               { return types.Bool(it.i < len(it.keys)) }
+func (iterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (iterator) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (iterator) Type() ref.Type                 { return types.IteratorType }
+func (iterator) Value() any                     { return nil }
+
+func (it *keyIter) HasNext() ref.Val { return types.Bool(it.i < len(it.keys)) }
 func (it *keyIter) Next() ref.Val {
 	if it.i >= len(it.keys) {
 		return types.NewErr("no more elements")

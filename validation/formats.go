@@ -7,9 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/crdschema/crdschema/internal/dates"
 	"github.com/crdschema/crdschema/internal/pattern"
@@ -87,7 +85,6 @@ var (
 	rxSSN       = pattern.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
 	rxNonDigits = regexp.MustCompile(`[^0-9]+`)
 	rxSpaceDash = regexp.MustCompile(`[\s-]+`)
-	rxDuration  = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
 	rxShortName = pattern.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	rxLongName  = pattern.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
@@ -190,41 +187,11 @@ func isISBN13(s string) bool {
 	return int(d[12]-'0')-(10-sum%10)%10 == 0
 }
 
-// durationUnits lists each unit's spellings; the last one of each row
-// also matches as a prefix ("hours" is "hour").
-var durationUnits = [][]string{
-	{"ns", "nano"},
-	{"us", "µs", "micro"},
-	{"ms", "milli"},
-	{"s", "sec"},
-	{"m", "min"},
-	{"h", "hr", "hour"},
-	{"d", "day"},
-	{"w", "wk", "week"},
-}
-
 // isDuration accepts Go durations ("1h30m") and Scala-style ones ("3
 // days", "1 hour 5 min").
 func isDuration(s string) bool {
-	if _, err := time.ParseDuration(s); err == nil {
-		return true
-	}
-	ok := false
-	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
-		if _, err := strconv.Atoi(m[2]); err != nil {
-			return false
-		}
-		unit := strings.ToLower(strings.TrimSpace(m[3]))
-		for _, variants := range durationUnits {
-			last := len(variants) - 1
-			for i, v := range variants {
-				if (i == last && strings.HasPrefix(unit, v)) || strings.EqualFold(v, unit) {
-					ok = true
-				}
-			}
-		}
-	}
-	return ok
+	_, err := dates.ParseDuration(s)
+	return err == nil
 }
 
 func isShortName(s string) bool { return len(s) <= 63 && rxShortName.MatchString(s) }

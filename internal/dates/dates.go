@@ -1,6 +1,7 @@
-// Package dates holds the checks of the OpenAPI "date" and "date-time"
-// string formats, as the API server's schema validation and the CEL
-// format library (format.date(), format.datetime()) both make them.
+// Package dates holds the checks of the OpenAPI "date", "date-time" and
+// "duration" string formats, as the API server's schema validation and
+// CEL (the format library's format.date() and format.datetime(), the
+// values of duration strings) both make them.
 package dates
 
 import (
