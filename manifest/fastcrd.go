@@ -37,6 +37,11 @@ type fastDecoder struct {
 	// allocates its strings once rather than one by one.
 	strs    strings.Builder
 	scratch []byte
+	// schemas holds a schema for each level of schema maps being
+	// decoded, into which each member of a map at that level is decoded
+	// before the map takes a copy; depth is the level of the next map.
+	schemas []*crdschema.JSONSchemaProps
+	depth   int
 }
 
 var fastDecoders = sync.Pool{New: func() any {
@@ -67,6 +72,10 @@ func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
 	crd := new(crdschema.CustomResourceDefinition)
 	err := jsonv2.Unmarshal(j, crd, d.opts)
 	d.strs.Reset() // the text now belongs to crd
+	for _, s := range d.schemas {
+		*s = crdschema.JSONSchemaProps{} // nor keep crd's values alive
+	}
+	d.depth = 0 // after an error, the maps being decoded did not end
 	fastDecoders.Put(d)
 	if err != nil {
 		return nil, err
@@ -141,7 +150,11 @@ func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]cr
 		return err
 	}
 	out := map[string]crdschema.JSONSchemaProps{}
-	s := new(crdschema.JSONSchemaProps)
+	if d.depth == len(d.schemas) {
+		d.schemas = append(d.schemas, new(crdschema.JSONSchemaProps))
+	}
+	s := d.schemas[d.depth]
+	d.depth++
 	for dec.PeekKind() == '"' {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -157,6 +170,7 @@ func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]cr
 		}
 		out[name] = *s
 	}
+	d.depth--
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
