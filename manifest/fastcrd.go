@@ -84,39 +84,46 @@ func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
 }
 
 // unmarshalPropsOrBool decodes a schema, true or false. Null is left to
-// the library, which sets a pointer to nil as sigs.k8s.io/json does.
-func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrBool) error {
-	var v crdschema.JSONSchemaPropsOrBool
+// the library, which sets the pointer to nil as sigs.k8s.io/json does.
+func unmarshalPropsOrBool(dec *jsontext.Decoder, p **crdschema.JSONSchemaPropsOrBool) error {
 	switch dec.PeekKind() {
 	case 'n':
 		return jsonv2.SkipFunc
 	case '{':
-		v.Allows = true
-		v.Schema = new(crdschema.JSONSchemaProps)
-		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
+		b := new(struct { // one allocation for the union and its schema
+			u crdschema.JSONSchemaPropsOrBool
+			s crdschema.JSONSchemaProps
+		})
+		b.u.Allows, b.u.Schema, *p = true, &b.s, &b.u
+		return jsonv2.UnmarshalDecode(dec, &b.s)
+	case 't', 'f':
+		tok, err := dec.ReadToken()
+		if err != nil {
 			return err
 		}
-	case 't':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		v.Allows = true
-	case 'f':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-	default:
-		return errFastUnsure
+		*p = &crdschema.JSONSchemaPropsOrBool{Allows: tok.Bool()}
+		return nil
 	}
-	*s = v
-	return nil
+	return errFastUnsure
 }
 
 // unmarshalPropsOrArray decodes a schema or a list of schemas; another
-// value (null too) decodes as neither, as in the reference decode.
-func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
-	*s = crdschema.JSONSchemaPropsOrArray{}
-	return schemaOrList(dec, &s.Schema, &s.JSONSchemas)
+// value decodes as neither, as in the reference decode. Null is left to
+// the library, which sets the pointer to nil.
+func unmarshalPropsOrArray(dec *jsontext.Decoder, p **crdschema.JSONSchemaPropsOrArray) error {
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '{':
+		b := new(struct { // one allocation for the union and its schema
+			u crdschema.JSONSchemaPropsOrArray
+			s crdschema.JSONSchemaProps
+		})
+		b.u.Schema, *p = &b.s, &b.u
+		return jsonv2.UnmarshalDecode(dec, &b.s)
+	}
+	*p = new(crdschema.JSONSchemaPropsOrArray)
+	return schemaOrList(dec, &(*p).Schema, &(*p).JSONSchemas)
 }
 
 // unmarshalPropsOrStringArray decodes a schema or a list of names;
