@@ -37,6 +37,11 @@ type fastDecoder struct {
 	// allocates its strings once rather than one by one.
 	strs    strings.Builder
 	scratch []byte
+	// schemas holds a schema for each level of schema maps being
+	// decoded, into which each member of a map at that level is decoded
+	// before the map takes a copy; depth is the level of the next map.
+	schemas []*crdschema.JSONSchemaProps
+	depth   int
 }
 
 var fastDecoders = sync.Pool{New: func() any {
@@ -67,6 +72,10 @@ func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
 	crd := new(crdschema.CustomResourceDefinition)
 	err := jsonv2.Unmarshal(j, crd, d.opts)
 	d.strs.Reset() // the text now belongs to crd
+	for _, s := range d.schemas {
+		*s = crdschema.JSONSchemaProps{} // nor keep crd's values alive
+	}
+	d.depth = 0 // after an error, the maps being decoded did not end
 	fastDecoders.Put(d)
 	if err != nil {
 		return nil, err
@@ -75,39 +84,46 @@ func fastCRD(j []byte) (*crdschema.CustomResourceDefinition, error) {
 }
 
 // unmarshalPropsOrBool decodes a schema, true or false. Null is left to
-// the library, which sets a pointer to nil as sigs.k8s.io/json does.
-func unmarshalPropsOrBool(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrBool) error {
-	var v crdschema.JSONSchemaPropsOrBool
+// the library, which sets the pointer to nil as sigs.k8s.io/json does.
+func unmarshalPropsOrBool(dec *jsontext.Decoder, p **crdschema.JSONSchemaPropsOrBool) error {
 	switch dec.PeekKind() {
 	case 'n':
 		return jsonv2.SkipFunc
 	case '{':
-		v.Allows = true
-		v.Schema = new(crdschema.JSONSchemaProps)
-		if err := jsonv2.UnmarshalDecode(dec, v.Schema); err != nil {
+		b := new(struct { // one allocation for the union and its schema
+			u crdschema.JSONSchemaPropsOrBool
+			s crdschema.JSONSchemaProps
+		})
+		b.u.Allows, b.u.Schema, *p = true, &b.s, &b.u
+		return jsonv2.UnmarshalDecode(dec, &b.s)
+	case 't', 'f':
+		tok, err := dec.ReadToken()
+		if err != nil {
 			return err
 		}
-	case 't':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		v.Allows = true
-	case 'f':
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-	default:
-		return errFastUnsure
+		*p = &crdschema.JSONSchemaPropsOrBool{Allows: tok.Bool()}
+		return nil
 	}
-	*s = v
-	return nil
+	return errFastUnsure
 }
 
 // unmarshalPropsOrArray decodes a schema or a list of schemas; another
-// value (null too) decodes as neither, as in the reference decode.
-func unmarshalPropsOrArray(dec *jsontext.Decoder, s *crdschema.JSONSchemaPropsOrArray) error {
-	*s = crdschema.JSONSchemaPropsOrArray{}
-	return schemaOrList(dec, &s.Schema, &s.JSONSchemas)
+// value decodes as neither, as in the reference decode. Null is left to
+// the library, which sets the pointer to nil.
+func unmarshalPropsOrArray(dec *jsontext.Decoder, p **crdschema.JSONSchemaPropsOrArray) error {
+	switch dec.PeekKind() {
+	case 'n':
+		return jsonv2.SkipFunc
+	case '{':
+		b := new(struct { // one allocation for the union and its schema
+			u crdschema.JSONSchemaPropsOrArray
+			s crdschema.JSONSchemaProps
+		})
+		b.u.Schema, *p = &b.s, &b.u
+		return jsonv2.UnmarshalDecode(dec, &b.s)
+	}
+	*p = new(crdschema.JSONSchemaPropsOrArray)
+	return schemaOrList(dec, &(*p).Schema, &(*p).JSONSchemas)
 }
 
 // unmarshalPropsOrStringArray decodes a schema or a list of names;
@@ -141,7 +157,11 @@ func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]cr
 		return err
 	}
 	out := map[string]crdschema.JSONSchemaProps{}
-	s := new(crdschema.JSONSchemaProps)
+	if d.depth == len(d.schemas) {
+		d.schemas = append(d.schemas, new(crdschema.JSONSchemaProps))
+	}
+	s := d.schemas[d.depth]
+	d.depth++
 	for dec.PeekKind() == '"' {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -157,6 +177,7 @@ func (d *fastDecoder) unmarshalSchemaMap(dec *jsontext.Decoder, m *map[string]cr
 		}
 		out[name] = *s
 	}
+	d.depth--
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
