@@ -123,8 +123,10 @@ func (n *node) validate(v any, st *state) int {
 	return mc + 1
 }
 
-// fromJSONNumber turns a json.Number into the number the schema's type
-// asks for, or leaves it a string for a schema that is not numeric.
+// fromJSONNumber turns a json.Number (of a decoder with UseNumber) into
+// the number the schema's type asks for. Under a schema that is not
+// numeric, the API server's validator takes it for a string that is not
+// one, and reports only that.
 func (n *node) fromJSONNumber(num json.Number, st *state) (any, bool) {
 	var x any
 	var err error
@@ -134,7 +136,8 @@ func (n *node) fromJSONNumber(num json.Number, st *state) (any, bool) {
 	case n.hasType("number"):
 		x, err = num.Float64()
 	default:
-		return string(num), false
+		st.add(failure{code: codeInvalidType, path: st.path(), msg: st.path() + " in body must be of type string", value: num})
+		return nil, true
 	}
 	if err != nil {
 		st.add(failure{path: st.path(), msg: fmt.Sprintf("invalid type conversion in %s: %v ", st.path(), err)})
