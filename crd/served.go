@@ -6,8 +6,8 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -18,8 +18,10 @@ import (
 // several versions) share one. conv converts the schemas (and may share
 // them with CRD validation, which is why they are not modified here);
 // unpruned, when not nil, gets each version's schema as converted, before
-// its defaults are pruned.
-func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) error {
+// its defaults are pruned. The embedding nodes of the served schemas
+// (prune.DecoderOptions.Embeds) come with them, unless unknown fields are
+// preserved (nil then).
+func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) (embeds map[*structural.Schema]bool, err error) {
 	type built struct {
 		props    *crdschema.JSONSchemaProps
 		s        *structural.Schema
@@ -44,7 +46,7 @@ next:
 		}
 		s, err := conv.of(props)
 		if err != nil {
-			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		converted := s
 		if unpruned != nil {
@@ -54,13 +56,21 @@ next:
 		// PruneDefaults serves them too.
 		if d.Spec.PreserveUnknownFields {
 			s = serveDefaults(s)
-		} else if s, err = defaulting.PruneDefaults(s); err != nil {
-			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		} else {
+			var e map[*structural.Schema]bool
+			if s, e, err = prune.Defaults(s); err != nil {
+				return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			}
+			if embeds == nil {
+				embeds = e
+			} else {
+				maps.Copy(embeds, e)
+			}
 		}
 		schemas[v.Name] = s
 		done = append(done, built{props, s, converted})
 	}
-	return nil
+	return embeds, nil
 }
 
 // versionSchemas returns the function that gives the schema of a version

@@ -34,7 +34,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	}}
 	d := Defaulted(def)
 	one := map[string]*structural.Schema{}
-	if err := servedSchemas(d, one, nil, nil); err != nil {
+	if _, err := servedSchemas(d, one, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	props, _ := VersionSchema(d, "v1")
@@ -56,7 +56,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	d2 := Defaulted(def)
 	d2.Spec.Versions = []crdschema.CustomResourceDefinitionVersion{version("v1"), version("v2")}
 	two := map[string]*structural.Schema{}
-	if err := servedSchemas(d2, two, nil, nil); err != nil {
+	if _, err := servedSchemas(d2, two, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if two["v1"] != two["v2"] {
