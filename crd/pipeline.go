@@ -121,7 +121,7 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 	if errs := structural.Validate(nil, s, structural.Options{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.NewPipeline: the schema is not structural: %w", errs.ToAggregate())
 	}
-	s, embeds, err := prune.Defaults(s)
+	s, embeds, err := prune.Defaults(s, false)
 	if err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}

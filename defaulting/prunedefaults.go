@@ -23,6 +23,6 @@ import (
 // object type"), and the failures of coercion and of taking a default
 // back out of its surrounding object.
 func PruneDefaults(s *structural.Schema) (*structural.Schema, error) {
-	pruned, _, err := prune.Defaults(s)
+	pruned, _, err := prune.Defaults(s, false)
 	return pruned, err
 }

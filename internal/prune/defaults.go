@@ -12,13 +12,15 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// Defaults is defaulting.PruneDefaults. It also returns the embedding
-// nodes of s and of the result (objectmeta.EmbeddingNodes of a root that
-// is not a resource root, for both): one walk of s finds them and the
-// nodes with defaults, and the Decoder of the result takes them
-// (DecoderOptions.Embeds) instead of walking it again.
-func Defaults(s *structural.Schema) (*structural.Schema, map[*structural.Schema]bool, error) {
-	p := defaultsPruner{root: s, withDefaults: map[*structural.Schema]bool{}, embeds: map[*structural.Schema]bool{}}
+// Defaults is defaulting.PruneDefaults, unless preserveUnknownFields (the
+// CRD's spec.preserveUnknownFields, with which the API server does not
+// prune): then the defaults are only read back as from storage. It also
+// returns the embedding nodes of s and of the result
+// (objectmeta.EmbeddingNodes of a root that is not a resource root, for
+// both): one walk of s finds them and the nodes with defaults, and the
+// Decoder of the result takes them (DecoderOptions.Embeds).
+func Defaults(s *structural.Schema, preserveUnknownFields bool) (*structural.Schema, map[*structural.Schema]bool, error) {
+	p := defaultsPruner{root: s, withDefaults: map[*structural.Schema]bool{}, embeds: map[*structural.Schema]bool{}, preserve: preserveUnknownFields}
 	if defaults, _ := p.mark(s); !defaults {
 		return s, p.embeds, nil
 	}
@@ -34,6 +36,8 @@ type defaultsPruner struct {
 	// withDefaults are the nodes of root that have a default or a node
 	// with a default below them: only those are copied.
 	withDefaults map[*structural.Schema]bool
+	// preserve only reads the defaults back.
+	preserve bool
 }
 
 // mark adds s to withDefaults when s or a node below it has a default, and
@@ -77,11 +81,14 @@ func (p *defaultsPruner) prune(s *structural.Schema, sur surround.Surrounding) (
 	if s.HasDefault() {
 		// served as read back from storage, then pruned
 		v, _ := jsonvalue.RoundTrip(s.Default.Value)
-		d, err := p.pruneDefault(v, sur)
-		if err != nil {
-			return nil, fmt.Errorf("failed to prune default value: %v", err)
+		c.Default = &crdschema.JSON{Value: v}
+		if !p.preserve {
+			d, err := p.pruneDefault(v, sur)
+			if err != nil {
+				return nil, fmt.Errorf("failed to prune default value: %v", err)
+			}
+			c.Default = d
 		}
-		c.Default = d
 	}
 	if ap := s.AdditionalProperties; ap != nil && p.withDefaults[ap.Schema] {
 		as, err := p.prune(ap.Schema, sur.Child("*"))
