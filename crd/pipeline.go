@@ -9,9 +9,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
-	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/crdoptions"
-	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/release"
 	"github.com/crdschema/crdschema/ratchet"
@@ -123,12 +121,13 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 	if errs := structural.Validate(nil, s, structural.Options{}); len(errs) > 0 {
 		return nil, fmt.Errorf("crd.NewPipeline: the schema is not structural: %w", errs.ToAggregate())
 	}
-	if s, err = defaulting.PruneDefaults(s); err != nil {
+	s, embeds, err := prune.Defaults(s, false)
+	if err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	p := &Pipeline{}
 	k := cmp.Or(set.Kind, &crdoptions.Kind{})
-	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, nil, false, true, set); err != nil {
+	if err := p.init(k.Group, k.Version, k.Kind, k.Scope == crdschema.NamespaceScoped, map[string]*structural.Schema{k.Version: s}, embeds, nil, false, true, set); err != nil {
 		return nil, fmt.Errorf("crd.NewPipeline: %w", err)
 	}
 	if p.rules != nil && !set.Lazy {
@@ -143,18 +142,18 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 // rulesSchema when it is not nil: the version's schema before its defaults
 // were pruned or served, which compiles to the same rules (the CEL types
 // depend on where defaults are, not on their values) and may share its
-// types with the CRD's validation. preserveUnknown is the CRD's
-// spec.preserveUnknownFields; with status, status updates are validated.
-func (c *core) init(group, version, kind string, namespaced bool, schemas map[string]*structural.Schema, rulesSchema *structural.Schema, preserveUnknown, status bool, set settings) error {
+// types with the CRD's validation. embeds are the embedding nodes of the
+// schemas (prune.DecoderOptions.Embeds), nil when not known.
+// preserveUnknown is the CRD's spec.preserveUnknownFields; with status,
+// status updates are validated.
+func (c *core) init(group, version, kind string, namespaced bool, schemas map[string]*structural.Schema, embeds map[*structural.Schema]bool, rulesSchema *structural.Schema, preserveUnknown, status bool, set settings) error {
 	c.group, c.version, c.kind, c.namespaced = group, version, kind, namespaced
 	c.schemas = schemas
 	c.schema = schemas[version]
 	c.release = release.Of(set.Version)
-	c.hasEmbedded = objectcheck.Has(c.schema, objectcheck.IsEmbedded)
-	dopts := prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown}
-	c.decoder = prune.NewDecoder(dopts)
-	dopts.Storage = true
-	c.storage = prune.NewDecoder(dopts)
+	c.decoder = prune.NewDecoder(prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown, Embeds: embeds})
+	c.storage = c.decoder.ForStorage()
+	c.hasEmbedded = c.decoder.HasEmbedded(c.schema)
 	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {

@@ -118,7 +118,8 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	// Validation and the served schemas convert each schema once.
 	conv := newStructurals()
 	schemas, unpruned := map[string]*structural.Schema{}, map[string]*structural.Schema{}
-	if err := servedSchemas(d, schemas, unpruned, conv); err != nil {
+	embeds, err := servedSchemas(d, schemas, unpruned, conv)
+	if err != nil {
 		return nil, err
 	}
 	own := set.Cache == nil
@@ -160,7 +161,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 		r.hasStatus = sub.Status != nil
 		r.scale = sub.Scale
 	}
-	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, unpruned[version], d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
+	if err := r.core.init(d.Spec.Group, version, d.Spec.Names.Kind, d.Spec.Scope == crdschema.NamespaceScoped, schemas, embeds, unpruned[version], d.Spec.PreserveUnknownFields, r.hasStatus, set); err != nil {
 		return nil, fmt.Errorf("crd.New: version %s: %w", version, err)
 	}
 	return r, nil

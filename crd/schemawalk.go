@@ -69,17 +69,53 @@ func withoutNulls(v *crdschema.CustomResourceValidation) (_ *crdschema.CustomRes
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return v, false
 	}
-	// One walk over the whole schema finds both.
-	hasNull := false
-	schemaHas(v.OpenAPIV3Schema, func(s crdschema.JSONSchemaProps) bool {
-		hasNull = hasNull || isNull(s.Default) || isNull(s.Example)
-		hasDefault = hasDefault || (s.Default != nil && !isNull(s.Default))
-		return hasNull && hasDefault
-	})
-	if !hasNull {
-		return v, hasDefault
+	var f nullsAndDefaults
+	f.find(v.OpenAPIV3Schema)
+	if !f.null {
+		return v, f.def
 	}
-	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, hasDefault
+	return &crdschema.CustomResourceValidation{OpenAPIV3Schema: copyWithoutNulls(v.OpenAPIV3Schema)}, f.def
+}
+
+// nullsAndDefaults finds whether a schema has explicit nulls (null, for a
+// default or an example) and defaults other than null (def), in one walk
+// of the nodes schemaHas visits. It is schemaHas without its predicate,
+// which takes each node by value: here a node is copied once.
+type nullsAndDefaults struct{ null, def bool }
+
+func (f *nullsAndDefaults) find(s *crdschema.JSONSchemaProps) {
+	if s == nil || f.null && f.def {
+		return
+	}
+	f.null = f.null || isNull(s.Default) || isNull(s.Example)
+	f.def = f.def || s.Default != nil && !isNull(s.Default)
+	var prop crdschema.JSONSchemaProps
+	for _, m := range [...]map[string]crdschema.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for _, p := range m {
+			prop = p
+			f.find(&prop)
+		}
+	}
+	for _, list := range [...][]crdschema.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			f.find(&list[i])
+		}
+	}
+	for _, p := range [...]*crdschema.JSONSchemaPropsOrBool{s.AdditionalProperties, s.AdditionalItems} {
+		if p != nil {
+			f.find(p.Schema)
+		}
+	}
+	if s.Items != nil {
+		for i := range s.Items.JSONSchemas {
+			f.find(&s.Items.JSONSchemas[i])
+		}
+		f.find(s.Items.Schema)
+	}
+	for _, d := range s.Dependencies {
+		f.find(d.Schema)
+	}
+	f.find(s.Not)
 }
 
 // copyWithoutNulls deep-copies the schema tree of s, dropping explicit null

@@ -6,8 +6,7 @@ import (
 	"reflect"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -18,8 +17,9 @@ import (
 // several versions) share one. conv converts the schemas (and may share
 // them with CRD validation, which is why they are not modified here);
 // unpruned, when not nil, gets each version's schema as converted, before
-// its defaults are pruned.
-func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) error {
+// its defaults are pruned. The embedding nodes of the served schemas
+// (prune.DecoderOptions.Embeds) come with them.
+func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) (embeds map[*structural.Schema]bool, err error) {
 	type built struct {
 		props    *crdschema.JSONSchemaProps
 		s        *structural.Schema
@@ -44,23 +44,27 @@ next:
 		}
 		s, err := conv.of(props)
 		if err != nil {
-			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		converted := s
 		if unpruned != nil {
 			unpruned[v.Name] = s
 		}
 		// The API server prunes defaults only when it prunes objects;
-		// PruneDefaults serves them too.
-		if d.Spec.PreserveUnknownFields {
-			s = serveDefaults(s)
-		} else if s, err = defaulting.PruneDefaults(s); err != nil {
-			return fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		// it serves them as read back from storage.
+		var e map[*structural.Schema]bool
+		if s, e, err = prune.Defaults(s, d.Spec.PreserveUnknownFields); err != nil {
+			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+		}
+		if embeds == nil {
+			embeds = e
+		} else {
+			maps.Copy(embeds, e)
 		}
 		schemas[v.Name] = s
 		done = append(done, built{props, s, converted})
 	}
-	return nil
+	return embeds, nil
 }
 
 // versionSchemas returns the function that gives the schema of a version
@@ -86,56 +90,4 @@ func versionSchemas(d *crdschema.CustomResourceDefinition, conv *structurals) fu
 		}
 		return val.OpenAPIV3Schema
 	}
-}
-
-// The API server serves a CRD as it reads it back from storage, where it is
-// kept as apiextensions.k8s.io/v1 JSON: a whole-number float in a default
-// is written without a fraction there ("13"), and decoded again as an
-// integer. Validation of the CRD itself sees the float as sent.
-
-// serveDefaults returns s with the defaults of s and of the schemas below
-// it replaced by their values after a round trip through JSON. Neither s
-// nor the values are modified: the nodes on the way to a changed default
-// are copied, the rest is shared.
-func serveDefaults(s *structural.Schema) *structural.Schema {
-	if s == nil {
-		return nil
-	}
-	var c *structural.Schema
-	own := func() *structural.Schema {
-		if c == nil {
-			cp := *s
-			c = &cp
-		}
-		return c
-	}
-	if s.Default != nil && s.Default.Value != nil {
-		if v, changed := jsonvalue.RoundTrip(s.Default.Value); changed {
-			own().Default = &crdschema.JSON{Value: v}
-		}
-	}
-	if items := serveDefaults(s.Items); items != s.Items {
-		own().Items = items
-	}
-	var props map[string]*structural.Schema // a copy of s's, once changed
-	for name, p := range s.Properties {
-		if np := serveDefaults(p); np != p {
-			if props == nil {
-				props = maps.Clone(s.Properties)
-				own().Properties = props
-			}
-			props[name] = np
-		}
-	}
-	if s.AdditionalProperties != nil {
-		if ap := serveDefaults(s.AdditionalProperties.Schema); ap != s.AdditionalProperties.Schema {
-			a := *s.AdditionalProperties
-			a.Schema = ap
-			own().AdditionalProperties = &a
-		}
-	}
-	if c == nil {
-		return s
-	}
-	return c
 }

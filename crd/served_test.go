@@ -6,6 +6,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -34,7 +35,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	}}
 	d := Defaulted(def)
 	one := map[string]*structural.Schema{}
-	if err := servedSchemas(d, one, nil, nil); err != nil {
+	if _, err := servedSchemas(d, one, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	props, _ := VersionSchema(d, "v1")
@@ -42,7 +43,6 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = serveDefaults(want)
 	if want, err = defaulting.PruneDefaults(want); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	d2 := Defaulted(def)
 	d2.Spec.Versions = []crdschema.CustomResourceDefinitionVersion{version("v1"), version("v2")}
 	two := map[string]*structural.Schema{}
-	if err := servedSchemas(d2, two, nil, nil); err != nil {
+	if _, err := servedSchemas(d2, two, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if two["v1"] != two["v2"] {
@@ -67,16 +67,19 @@ func TestServedSchemasOneVersion(t *testing.T) {
 	}
 }
 
-// TestServeDefaultsCopies checks that serveDefaults leaves its schema as it
-// is (crd.New shares it with the CRD's validation), copies the nodes on
-// the way to a changed default and shares the others.
+// TestServeDefaultsCopies checks that prune.Defaults of a CRD that
+// preserves unknown fields leaves its schema as it is (crd.New shares it
+// with the CRD's validation), copies the nodes on the way to a default,
+// shares the others, and serves the defaults as read back from storage,
+// unpruned.
 func TestServeDefaultsCopies(t *testing.T) {
 	props := &crdschema.JSONSchemaProps{Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
 		"a": {Type: "object", Properties: map[string]crdschema.JSONSchemaProps{
 			"n": {Type: "integer", Default: &crdschema.JSON{Value: 13.0}},
 		}},
-		"b": {Type: "string", Default: &crdschema.JSON{Value: "x"}},
+		"b": {Type: "string"},
 		"m": {Type: "object", AdditionalProperties: &crdschema.JSONSchemaPropsOrBool{Schema: &crdschema.JSONSchemaProps{Type: "integer", Default: &crdschema.JSON{Value: 2.0}}}},
+		"o": {Type: "object", Default: &crdschema.JSON{Value: map[string]any{"unknown": 1.0}}},
 	}}
 	s, err := structural.New(props)
 	if err != nil {
@@ -86,15 +89,18 @@ func TestServeDefaultsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := serveDefaults(s)
+	served, _, err := prune.Defaults(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(s, before) {
-		t.Error("serveDefaults modified its schema")
+		t.Error("prune.Defaults modified its schema")
 	}
 	if served == s || served.Properties["a"] == s.Properties["a"] {
-		t.Error("the nodes on the way to a changed default are not copied")
+		t.Error("the nodes on the way to a default are not copied")
 	}
 	if served.Properties["b"] != s.Properties["b"] {
-		t.Error("a node without a changed default is copied")
+		t.Error("a node without a default is copied")
 	}
 	if d := served.Properties["a"].Properties["n"].Default; d == nil || d.Value != int64(13) {
 		t.Errorf("served default %v, want 13 as an integer", d)
@@ -102,10 +108,13 @@ func TestServeDefaultsCopies(t *testing.T) {
 	if d := served.Properties["m"].AdditionalProperties.Schema.Default; d == nil || d.Value != int64(2) {
 		t.Errorf("served additionalProperties default %v, want 2 as an integer", d)
 	}
+	if d := served.Properties["o"].Default; d == nil || !reflect.DeepEqual(d.Value, map[string]any{"unknown": int64(1)}) {
+		t.Errorf("served default %v, want its unknown field kept", d)
+	}
 	if d := s.Properties["a"].Properties["n"].Default; d.Value != 13.0 {
 		t.Errorf("the schema's default became %v", d.Value)
 	}
-	if unchanged := (&structural.Schema{Generic: structural.Generic{Type: "string"}}); serveDefaults(unchanged) != unchanged {
+	if unchanged := (&structural.Schema{Generic: structural.Generic{Type: "string"}}); func() *structural.Schema { s, _, _ := prune.Defaults(unchanged, true); return s }() != unchanged {
 		t.Error("a schema without defaults is copied")
 	}
 }

@@ -26,10 +26,18 @@ import (
 // server visits them in random order. p is not modified. Compiling the
 // rules is package crd's business (with package celrules).
 func ValidateProps(fldPath *crdschema.Path, p *crdschema.JSONSchemaProps, opts Options) crdschema.ErrorList {
-	w := propsWalker{opts: opts}
 	st := pathstack.New(fldPath) // paths are built for errors only
 	defer st.Release()
-	w.walk(p, &st, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
+	// Properties are walked in map order first: only errors need the
+	// order of names, and most schemas have none.
+	var w propsWalker
+	for _, sorted := range [...]bool{false, true} {
+		w = propsWalker{opts: opts, sorted: sorted}
+		w.walk(p, &st, propsContext{allowDefaults: !opts.ForbidDefaults, defaultsReason: opts.ForbidDefaultsReason}, true)
+		if len(w.errs) == 0 {
+			break
+		}
+	}
 	return w.errs
 }
 
@@ -49,6 +57,8 @@ func (c propsContext) forbidDefaults(reason string) propsContext {
 type propsWalker struct {
 	opts Options
 	errs crdschema.ErrorList
+	// sorted walks properties by name, the order of the errors.
+	sorted bool
 }
 
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
@@ -96,18 +106,16 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 	}
 	if len(p.Properties) != 0 {
 		st.Child("properties")
-		for _, k := range sortedKeys(p.Properties) {
-			sub := ctx
-			if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
-				sub.insideResourceMeta = true
-				if isRoot {
-					sub = sub.forbidDefaults("in top-level " + k)
-				}
+		if w.sorted {
+			for _, k := range sortedKeys(p.Properties) {
+				prop = p.Properties[k]
+				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
 			}
-			prop = p.Properties[k]
-			st.Key(k)
-			convertible = w.walk(&prop, st, sub, false) && convertible
-			st.Pop()
+		} else {
+			for k, v := range p.Properties {
+				prop = v
+				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
+			}
 		}
 		st.Pop()
 	}
@@ -173,6 +181,20 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 }
 
 // checkKeywords reports the keywords a CRD schema may not use.
+// property walks the property k, p, of an object: of a resource (the root
+// when isRoot) when resource.
+func (w *propsWalker) property(k string, p *crdschema.JSONSchemaProps, st *pathstack.Stack, ctx propsContext, resource, isRoot bool) bool {
+	if resource && (k == "metadata" || k == "kind" || k == "apiVersion") {
+		ctx.insideResourceMeta = true
+		if isRoot {
+			ctx = ctx.forbidDefaults("in top-level " + k)
+		}
+	}
+	st.Key(k)
+	defer st.Pop()
+	return w.walk(p, st, ctx, false)
+}
+
 func (w *propsWalker) checkKeywords(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ctx propsContext) {
 	if !w.opts.AllowInvalidPropertyType && p.Type != "" && !slices.Contains(openAPIV3Types, p.Type) {
 		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("type"), p.Type, openAPIV3Types))

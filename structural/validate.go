@@ -123,9 +123,11 @@ func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, st *path
 	}
 	if len(s.Properties) > 0 {
 		st.Child("properties")
-		for _, k := range sortedKeys(s.Properties) {
+		// In map order: the errors are sorted at the end, and no two
+		// nodes report the same text.
+		for k, ps := range s.Properties {
 			st.Key(k)
-			errs = validateInvariants(errs, s.Properties[k], fieldLevel, st, opts)
+			errs = validateInvariants(errs, ps, fieldLevel, st, opts)
 			st.Pop()
 		}
 		st.Pop()
@@ -275,9 +277,9 @@ func validateNested(errs crdschema.ErrorList, v *NestedValueValidation, skipAnyO
 	}
 	if len(v.Properties) > 0 {
 		st.Child("properties")
-		for _, k := range sortedKeys(v.Properties) {
+		for k, ps := range v.Properties {
 			st.Key(k)
-			errs = validateNested(errs, v.Properties[k], false, fieldLevel, st, opts)
+			errs = validateNested(errs, ps, false, fieldLevel, st, opts)
 			st.Pop()
 		}
 		st.Pop()

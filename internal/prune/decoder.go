@@ -2,6 +2,7 @@ package prune
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -31,6 +32,12 @@ type DecoderOptions struct {
 	// back from storage: metadata fields that do not decode are dropped
 	// instead of failing, and a missing metadata.generation is set to 1.
 	Storage bool
+	// Embeds, when not nil, are the embedding nodes of the schemas (as
+	// Defaults returns them: objectmeta.EmbeddingNodes of roots that are
+	// not resource roots, for every schema); NewDecoder finds them
+	// otherwise. Whether a node is one depends only on the schema below
+	// it, so that one set serves all versions.
+	Embeds map[*structural.Schema]bool
 }
 
 // Decoder runs the schema-dependent part of the API server's decoding of
@@ -38,18 +45,32 @@ type DecoderOptions struct {
 // after JSON decoding and before defaulting. Build one per CRD with
 // NewDecoder; it is immutable and safe for concurrent use.
 type Decoder struct {
-	opts   DecoderOptions
-	embeds map[string]map[*structural.Schema]bool
+	opts DecoderOptions
 }
 
 // NewDecoder prepares a Decoder. The schemas are not copied and must not
 // be modified afterwards.
 func NewDecoder(opts DecoderOptions) *Decoder {
-	d := &Decoder{opts: opts, embeds: make(map[string]map[*structural.Schema]bool, len(opts.Schemas))}
-	for v, s := range opts.Schemas {
-		d.embeds[v] = objectmeta.EmbeddingNodes(s, false)
+	if opts.Embeds == nil {
+		opts.Embeds = map[*structural.Schema]bool{}
+		for _, s := range opts.Schemas {
+			maps.Copy(opts.Embeds, objectmeta.EmbeddingNodes(s, false))
+		}
 	}
-	return d
+	return &Decoder{opts: opts}
+}
+
+// ForStorage returns the Decoder of the same options with Storage set.
+func (d *Decoder) ForStorage() *Decoder {
+	opts := d.opts
+	opts.Storage = true
+	return &Decoder{opts: opts}
+}
+
+// HasEmbedded reports whether s, one of the schemas, has an embedded
+// resource.
+func (d *Decoder) HasEmbedded(s *structural.Schema) bool {
+	return d.opts.Embeds[s]
 }
 
 // Decode cleans obj in place, in the API server's order:
@@ -124,7 +145,7 @@ func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []st
 			// where it is not replaced below.
 			pruneRootNulls(out, "metadata", s)
 		}
-		u, ferr := d.coerceEmbedded(out, s, version)
+		u, ferr := d.coerceEmbedded(out, s)
 		if ferr != nil {
 			return nil, nil, ferr
 		}
@@ -148,12 +169,11 @@ func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []st
 // coerceEmbedded coerces the metadata of the embedded resources of obj,
 // an object of version with schema s, as the API server does while
 // decoding, and returns the paths of the unknown fields it dropped, sorted.
-func (d *Decoder) coerceEmbedded(obj map[string]any, s *structural.Schema, version string) ([]string, *crdschema.Error) {
-	embeds := d.embeds[version]
-	if s == nil || !embeds[s] {
+func (d *Decoder) coerceEmbedded(obj map[string]any, s *structural.Schema) ([]string, *crdschema.Error) {
+	if s == nil || !d.opts.Embeds[s] {
 		return nil, nil
 	}
-	c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, embeds)
+	c := objectmeta.NewCoercer(objectmeta.CoerceOptions{DropInvalidFields: d.opts.Storage, ReturnUnknownFieldPaths: true}, d.opts.Embeds)
 	if err := c.Coerce(nil, obj, s, s.XEmbeddedResource); err != nil {
 		return nil, err
 	}
