@@ -172,9 +172,9 @@ func TestRootKeywordsCoverFields(t *testing.T) {
 	if len(rootKeywords) != typ.NumField() {
 		t.Errorf("%d root keywords, JSONSchemaProps has %d fields", len(rootKeywords), typ.NumField())
 	}
-	for _, name := range rootKeywords {
-		if _, ok := typ.FieldByName(name); !ok {
-			t.Errorf("JSONSchemaProps has no field %s", name)
+	for _, k := range rootKeywords {
+		if f, ok := typ.FieldByName(k.name); !ok || f.Index[0] != k.index {
+			t.Errorf("JSONSchemaProps has no field %s at %d", k.name, k.index)
 		}
 	}
 }

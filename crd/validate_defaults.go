@@ -37,10 +37,11 @@ const (
 // runtime cost budget for the whole schema. A non-nil error is a default
 // that cannot even be placed in its surrounding object.
 func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
-	s := ss
-	if s == nil {
-		s = &structural.Schema{}
+	below := map[*structural.Schema]bool{}
+	if !markDefaulted(ss, below) {
+		return nil, nil
 	}
+	s := ss
 	if !s.XEmbeddedResource {
 		clone := *s
 		clone.XEmbeddedResource = true
@@ -54,7 +55,7 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	// done again with every cost tracked.
 	var errs crdschema.ErrorList
 	for _, bounded := range defaultsPasses {
-		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded}
+		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded, below: below}
 		root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 		st := pathstack.New(path) // paths are built for defaults only
 		err := v.walk(&st, s, s, root, false)
@@ -82,6 +83,9 @@ type defaultsValidator struct {
 	// bounded lets the rules run without cost tracking where their bounds
 	// allow; budget is then at most what exact costs leave.
 	bounded bool
+	// below holds the nodes with a default at or below them (through
+	// items and properties): the walk visits only those.
+	below map[*structural.Schema]bool
 }
 
 func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
@@ -101,7 +105,7 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	if v.budget < 0 {
 		return nil
 	}
-	if s.Items != nil && defaultBelow(s.Items) {
+	if v.below[s.Items] {
 		st.Child("items")
 		err := v.walk(st, s.Items, root, sur.Index(), insideMeta)
 		st.Pop()
@@ -113,7 +117,7 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	// most of a schema has none, and visiting costs a path and a sort.
 	var keys []string
 	for k, p := range s.Properties {
-		if defaultBelow(p) {
+		if v.below[p] {
 			keys = append(keys, k)
 		}
 	}
@@ -135,19 +139,20 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	return nil
 }
 
-// defaultBelow reports whether s or a node below it (through items and
-// properties, the nodes whose defaults are checked) has a default.
-func defaultBelow(s *structural.Schema) bool {
+// markDefaulted reports whether s or a node below it (through items and
+// properties, the nodes whose defaults are checked) has a default, and
+// adds every such node to below, in one walk.
+func markDefaulted(s *structural.Schema, below map[*structural.Schema]bool) bool {
 	if s == nil {
 		return false
 	}
-	if s.Default != nil || defaultBelow(s.Items) {
-		return true
-	}
+	has := markDefaulted(s.Items, below)
 	for _, p := range s.Properties {
-		if defaultBelow(p) {
-			return true
-		}
+		has = markDefaulted(p, below) || has
+	}
+	if has || s.Default != nil {
+		below[s] = true
+		return true
 	}
 	return false
 }
