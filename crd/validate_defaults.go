@@ -11,6 +11,7 @@ import (
 	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/pathstack"
+	"github.com/crdschema/crdschema/internal/pattern"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/structural"
@@ -53,9 +54,12 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	// evaluation can run out of budget with the exact costs either, and
 	// the errors are those of tracked runs. When it runs out, the walk is
 	// done again with every cost tracked.
+	// The validators of the defaults share their compiled patterns.
+	shared := map[string]*pattern.Matcher{}
+	patterns := validation.Option(func(o *objectcheck.ValidatorOptions) { o.Patterns = shared })
 	var errs crdschema.ErrorList
 	for _, bounded := range defaultsPasses {
-		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded, below: below}
+		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded, below: below, patterns: patterns}
 		root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 		st := pathstack.New(path) // paths are built for defaults only
 		err := v.walk(&st, s, s, root, false)
@@ -85,7 +89,8 @@ type defaultsValidator struct {
 	bounded bool
 	// below holds the nodes with a default at or below them (through
 	// items and properties): the walk visits only those.
-	below map[*structural.Schema]bool
+	below    map[*structural.Schema]bool
+	patterns validation.Option // gives validation.New the shared patterns
 }
 
 func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
@@ -160,7 +165,7 @@ func markDefaulted(s *structural.Schema, below map[*structural.Schema]bool) bool
 // check validates the default of s, reported at path.
 func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
-	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion), openAPIOnly)
+	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion), openAPIOnly, v.patterns)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,10 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 			opt(&o)
 		}
 	}
-	c := compiler{defaults: o.Defaults, release: o.Release, formats: formatsAt(o.Minor), regexps: map[string]*pattern.Matcher{}}
+	c := compiler{defaults: o.Defaults, release: o.Release, formats: formatsAt(o.Minor), regexps: o.Patterns}
+	if c.regexps == nil {
+		c.regexps = map[string]*pattern.Matcher{}
+	}
 	if o.Defaults {
 		// Every format the validator knows, whatever the version.
 		c.formats = formatsAt(maxCompatibilityMinor)

@@ -1,6 +1,9 @@
 package objectcheck
 
-import "github.com/crdschema/crdschema/internal/release"
+import (
+	"github.com/crdschema/crdschema/internal/pattern"
+	"github.com/crdschema/crdschema/internal/release"
+)
 
 // ValidatorOptions are the settings of package validation's New: its
 // Option is a function of them (through an alias), so that package crd,
@@ -17,4 +20,9 @@ type ValidatorOptions struct {
 	// runs the OpenAPI checks alone, and the caller runs EmbeddedMeta and
 	// ListSetsAndMaps where the API server's order puts them.
 	OpenAPIOnly bool
+	// Patterns, when not nil, holds the patterns compiled so far by
+	// expression; New takes them from there and adds its own, so that
+	// the Validators built with one map (package crd builds one per
+	// default of a CRD) compile each pattern once.
+	Patterns map[string]*pattern.Matcher
 }
