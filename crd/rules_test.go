@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -172,10 +173,13 @@ func TestRootKeywordsCoverFields(t *testing.T) {
 	if len(rootKeywords) != typ.NumField() {
 		t.Errorf("%d root keywords, JSONSchemaProps has %d fields", len(rootKeywords), typ.NumField())
 	}
-	for _, k := range rootKeywords {
-		if f, ok := typ.FieldByName(k.name); !ok || f.Index[0] != k.index {
-			t.Errorf("JSONSchemaProps has no field %s at %d", k.name, k.index)
+	internal := reflect.TypeFor[apiextensions.JSONSchemaProps]()
+	seen := map[int]bool{}
+	for j, i := range rootKeywords {
+		if name := internal.Field(j).Name; typ.Field(i).Name != name || seen[i] {
+			t.Errorf("root keyword %d: field %d of JSONSchemaProps (%s), want %s once", j, i, typ.Field(i).Name, name)
 		}
+		seen[i] = true
 	}
 }
 

@@ -107,24 +107,18 @@ func (c *config) sameAsValid(schema *crdschema.JSONSchemaProps, statusEnabled, s
 // names them (Go field names), in its order.
 var rootFieldsWithStatus = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
 
-// rootKeywords are the names of JSONSchemaProps' fields in the order of
-// the API server's internal type, which decides which error comes first,
-// with their index in crdschema.JSONSchemaProps.
-var rootKeywords = func() []rootKeyword {
+// rootKeywords are the indexes of JSONSchemaProps' fields in the order of
+// the fields of the API server's internal type, which decides which error
+// comes first.
+var rootKeywords = func() []int {
 	t := reflect.TypeFor[apiextensions.JSONSchemaProps]()
-	v1 := reflect.TypeFor[crdschema.JSONSchemaProps]()
-	out := make([]rootKeyword, t.NumField())
+	out := make([]int, t.NumField())
 	for i := range out {
-		f, _ := v1.FieldByName(t.Field(i).Name)
-		out[i] = rootKeyword{t.Field(i).Name, f.Index[0]}
+		f, _ := reflect.TypeFor[crdschema.JSONSchemaProps]().FieldByName(t.Field(i).Name)
+		out[i] = f.Index[0]
 	}
 	return out
 }()
-
-type rootKeyword struct {
-	name  string
-	index int
-}
 
 // validateStatusRoot restricts the root of a schema whose version has the
 // status subresource, so that the status schema can be taken out as
@@ -133,11 +127,11 @@ type rootKeyword struct {
 // the first problem only.
 func validateStatusRoot(s *crdschema.JSONSchemaProps, fldPath *crdschema.Path) *crdschema.Error {
 	v := reflect.ValueOf(s).Elem()
-	for _, k := range rootKeywords {
-		if v.Field(k.index).IsZero() {
+	for _, i := range rootKeywords {
+		if v.Field(i).IsZero() {
 			continue
 		}
-		name := k.name
+		name := v.Type().Field(i).Name
 		if name == "Type" {
 			if s.Type != "object" {
 				return crdschema.Invalid(fldPath.Child("openAPIV3Schema.type"), s.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)

@@ -45,7 +45,7 @@ func oldValue(c *ratchet.Correlation) any {
 }
 
 func (v *Validator) validateOpenAPIUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) Result {
-	st := getState()
+	st := states.Get().(*state)
 	defer putState(st)
 	st.corr, st.corrRoot = c, true
 	v.root.validate(obj, st)

@@ -109,7 +109,7 @@ func (v *Validator) Validate(fldPath *crdschema.Path, obj any) crdschema.ErrorLi
 	if v == nil || v.root == nil {
 		return nil
 	}
-	st := getState()
+	st := states.Get().(*state)
 	v.root.validate(obj, st)
 	errs := toFieldErrors(fldPath, st.fails)
 	putState(st)
@@ -131,18 +131,14 @@ func (v *Validator) listSetsAndMaps(fldPath *crdschema.Path, obj any) crdschema.
 	return objectcheck.ListSetsAndMaps(fldPath, obj, v.lists)
 }
 
-// states are the validation states released by Validators, shared by
-// all of them: a Validator built for one value (as CRD validation builds
-// one per default) reuses a state as well.
+// states are the empty validation states, shared by all Validators: a
+// Validator built for one value (CRD validation builds one per default)
+// reuses one as well.
 var states = sync.Pool{New: func() any {
 	st := &state{}
 	st.stack = st.stackBuf[:0]
 	return st
 }}
-
-// getState returns an empty validation state, reusing a released one when
-// there is one.
-func getState() *state { return states.Get().(*state) }
 
 // putState releases st for reuse. The failures were converted already, so
 // only their memory is kept; large lists are dropped.

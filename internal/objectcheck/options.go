@@ -20,9 +20,7 @@ type ValidatorOptions struct {
 	// runs the OpenAPI checks alone, and the caller runs EmbeddedMeta and
 	// ListSetsAndMaps where the API server's order puts them.
 	OpenAPIOnly bool
-	// Patterns, when not nil, holds the patterns compiled so far by
-	// expression; New takes them from there and adds its own, so that
-	// the Validators built with one map (package crd builds one per
-	// default of a CRD) compile each pattern once.
+	// Patterns, if not nil, are the compiled patterns by expression that
+	// New takes and adds to: Validators built with one map share them.
 	Patterns map[string]*pattern.Matcher
 }
