@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/apiextensions"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -172,10 +173,13 @@ func TestRootKeywordsCoverFields(t *testing.T) {
 	if len(rootKeywords) != typ.NumField() {
 		t.Errorf("%d root keywords, JSONSchemaProps has %d fields", len(rootKeywords), typ.NumField())
 	}
-	for _, name := range rootKeywords {
-		if _, ok := typ.FieldByName(name); !ok {
-			t.Errorf("JSONSchemaProps has no field %s", name)
+	internal := reflect.TypeFor[apiextensions.JSONSchemaProps]()
+	seen := map[int]bool{}
+	for j, i := range rootKeywords {
+		if name := internal.Field(j).Name; typ.Field(i).Name != name || seen[i] {
+			t.Errorf("root keyword %d: field %d of JSONSchemaProps (%s), want %s once", j, i, typ.Field(i).Name, name)
 		}
+		seen[i] = true
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/crdschema/crdschema/internal/objectcheck"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/pathstack"
+	"github.com/crdschema/crdschema/internal/pattern"
 	"github.com/crdschema/crdschema/internal/prune"
 	"github.com/crdschema/crdschema/internal/surround"
 	"github.com/crdschema/crdschema/structural"
@@ -37,10 +38,11 @@ const (
 // runtime cost budget for the whole schema. A non-nil error is a default
 // that cannot even be placed in its surrounding object.
 func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, requirePruned bool) (crdschema.ErrorList, error) {
-	s := ss
-	if s == nil {
-		s = &structural.Schema{}
+	below := map[*structural.Schema]bool{}
+	if !markDefaulted(ss, below) {
+		return nil, nil
 	}
+	s := ss
 	if !s.XEmbeddedResource {
 		clone := *s
 		clone.XEmbeddedResource = true
@@ -52,9 +54,12 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 	// evaluation can run out of budget with the exact costs either, and
 	// the errors are those of tracked runs. When it runs out, the walk is
 	// done again with every cost tracked.
+	// The validators of the defaults share their compiled patterns.
+	shared := map[string]*pattern.Matcher{}
+	patterns := validation.Option(func(o *objectcheck.ValidatorOptions) { o.Patterns = shared })
 	var errs crdschema.ErrorList
 	for _, bounded := range defaultsPasses {
-		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded}
+		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded, below: below, patterns: patterns}
 		root := surround.Surrounding{}.WithTypeMeta(defaultsCheckAPIVersion, defaultsCheckKind)
 		st := pathstack.New(path) // paths are built for defaults only
 		err := v.walk(&st, s, s, root, false)
@@ -82,6 +87,10 @@ type defaultsValidator struct {
 	// bounded lets the rules run without cost tracking where their bounds
 	// allow; budget is then at most what exact costs leave.
 	bounded bool
+	// below holds the nodes with a default at or below them (through
+	// items and properties): the walk visits only those.
+	below    map[*structural.Schema]bool
+	patterns validation.Option // gives validation.New the shared patterns
 }
 
 func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
@@ -101,7 +110,7 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	if v.budget < 0 {
 		return nil
 	}
-	if s.Items != nil && defaultBelow(s.Items) {
+	if v.below[s.Items] {
 		st.Child("items")
 		err := v.walk(st, s.Items, root, sur.Index(), insideMeta)
 		st.Pop()
@@ -113,7 +122,7 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	// most of a schema has none, and visiting costs a path and a sort.
 	var keys []string
 	for k, p := range s.Properties {
-		if defaultBelow(p) {
+		if v.below[p] {
 			keys = append(keys, k)
 		}
 	}
@@ -135,19 +144,20 @@ func (v *defaultsValidator) walk(st *pathstack.Stack, s, root *structural.Schema
 	return nil
 }
 
-// defaultBelow reports whether s or a node below it (through items and
-// properties, the nodes whose defaults are checked) has a default.
-func defaultBelow(s *structural.Schema) bool {
+// markDefaulted reports whether s or a node below it (through items and
+// properties, the nodes whose defaults are checked) has a default, and
+// adds every such node to below, in one walk.
+func markDefaulted(s *structural.Schema, below map[*structural.Schema]bool) bool {
 	if s == nil {
 		return false
 	}
-	if s.Default != nil || defaultBelow(s.Items) {
-		return true
-	}
+	has := markDefaulted(s.Items, below)
 	for _, p := range s.Properties {
-		if defaultBelow(p) {
-			return true
-		}
+		has = markDefaulted(p, below) || has
+	}
+	if has || s.Default != nil {
+		below[s] = true
+		return true
 	}
 	return false
 }
@@ -155,7 +165,7 @@ func defaultBelow(s *structural.Schema) bool {
 // check validates the default of s, reported at path.
 func (v *defaultsValidator) check(path *crdschema.Path, s *structural.Schema, isResourceRoot bool, root *structural.Schema, sur surround.Surrounding, insideMeta bool) error {
 	def := s.Default.Value
-	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion), openAPIOnly)
+	validator, err := validation.New(s, validation.WithDefaultsCheck(), validation.WithKubernetesVersion(v.kubeVersion), openAPIOnly, v.patterns)
 	if err != nil {
 		return err
 	}

@@ -107,15 +107,17 @@ func (c *config) sameAsValid(schema *crdschema.JSONSchemaProps, statusEnabled, s
 // names them (Go field names), in its order.
 var rootFieldsWithStatus = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
 
-// rootKeywords are the names of JSONSchemaProps' fields in the order of
-// the API server's internal type, which decides which error comes first.
-var rootKeywords = func() []string {
+// rootKeywords are the indexes of JSONSchemaProps' fields in the order of
+// the fields of the API server's internal type, which decides which error
+// comes first.
+var rootKeywords = func() []int {
 	t := reflect.TypeFor[apiextensions.JSONSchemaProps]()
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Name
+	out := make([]int, t.NumField())
+	for i := range out {
+		f, _ := reflect.TypeFor[crdschema.JSONSchemaProps]().FieldByName(t.Field(i).Name)
+		out[i] = f.Index[0]
 	}
-	return names
+	return out
 }()
 
 // validateStatusRoot restricts the root of a schema whose version has the
@@ -125,10 +127,11 @@ var rootKeywords = func() []string {
 // the first problem only.
 func validateStatusRoot(s *crdschema.JSONSchemaProps, fldPath *crdschema.Path) *crdschema.Error {
 	v := reflect.ValueOf(s).Elem()
-	for _, name := range rootKeywords {
-		if v.FieldByName(name).IsZero() {
+	for _, i := range rootKeywords {
+		if v.Field(i).IsZero() {
 			continue
 		}
+		name := v.Type().Field(i).Name
 		if name == "Type" {
 			if s.Type != "object" {
 				return crdschema.Invalid(fldPath.Child("openAPIV3Schema.type"), s.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)

@@ -50,7 +50,7 @@ func validateSpec(spec *internalSpec, opts validationOptions, c *config, fldPath
 			errs = append(errs, crdschema.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 		}
 	}
-	if spec.schemas(hasKubernetesExtensions) {
+	if !opts.requireStructuralSchema && spec.schemas(hasKubernetesExtensions) {
 		opts.requireStructuralSchema = true
 	}
 

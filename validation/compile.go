@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,10 +52,8 @@ type node struct {
 	maxItems, minItems *int64
 	uniqueItems        bool
 
-	// enum
-	enum          []any
-	enumText      string   // the values as the failure message prints them
-	enumSupported []string // the values as the field error lists them
+	// enum: the values are rendered for a failure only
+	enum []any
 
 	// object
 	properties    map[string]*node
@@ -219,8 +216,6 @@ func (c *compiler) values(n *node, v *structural.ValueValidation) error {
 		for i, e := range v.Enum {
 			n.enum[i] = normalize(e.Value)
 		}
-		n.enumText = fmt.Sprintf("%v", n.enum)
-		n.enumSupported = supportedValues(n.enum)
 	}
 	var err error
 	if n.allOf, err = c.nestedList(v.AllOf); err != nil {

@@ -1,6 +1,10 @@
 package validation
 
-import "github.com/crdschema/crdschema/internal/jsonvalue"
+import (
+	"fmt"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+)
 
 // enumMatches reports whether v is one of the enum values. Like the API
 // server, it first converts v to the type of each enum value where Go
@@ -61,5 +65,5 @@ func (n *node) enumMatches(v any) bool {
 func (n *node) enumFailure(st *state, v any) failure {
 	path := st.path()
 	return failure{code: codeEnum, path: path, value: v, enum: n,
-		msg: path + " in body should be one of " + n.enumText}
+		msg: path + " in body should be one of " + fmt.Sprintf("%v", n.enum)}
 }

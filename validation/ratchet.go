@@ -45,8 +45,8 @@ func oldValue(c *ratchet.Correlation) any {
 }
 
 func (v *Validator) validateOpenAPIUpdate(fldPath *crdschema.Path, obj any, c *ratchet.Correlation) Result {
-	st := v.getState()
-	defer v.putState(st)
+	st := states.Get().(*state)
+	defer putState(st)
 	st.corr, st.corrRoot = c, true
 	v.root.validate(obj, st)
 	if c != nil && st.errorsSince(0) && c.Unchanged() {

@@ -88,7 +88,7 @@ func (f *failure) fieldError(fldPath *crdschema.Path) *crdschema.Error {
 	case codeRequired:
 		return crdschema.Required(p, "")
 	case codeEnum:
-		return crdschema.NotSupported(p, f.value, f.enum.enumSupported)
+		return crdschema.NotSupported(p, f.value, supportedValues(f.enum.enum))
 	case codeTooLong:
 		return crdschema.TooLong(p, "", int(f.limit))
 	case codeMaxItems, codeTooManyProps:

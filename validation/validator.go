@@ -20,8 +20,7 @@ const defaultCompatibilityMinor = 36
 // field errors the API server reports. Build it with New; it is immutable
 // and safe for concurrent use.
 type Validator struct {
-	root   *node
-	states sync.Pool // of *state, reused between validations
+	root *node
 	// embedded is the schema when it has embedded resources, lists the
 	// schema cut down to its lists of type set or map: the object checks
 	// run only where they can find something.
@@ -71,7 +70,10 @@ func New(s *structural.Schema, opts ...Option) (*Validator, error) {
 			opt(&o)
 		}
 	}
-	c := compiler{defaults: o.Defaults, release: o.Release, formats: formatsAt(o.Minor), regexps: map[string]*pattern.Matcher{}}
+	c := compiler{defaults: o.Defaults, release: o.Release, formats: formatsAt(o.Minor), regexps: o.Patterns}
+	if c.regexps == nil {
+		c.regexps = map[string]*pattern.Matcher{}
+	}
 	if o.Defaults {
 		// Every format the validator knows, whatever the version.
 		c.formats = formatsAt(maxCompatibilityMinor)
@@ -107,10 +109,10 @@ func (v *Validator) Validate(fldPath *crdschema.Path, obj any) crdschema.ErrorLi
 	if v == nil || v.root == nil {
 		return nil
 	}
-	st := v.getState()
+	st := states.Get().(*state)
 	v.root.validate(obj, st)
 	errs := toFieldErrors(fldPath, st.fails)
-	v.putState(st)
+	putState(st)
 	errs = append(errs, v.embeddedMeta(fldPath, obj)...)
 	return append(errs, v.listSetsAndMaps(fldPath, obj)...)
 }
@@ -129,20 +131,18 @@ func (v *Validator) listSetsAndMaps(fldPath *crdschema.Path, obj any) crdschema.
 	return objectcheck.ListSetsAndMaps(fldPath, obj, v.lists)
 }
 
-// getState returns an empty validation state, reusing a released one when
-// there is one.
-func (v *Validator) getState() *state {
-	if st, ok := v.states.Get().(*state); ok {
-		return st
-	}
+// states are the empty validation states, shared by all Validators: a
+// Validator built for one value (CRD validation builds one per default)
+// reuses one as well.
+var states = sync.Pool{New: func() any {
 	st := &state{}
 	st.stack = st.stackBuf[:0]
 	return st
-}
+}}
 
 // putState releases st for reuse. The failures were converted already, so
 // only their memory is kept; large lists are dropped.
-func (v *Validator) putState(st *state) {
+func putState(st *state) {
 	if cap(st.fails) > 256 || cap(st.stack) > 256 {
 		return
 	}
@@ -150,5 +150,5 @@ func (v *Validator) putState(st *state) {
 	st.fails = st.fails[:0]
 	st.stack = st.stack[:0]
 	st.corr, st.corrRoot, st.warnings = nil, false, false
-	v.states.Put(st)
+	states.Put(st)
 }

@@ -1,6 +1,9 @@
 package objectcheck
 
-import "github.com/crdschema/crdschema/internal/release"
+import (
+	"github.com/crdschema/crdschema/internal/pattern"
+	"github.com/crdschema/crdschema/internal/release"
+)
 
 // ValidatorOptions are the settings of package validation's New: its
 // Option is a function of them (through an alias), so that package crd,
@@ -17,4 +20,7 @@ type ValidatorOptions struct {
 	// runs the OpenAPI checks alone, and the caller runs EmbeddedMeta and
 	// ListSetsAndMaps where the API server's order puts them.
 	OpenAPIOnly bool
+	// Patterns, if not nil, are the compiled patterns by expression that
+	// New takes and adds to: Validators built with one map share them.
+	Patterns map[string]*pattern.Matcher
 }
