@@ -149,26 +149,24 @@ func (sp schemaPath) node(def *crdschema.CustomResourceDefinition) *crdschema.JS
 		if s == nil {
 			return nil
 		}
-		switch st.kind {
-		case "properties":
-			p, ok := s.Properties[st.name]
-			if !ok {
-				return nil
-			}
-			s = &p
-		case "items":
-			if s.Items == nil {
-				return nil
-			}
-			s = s.Items.Schema
-		case "additionalProperties":
-			if s.AdditionalProperties == nil {
-				return nil
-			}
-			s = s.AdditionalProperties.Schema
-		}
+		s = st.child(s)
 	}
 	return s
+}
+
+// child returns the schema the step leads to from s, or nil.
+func (st step) child(s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
+	switch {
+	case st.kind == "properties":
+		if p, ok := s.Properties[st.name]; ok {
+			return &p
+		}
+	case st.kind == "items" && s.Items != nil:
+		return s.Items.Schema
+	case st.kind == "additionalProperties" && s.AdditionalProperties != nil:
+		return s.AdditionalProperties.Schema
+	}
+	return nil
 }
 
 // withBound returns def with the keyword (maxItems, maxProperties or
@@ -200,28 +198,23 @@ func setBound(s *crdschema.JSONSchemaProps, steps []step, keyword string, value 
 		}
 		return &c
 	}
-	st, rest := steps[0], steps[1:]
-	switch st.kind {
+	next := steps[0].child(s)
+	if next == nil {
+		return &c
+	}
+	next = setBound(next, steps[1:], keyword, value)
+	switch steps[0].kind {
 	case "properties":
-		child, ok := s.Properties[st.name]
-		if !ok {
-			return &c
-		}
-		props := maps.Clone(s.Properties)
-		props[st.name] = *setBound(&child, rest, keyword, value)
-		c.Properties = props
+		c.Properties = maps.Clone(s.Properties)
+		c.Properties[steps[0].name] = *next
 	case "items":
-		if s.Items != nil {
-			it := *s.Items
-			it.Schema = setBound(it.Schema, rest, keyword, value)
-			c.Items = &it
-		}
+		it := *s.Items
+		it.Schema = next
+		c.Items = &it
 	case "additionalProperties":
-		if s.AdditionalProperties != nil {
-			ap := *s.AdditionalProperties
-			ap.Schema = setBound(ap.Schema, rest, keyword, value)
-			c.AdditionalProperties = &ap
-		}
+		ap := *s.AdditionalProperties
+		ap.Schema = next
+		c.AdditionalProperties = &ap
 	}
 	return &c
 }

@@ -121,7 +121,7 @@ func (r *runner) runCreate(ctx context.Context, v *variant, c testCase) error {
 	if err != nil {
 		return caseError(c, "create failed: %v", err)
 	}
-	got, err := readStored(v.res, stored)
+	got, err := v.res.ReadStored(stored)
 	if err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
@@ -187,7 +187,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	}
 	st.put(created)
 	if hasStatus {
-		obj, err := readStored(cur, st.obj)
+		obj, err := cur.ReadStored(st.obj)
 		if err != nil {
 			return caseError(c, "reading the object back: %v", err)
 		}
@@ -205,7 +205,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 		// the restored CRD without the sentinel field (the field is
 		// pruned): the field has no effect on the validation of the
 		// rest of the object.
-		obj, err := readStored(v.res, st.obj)
+		obj, err := v.res.ReadStored(st.obj)
 		if err != nil {
 			return caseError(c, "reading the object back: %v", err)
 		}
@@ -215,7 +215,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 		}
 		st.put(next)
 	}
-	got, err := readStored(v.res, st.obj)
+	got, err := v.res.ReadStored(st.obj)
 	if err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
@@ -242,7 +242,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	}
 	st.put(next)
 	if hasUpdatedStatus {
-		obj, err := readStored(v.res, st.obj)
+		obj, err := v.res.ReadStored(st.obj)
 		if err != nil {
 			return caseError(c, "reading the object back: %v", err)
 		}
@@ -256,7 +256,7 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 		}
 		st.put(next)
 	}
-	if got, err = readStored(v.res, st.obj); err != nil {
+	if got, err = v.res.ReadStored(st.obj); err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
 	return r.expectObject(c, got, u.Expected)

@@ -73,11 +73,6 @@ func request(ctx context.Context, res *crd.Resource, verb string, obj, stored ma
 	return r.Object, nil
 }
 
-// readStored returns obj as a get request returns it.
-func readStored(res *crd.Resource, obj map[string]any) (map[string]any, error) {
-	return res.ReadStored(obj)
-}
-
 // statusError is an error the API server answers a request with; its text
 // is the status message, as Kubernetes clients' errors print it.
 type statusError struct {

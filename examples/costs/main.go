@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -99,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, "costs:", err)
 				return 2
 			}
-			objs, err := readObjects(data)
+			docs, err := readDocuments(data)
 			if err != nil {
 				fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
 				return 2
@@ -109,8 +108,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				var mine []map[string]any
-				for _, o := range objs {
-					if o["apiVersion"] == def.Spec.Group+"/"+v.Name && o["kind"] == def.Spec.Names.Kind {
+				for _, d := range docs {
+					if o := d.Object; o["apiVersion"] == def.Spec.Group+"/"+v.Name && o["kind"] == def.Spec.Names.Kind {
 						mine = append(mine, o)
 					}
 				}
@@ -218,10 +217,10 @@ func invalidMessage(name string, errs crdschema.ErrorList) string {
 	return prefix + "\n* " + strings.Join(msgs, "\n* ") + "\n"
 }
 
-// readObjects decodes every object of a YAML stream (or JSON document).
-func readObjects(data []byte) ([]map[string]any, error) {
+// readDocuments decodes every document of a YAML stream (or JSON document).
+func readDocuments(data []byte) ([]*manifest.Document, error) {
 	dec := manifest.NewDecoder(bytes.NewReader(data))
-	var out []map[string]any
+	var out []*manifest.Document
 	for {
 		doc, err := dec.Decode()
 		if err == io.EOF {
@@ -230,27 +229,23 @@ func readObjects(data []byte) ([]map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, doc.Object)
+		out = append(out, doc)
 	}
 }
 
 // readCRDs decodes every CustomResourceDefinition of a YAML stream (or
 // JSON document), skipping objects of other kinds.
 func readCRDs(data []byte) ([]*crdschema.CustomResourceDefinition, error) {
-	objs, err := readObjects(data)
+	docs, err := readDocuments(data)
 	if err != nil {
 		return nil, err
 	}
 	var out []*crdschema.CustomResourceDefinition
-	for _, o := range objs {
-		if o["kind"] != "CustomResourceDefinition" {
+	for _, d := range docs {
+		if d.Object["kind"] != "CustomResourceDefinition" {
 			continue
 		}
-		j, err := json.Marshal(o)
-		if err != nil {
-			return nil, err
-		}
-		def, _, err := manifest.UnmarshalCRD(j)
+		def, _, err := manifest.UnmarshalCRD(d.JSON)
 		if err != nil {
 			return nil, err
 		}

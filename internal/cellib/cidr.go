@@ -3,7 +3,6 @@ package cellib
 import (
 	"fmt"
 	"net/netip"
-	"reflect"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -13,33 +12,13 @@ import (
 // CIDRType is the CEL type of the values returned by cidr().
 var CIDRType = cel.OpaqueType("net.CIDR")
 
-// cidrVal is an IP prefix (address and prefix length) as a CEL value.
-type cidrVal struct{ prefix netip.Prefix }
+// cidrVal is an IP prefix (address and prefix length) as a CEL value; its
+// size is the prefix length in whole bytes.
+type cidrVal = opaque[netip.Prefix]
 
-func (v cidrVal) ConvertToNative(t reflect.Type) (any, error) {
-	return nativeOrString(v.prefix, "CIDR", t)
-}
-
-func (v cidrVal) ConvertToType(t ref.Type) ref.Val {
-	if t == types.StringType {
-		return types.String(v.prefix.String())
-	}
-	return convertOpaque(v, CIDRType, t)
-}
-
-func (v cidrVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(cidrVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	return types.Bool(v.prefix == o.prefix)
-}
-
-func (v cidrVal) Type() ref.Type { return CIDRType }
-func (v cidrVal) Value() any     { return v.prefix }
-
-// Size is the prefix length in whole bytes; runtime costs use it.
-func (v cidrVal) Size() ref.Val { return types.Int((v.prefix.Bits() + 7) / 8) }
+var cidrKind = &opaqueKind[netip.Prefix]{typ: CIDRType, name: "CIDR", toString: true,
+	equal: func(a, b netip.Prefix) bool { return a == b },
+	size:  func(p netip.Prefix) int { return (p.Bits() + 7) / 8 }}
 
 // cidrOptions declares the functions of the kubernetes.net.cidr library.
 func cidrOptions() []cel.EnvOption {
@@ -58,9 +37,9 @@ func cidrOptions() []cel.EnvOption {
 				cel.BinaryBinding(func(c, s ref.Val) ref.Val { return cidrContainsCIDR(c, stringToCIDR(s)) })),
 			cel.MemberOverload("cidr_contains_cidr", []*cel.Type{CIDRType, CIDRType}, cel.BoolType, cel.BinaryBinding(cidrContainsCIDR)),
 		}},
-		member("ip", "cidr_ip", IPType, func(p netip.Prefix) ref.Val { return ipVal{p.Addr()} }),
+		member("ip", "cidr_ip", IPType, func(p netip.Prefix) ref.Val { return ipVal{p.Addr(), ipKind} }),
 		member("prefixLength", "cidr_prefix_length", cel.IntType, func(p netip.Prefix) ref.Val { return types.Int(p.Bits()) }),
-		member("masked", "cidr_masked", CIDRType, func(p netip.Prefix) ref.Val { return cidrVal{p.Masked()} }),
+		member("masked", "cidr_masked", CIDRType, func(p netip.Prefix) ref.Val { return cidrVal{p.Masked(), cidrKind} }),
 		{"isCIDR", []cel.FunctionOpt{cel.Overload("is_cidr", []*cel.Type{cel.StringType}, cel.BoolType, cel.UnaryBinding(valid(parseCIDR)))}},
 		{"string", []cel.FunctionOpt{cel.Overload("cidr_to_string", []*cel.Type{CIDRType}, cel.StringType,
 			cel.UnaryBinding(unary(func(p netip.Prefix) ref.Val { return types.String(p.String()) })))}},
@@ -86,7 +65,7 @@ var stringToCIDR = unary(func(s string) ref.Val {
 		// Kubernetes prefixes the already prefixed parse error once more.
 		return types.NewErr("network address parse error during conversion from string: %v", err)
 	}
-	return cidrVal{p}
+	return cidrVal{p, cidrKind}
 })
 
 // cidrContainsIP reports whether the prefix contains the address. As in
@@ -101,7 +80,7 @@ func cidrContainsIP(c, i ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(c)
 	}
-	return types.Bool(cv.prefix.Contains(iv.addr))
+	return types.Bool(cv.x.Contains(iv.x))
 }
 
 // cidrContainsCIDR reports whether the first prefix contains the whole of
@@ -115,5 +94,5 @@ func cidrContainsCIDR(c, o ref.Val) ref.Val {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(o)
 	}
-	return types.Bool(cv.prefix.Overlaps(ov.prefix) && cv.prefix.Bits() <= ov.prefix.Bits())
+	return types.Bool(cv.x.Overlaps(ov.x) && cv.x.Bits() <= ov.x.Bits())
 }

@@ -3,7 +3,6 @@ package cellib
 import (
 	"fmt"
 	"net/netip"
-	"reflect"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -13,33 +12,13 @@ import (
 // IPType is the CEL type of the values returned by ip().
 var IPType = cel.OpaqueType("net.IP")
 
-// ipVal is an IPv4 or IPv6 address without zone as a CEL value.
-type ipVal struct{ addr netip.Addr }
+// ipVal is an IPv4 or IPv6 address without zone as a CEL value; its size
+// is the length of the address in bytes (4 or 16).
+type ipVal = opaque[netip.Addr]
 
-func (v ipVal) ConvertToNative(t reflect.Type) (any, error) {
-	return nativeOrString(v.addr, "IP", t)
-}
-
-func (v ipVal) ConvertToType(t ref.Type) ref.Val {
-	if t == types.StringType {
-		return types.String(v.addr.String())
-	}
-	return convertOpaque(v, IPType, t)
-}
-
-func (v ipVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(ipVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	return types.Bool(v.addr == o.addr)
-}
-
-func (v ipVal) Type() ref.Type { return IPType }
-func (v ipVal) Value() any     { return v.addr }
-
-// Size is the length of the address in bytes (4 or 16); runtime costs use it.
-func (v ipVal) Size() ref.Val { return types.Int((v.addr.BitLen() + 7) / 8) }
+var ipKind = &opaqueKind[netip.Addr]{typ: IPType, name: "IP", toString: true,
+	equal: func(a, b netip.Addr) bool { return a == b },
+	size:  func(a netip.Addr) int { return (a.BitLen() + 7) / 8 }}
 
 // ipOptions declares the functions of the kubernetes.net.ip library.
 func ipOptions() []cel.EnvOption {
@@ -82,7 +61,7 @@ var stringToIP = unary(func(s string) ref.Val {
 	if err != nil {
 		return types.NewErr("%v", err)
 	}
-	return ipVal{addr}
+	return ipVal{addr, ipKind}
 })
 
 func ipFamily(a netip.Addr) ref.Val {

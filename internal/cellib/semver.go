@@ -2,7 +2,6 @@ package cellib
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 
 	"github.com/blang/semver/v4"
@@ -14,26 +13,11 @@ import (
 // SemverType is the CEL type of the values returned by semver().
 var SemverType = cel.ObjectType("kubernetes.Semver")
 
-// semverVal is a semantic version as a CEL value.
-type semverVal struct{ v semver.Version }
+// semverVal is a semantic version as a CEL value; versions are equal by
+// precedence (build metadata is ignored).
+type semverVal = opaque[semver.Version]
 
-func (v semverVal) ConvertToNative(t reflect.Type) (any, error) {
-	return nativeOrString(v.v, "Semver", t)
-}
-
-func (v semverVal) ConvertToType(t ref.Type) ref.Val { return convertOpaque(v, SemverType, t) }
-
-// Equal compares versions by precedence (build metadata is ignored).
-func (v semverVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(semverVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	return types.Bool(v.v.EQ(o.v))
-}
-
-func (v semverVal) Type() ref.Type { return SemverType }
-func (v semverVal) Value() any     { return v.v }
+var semverKind = &opaqueKind[semver.Version]{typ: SemverType, name: "Semver", equal: semver.Version.EQ}
 
 // semverOptions declares the functions of the kubernetes.Semver library at version.
 func semverOptions(version uint32) []cel.EnvOption {
@@ -125,7 +109,7 @@ func stringToSemver(a, n ref.Val) ref.Val {
 	if err != nil {
 		return types.WrapErr(err)
 	}
-	return semverVal{v}
+	return semverVal{v, semverKind}
 }
 
 func isSemver(a, n ref.Val) ref.Val {

@@ -2,7 +2,6 @@ package cellib
 
 import (
 	"net/url"
-	"reflect"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -16,26 +15,12 @@ var URLType = cel.ObjectType("kubernetes.URL")
 // traits of an object, as quantityRuntimeType.
 var urlRuntimeType = URLType.WithTraits(0)
 
-// urlVal is a parsed URL as a CEL value.
-type urlVal struct{ u *url.URL }
+// urlVal is a parsed URL as a CEL value; URLs are equal by their string
+// forms.
+type urlVal = opaque[*url.URL]
 
-func (v urlVal) ConvertToNative(t reflect.Type) (any, error) {
-	return nativeOrString(v.u, "URL", t)
-}
-
-func (v urlVal) ConvertToType(t ref.Type) ref.Val { return convertOpaque(v, urlRuntimeType, t) }
-
-// Equal compares the string forms of two URLs.
-func (v urlVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(urlVal)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(other)
-	}
-	return types.Bool(v.u.String() == o.u.String())
-}
-
-func (v urlVal) Type() ref.Type { return urlRuntimeType }
-func (v urlVal) Value() any     { return v.u }
+var urlKind = &opaqueKind[*url.URL]{typ: urlRuntimeType, name: "URL",
+	equal: func(a, b *url.URL) bool { return a.String() == b.String() }}
 
 // urlsOptions declares the functions of the kubernetes.urls library.
 func urlsOptions() []cel.EnvOption {
@@ -67,7 +52,7 @@ func stringToURL(s string) ref.Val {
 	if err != nil {
 		return types.NewErr("URL parse error during conversion from string: %v", err)
 	}
-	return urlVal{u}
+	return urlVal{u, urlKind}
 }
 
 func urlQuery(u *url.URL) ref.Val {

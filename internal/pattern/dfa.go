@@ -98,8 +98,8 @@ func newDFA(prog *syntax.Prog) *dfa {
 	// The start's closure without begin of text is in every state after
 	// the first byte; it cannot reach Match without the start's closure
 	// reaching it too.
-	b.restart, _ = b.closure(nil, []uint32{uint32(prog.Start)}, false)
-	startSet, startMatch := b.closure(nil, []uint32{uint32(prog.Start)}, true)
+	b.restart, _ = b.closure(nil, []uint32{uint32(prog.Start)}, false, false)
+	startSet, startMatch := b.closure(nil, []uint32{uint32(prog.Start)}, true, false)
 	// rows: the special ones, then the states in the order found.
 	next := make([]uint32, firstState*stride, 8*stride)
 	for c := 0; c < stride; c++ {
@@ -122,7 +122,9 @@ func newDFA(prog *syntax.Prog) *dfa {
 	var set, seeds []uint32
 	for row := 0; row < len(b.states); row++ {
 		st := b.states[row]
-		endAcc = append(endAcc, b.endMatch(st, row == 0 && d.start == firstState<<shift))
+		var atEnd bool // at the end every end-of-text assertion holds
+		set, atEnd = b.closure(set[:0], st, row == 0 && d.start == firstState<<shift, true)
+		endAcc = append(endAcc, atEnd)
 		for c := 0; c < stride; c++ {
 			if len(next) >= maxTable {
 				return nil
@@ -145,7 +147,7 @@ func newDFA(prog *syntax.Prog) *dfa {
 				}
 			}
 			var m bool
-			set, m = b.closure(set[:0], seeds, false)
+			set, m = b.closure(set[:0], seeds, false, false)
 			if m {
 				next = append(next, stateAccept<<shift)
 				continue
@@ -286,10 +288,10 @@ func (b *builder) classes(cls *[256]uint8) {
 }
 
 // closure adds to set (sorted) the instructions that threads at seeds
-// wait on: rune instructions and end-of-text assertions; begin says
-// whether begin of text holds. It reports whether Match is reached without
-// the end of text.
-func (b *builder) closure(set []uint32, seeds []uint32, begin bool) ([]uint32, bool) {
+// wait on: rune instructions and, unless end, end-of-text assertions;
+// begin and end say whether begin and end of text hold. It reports
+// whether Match is reached.
+func (b *builder) closure(set []uint32, seeds []uint32, begin, end bool) ([]uint32, bool) {
 	b.newMark()
 	matched := false
 	stack := append(b.stack[:0], seeds...)
@@ -315,7 +317,7 @@ func (b *builder) closure(set []uint32, seeds []uint32, begin bool) ([]uint32, b
 			if op&syntax.EmptyBeginText != 0 && !begin {
 				continue
 			}
-			if op&syntax.EmptyEndText != 0 {
+			if op&syntax.EmptyEndText != 0 && !end {
 				set = append(set, pc) // waits for the end
 				continue
 			}
@@ -336,48 +338,6 @@ func (b *builder) newMark() {
 		clear(b.mark)
 		b.gen = 1
 	}
-}
-
-// endMatch reports whether threads waiting on set reach Match at the end
-// of the input; begin says whether that is also the beginning.
-func (b *builder) endMatch(set []uint32, begin bool) bool {
-	var seeds []uint32
-	for _, pc := range set {
-		if in := &b.prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
-			seeds = append(seeds, pc)
-		}
-	}
-	if len(seeds) == 0 {
-		return false
-	}
-	// At the end every assertion waiting on the end holds; follow the
-	// closure with both.
-	b.newMark()
-	stack := append(b.stack[:0], seeds...)
-	defer func() { b.stack = stack[:0] }()
-	for len(stack) > 0 {
-		pc := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b.mark[pc] == b.gen {
-			continue
-		}
-		b.mark[pc] = b.gen
-		in := &b.prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstMatch:
-			return true
-		case syntax.InstAlt, syntax.InstAltMatch:
-			stack = append(stack, in.Arg, in.Out)
-		case syntax.InstNop, syntax.InstCapture:
-			stack = append(stack, in.Out)
-		case syntax.InstEmptyWidth:
-			if syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0 && !begin {
-				continue
-			}
-			stack = append(stack, in.Out)
-		}
-	}
-	return false
 }
 
 // union merges the sorted sets a and r into a.

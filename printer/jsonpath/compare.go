@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // The comparison rules are those of text/template's eq, lt, ...: operands
@@ -74,94 +75,62 @@ func toOperand(v any) (operand, error) {
 	return operand{}, errBadComparisonType
 }
 
-func operands(a, b any) (x, y operand, err error) {
-	if x, err = toOperand(a); err != nil {
-		return x, y, err
-	}
-	y, err = toOperand(b)
-	return x, y, err
-}
-
-func equal(a, b any) (bool, error) {
-	x, y, err := operands(a, b)
+// order reports whether a is less than b and whether they are equal, as
+// text/template's lt and eq decide; ordered is false for booleans and
+// complex numbers, which only equality compares.
+func order(a, b any) (lt, eq, ordered bool, err error) {
+	x, err := toOperand(a)
 	if err != nil {
-		return false, err
+		return false, false, false, err
 	}
-	if x.kind != y.kind {
-		switch {
-		case x.kind == intKind && y.kind == uintKind:
-			return x.i >= 0 && uint64(x.i) == y.u, nil
-		case x.kind == uintKind && y.kind == intKind:
-			return y.i >= 0 && x.u == uint64(y.i), nil
-		}
-		return false, errBadComparison
+	y, err := toOperand(b)
+	if err != nil {
+		return false, false, false, err
+	}
+	switch {
+	case x.kind == intKind && y.kind == uintKind:
+		return x.i < 0 || uint64(x.i) < y.u, x.i >= 0 && uint64(x.i) == y.u, true, nil
+	case x.kind == uintKind && y.kind == intKind:
+		return y.i >= 0 && x.u < uint64(y.i), y.i >= 0 && x.u == uint64(y.i), true, nil
+	case x.kind != y.kind:
+		return false, false, false, errBadComparison
 	}
 	switch x.kind {
 	case boolKind:
-		return x.b == y.b, nil
+		return false, x.b == y.b, false, nil
 	case complexKind:
-		return x.c == y.c, nil
+		return false, x.c == y.c, false, nil
 	case floatKind:
-		return x.f == y.f, nil
+		return x.f < y.f, x.f == y.f, true, nil
 	case intKind:
-		return x.i == y.i, nil
+		return x.i < y.i, x.i == y.i, true, nil
 	case stringKind:
-		return x.s == y.s, nil
-	default:
-		return x.u == y.u, nil
+		return x.s < y.s, x.s == y.s, true, nil
 	}
-}
-
-func less(a, b any) (bool, error) {
-	x, y, err := operands(a, b)
-	if err != nil {
-		return false, err
-	}
-	if x.kind != y.kind {
-		switch {
-		case x.kind == intKind && y.kind == uintKind:
-			return x.i < 0 || uint64(x.i) < y.u, nil
-		case x.kind == uintKind && y.kind == intKind:
-			return y.i >= 0 && x.u < uint64(y.i), nil
-		}
-		return false, errBadComparison
-	}
-	switch x.kind {
-	case boolKind, complexKind:
-		return false, errBadComparisonType
-	case floatKind:
-		return x.f < y.f, nil
-	case intKind:
-		return x.i < y.i, nil
-	case stringKind:
-		return x.s < y.s, nil
-	default:
-		return x.u < y.u, nil
-	}
+	return x.u < y.u, x.u == y.u, true, nil
 }
 
 // compare applies a filter operator.
 func compare(op string, a, b any) (bool, error) {
-	switch op {
-	case "==":
-		return equal(a, b)
-	case "!=":
-		eq, err := equal(a, b)
-		return !eq, err
-	case "<":
-		return less(a, b)
-	case "<=":
-		lt, err := less(a, b)
-		if lt || err != nil {
-			return lt, err
-		}
-		return equal(a, b)
-	case ">":
-		le, err := compare("<=", a, b)
-		return !le && err == nil, err
-	case ">=":
-		lt, err := less(a, b)
-		return !lt && err == nil, err
+	if !slices.Contains([]string{"==", "!=", "<", "<=", ">", ">="}, op) {
+		return false, fmt.Errorf("unrecognized filter operator %s", op)
 	}
-	return false, fmt.Errorf("unrecognized filter operator %s", op)
+	lt, eq, ordered, err := order(a, b)
+	switch {
+	case err != nil:
+		return false, err
+	case op == "==":
+		return eq, nil
+	case op == "!=":
+		return !eq, nil
+	case !ordered:
+		return false, errBadComparisonType
+	case op == "<":
+		return lt, nil
+	case op == "<=":
+		return lt || eq, nil
+	case op == ">":
+		return !lt && !eq, nil
+	}
+	return !lt, nil
 }
