@@ -53,7 +53,9 @@ type Cache struct {
 	costs  map[costKey]*flight[costResult]
 	// names holds the name of the object types of each declaration set
 	// (typeName).
-	names map[typeDigest]string
+	names map[typeID]string
+	// types gives the node types ids, which key what depends on them.
+	types typeInterner
 	// noShare keeps checks apart by environment (tests compare).
 	noShare bool
 	// nodeTypes, when not nil, keeps the CEL type of every schema node
@@ -63,7 +65,7 @@ type Cache struct {
 
 // nodeTypes are the CEL types derived from schema nodes, by node, so that
 // checking the rules of a schema and compiling them for serving derive
-// (and digest) each node's type once. Only a Cache whose schemas are
+// (and intern) each node's type once. Only a Cache whose schemas are
 // never modified may keep them: crd.New's own (internal/celshare).
 type nodeTypes struct {
 	mu    sync.Mutex
@@ -98,14 +100,14 @@ func init() {
 // checks can be shared. The API server derives its names from the clock
 // ("selfType" and the nanoseconds); so does a Cache, once per declaration
 // set, and never twice the same.
-func (c *Cache) typeName(decl typeDigest) string {
+func (c *Cache) typeName(decl typeID) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n, ok := c.names[decl]; ok {
 		return n
 	}
 	if c.names == nil {
-		c.names = map[typeDigest]string{}
+		c.names = map[typeID]string{}
 	}
 	n := time.Now().Nanosecond()
 	for c.nameTaken(n) {
@@ -135,7 +137,7 @@ type nodeKey struct {
 	release   release.Minor
 	checkOnly bool
 	rules     string
-	typ       typeDigest
+	typ       typeID
 }
 
 type nodeResult struct {
@@ -160,11 +162,11 @@ type parseResult struct {
 }
 
 // envKey identifies the environment of a node (see nodeCompiler.env): the
-// declarations of its type (typeDigests.decl; the bounds do not reach the
+// declarations of its type (typeIDs.decl; the bounds do not reach the
 // environment), the compatibility version and release of the compilation,
 // which a Cache may serve several of, and the choices of the expression.
 type envKey struct {
-	decl             typeDigest
+	decl             typeID
 	minor            uint
 	release          release.Minor
 	stored, optional bool
@@ -208,7 +210,7 @@ func (c *Cache) parsed(base *lazyEnv, text string) parseResult {
 // estimate returns the cost estimate of the checked AST a over the type
 // dt at release rel, computing it with f when c has none.
 func (c *Cache) estimate(a *cel.Ast, dt *declType, rel uint, f func() costResult) costResult {
-	return once(&c.mu, &c.costs, costKey{ast: a, typ: dt.digest().full, release: rel}, f)
+	return once(&c.mu, &c.costs, costKey{ast: a, typ: c.types.ids(dt).full, release: rel}, f)
 }
 
 // env returns the environment cached under k, building it with build

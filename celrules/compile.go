@@ -190,7 +190,7 @@ func b2i(b bool) int {
 // same in every environment.
 func (nc *nodeCompiler) scopedType() *declType {
 	if nc.scoped == nil {
-		nc.scoped = nc.dt.withTypeNames(nc.cfg.cache.typeName(nc.dt.digest().decl))
+		nc.scoped = nc.dt.withTypeNames(nc.cfg.cache.typeName(nc.cfg.cache.types.ids(nc.dt).decl))
 	}
 	return nc.scoped
 }
@@ -200,7 +200,7 @@ func (nc *nodeCompiler) scopedType() *declType {
 func (nc *nodeCompiler) shape(stored, optional bool) nodeShape {
 	oldSelf := stored || nc.cfg.minor >= 24
 	return nodeShape{
-		decl:     nc.dt.digest().decl,
+		decl:     nc.cfg.cache.types.ids(nc.dt).decl,
 		oldSelf:  oldSelf,
 		optional: optional && oldSelf,
 		keyword:  stored || nc.cfg.minor >= 31,
@@ -215,7 +215,7 @@ func (nc *nodeCompiler) env(stored, optional bool) (*nodeEnv, error) {
 	// The environment declares self and oldSelf with the node's CEL type
 	// and makes its object types known, nothing else of the node: it
 	// suits every node whose type declares the same.
-	k := envKey{decl: nc.dt.digest().decl, minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
+	k := envKey{decl: nc.cfg.cache.types.ids(nc.dt).decl, minor: nc.cfg.minor, release: nc.cfg.release, stored: stored, optional: optional}
 	e, err := nc.cfg.cache.env(k, func() (*nodeEnv, error) { return nc.buildEnv(stored, optional) })
 	if err != nil {
 		return nil, err
@@ -275,7 +275,7 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 	if dt == nil {
 		return nil, fmt.Errorf("failed to convert to declType for CEL validation rules")
 	}
-	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: dt.digest().full}
+	k := nodeKey{minor: cfg.minor, release: cfg.release, checkOnly: cfg.checkOnly, rules: rulesKey(rules, cfg), typ: cfg.cache.types.ids(dt).full}
 	// The results are cached under k, or were compiled for another node
 	// (hit).
 	hit := true

@@ -65,12 +65,12 @@ func TestCheckSchemaRepeatedNodes(t *testing.T) {
 	}
 }
 
-// TestTypeDigests checks the identities the Cache keys compilations and
-// environments by: equal types share them; a bound, a required field or
-// the int-or-string marker changes the full digest only (the environment
-// does not see them); a field name, a type or the resource-root
+// TestTypeIDs checks the identities the Cache keys compilations and
+// environments by: equal types share them; a bound or a required field
+// changes the full id only (the environment does not see them); the
+// int-or-string marker, a field name, a type or the resource-root
 // properties change both.
-func TestTypeDigests(t *testing.T) {
+func TestTypeIDs(t *testing.T) {
 	str := func(maxLen int64) *structural.Schema {
 		return &structural.Schema{Generic: structural.Generic{Type: "string"},
 			ValueValidation: &structural.ValueValidation{MaxLength: i64(maxLen)}}
@@ -83,9 +83,39 @@ func TestTypeDigests(t *testing.T) {
 		return o
 	}
 	ios := &structural.Schema{Extensions: structural.Extensions{XIntOrString: true}, ValueValidation: &structural.ValueValidation{MaxLength: i64(5)}}
-	base := newDeclType(s("x", str(5), false), false).digest()
-	if got := newDeclType(s("x", str(5), false), false).digest(); *got != *base {
-		t.Error("equal types have different digests")
+	list := func(items *structural.Schema, maxItems int64) *structural.Schema {
+		return &structural.Schema{Generic: structural.Generic{Type: "array"}, Items: items,
+			ValueValidation: &structural.ValueValidation{MaxItems: i64(maxItems)}}
+	}
+	var in typeInterner
+	base := in.ids(newDeclType(s("x", list(str(5), 2), false), false))
+	if got := in.ids(newDeclType(s("x", list(str(5), 2), false), false)); got != base {
+		t.Error("equal types have different ids")
+	}
+	// A type shared between interners (the scalars' are) gets its ids in
+	// each, every time.
+	boolean := &structural.Schema{Generic: structural.Generic{Type: "boolean"}}
+	var other typeInterner
+	for range 2 {
+		for _, in := range []*typeInterner{&in, &other} {
+			if in.ids(newDeclType(s("b", boolean, false), false)) != in.ids(newDeclType(s("b", boolean, false), false)) ||
+				in.ids(boolDecl) != in.ids(newDeclType(boolean, false)) || in.ids(boolDecl) == in.ids(intDecl) {
+				t.Error("a type shared between interners has wrong ids")
+			}
+		}
+	}
+	// Types that hold another interner's ids are interned once (not once
+	// per path to them, which would take 2^40 steps here).
+	deep := func() *declType {
+		dt := boolDecl
+		for range 40 {
+			dt = newObjectType("object", map[string]*declField{"a": {dt}, "b": {dt}})
+		}
+		return dt
+	}
+	dt := deep()
+	if in.ids(dt) != in.ids(deep()) || other.ids(dt) != other.ids(deep()) {
+		t.Error("deep type: equal types have different ids")
 	}
 	for _, c := range []struct {
 		name       string
@@ -94,19 +124,20 @@ func TestTypeDigests(t *testing.T) {
 		sameDecl   bool
 		sameAsBase bool
 	}{
-		{"maxLength", s("x", str(6), false), false, true, false},
-		{"required", s("x", str(5), true), false, true, false},
-		{"int-or-string", s("x", ios, false), false, false, false},
-		{"field name", s("y", str(5), false), false, false, false},
-		{"field type", s("x", &structural.Schema{Generic: structural.Generic{Type: "integer"}}, false), false, false, false},
-		{"resource root", s("x", str(5), false), true, false, false},
+		{"maxLength", s("x", list(str(6), 2), false), false, true, false},
+		{"maxItems", s("x", list(str(5), 3), false), false, true, false},
+		{"required", s("x", list(str(5), 2), true), false, true, false},
+		{"int-or-string", s("x", list(ios, 2), false), false, false, false},
+		{"field name", s("y", list(str(5), 2), false), false, false, false},
+		{"field type", s("x", list(&structural.Schema{Generic: structural.Generic{Type: "integer"}}, 2), false), false, false, false},
+		{"resource root", s("x", list(str(5), 2), false), true, false, false},
 	} {
-		d := newDeclType(c.s, c.root).digest()
+		d := in.ids(newDeclType(c.s, c.root))
 		if (d.full == base.full) != c.sameAsBase {
-			t.Errorf("%s: same full digest = %t, want %t", c.name, d.full == base.full, c.sameAsBase)
+			t.Errorf("%s: same full id = %t, want %t", c.name, d.full == base.full, c.sameAsBase)
 		}
 		if (d.decl == base.decl) != c.sameDecl {
-			t.Errorf("%s: same declaration digest = %t, want %t", c.name, d.decl == base.decl, c.sameDecl)
+			t.Errorf("%s: same declaration id = %t, want %t", c.name, d.decl == base.decl, c.sameDecl)
 		}
 	}
 }

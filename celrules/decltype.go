@@ -1,13 +1,12 @@
 package celrules
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"slices"
-	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/cel"
 
@@ -68,117 +67,163 @@ type declType struct {
 
 	celType *cel.Type
 
-	// digests, computed once on first use (digest).
-	digestOnce sync.Once
-	digests    typeDigests
+	// interned holds t's ids in the interner that gave them first
+	// (typeInterner.ids).
+	interned atomic.Pointer[internedIDs]
 }
 
-// A typeDigest identifies a type: two types with the same digest are
-// equal for what it covers (SHA-256 over a canonical encoding that
-// includes the digests of the types below; a collision would need a
-// SHA-256 collision).
-type typeDigest [sha256.Size]byte
+// A typeID identifies a type in one Cache's typeInterner: two types have
+// the same id exactly when they are equal, the types below compared by
+// their ids. Ids are exact, not hashes: no schema can make two different
+// types share one.
+type typeID uint32
 
-// typeDigests are the two identities of a type.
-type typeDigests struct {
+// typeIDs are the two identities of a type.
+type typeIDs struct {
 	// full covers everything compiling a rule over the type depends on:
 	// its declarations and its size bounds (the cost estimates).
-	full typeDigest
+	full typeID
 	// decl covers what the CEL environment of a node of this type
 	// declares: kinds, field names and CEL types, without the bounds.
-	decl typeDigest
+	decl typeID
 }
 
-// digest returns t's digests, computing them (and those of the types
-// below) once.
-func (t *declType) digest() *typeDigests {
-	var buf []byte
-	return t.childDigest(&buf)
+// internedIDs are a type's ids in the interner owner.
+type internedIDs struct {
+	owner *typeInterner
+	ids   typeIDs
 }
 
-// childDigest returns t's digests, computing them and those of the types
-// below (a declType is a tree no deeper than maxSchemaDepth) once; buf is
-// scratch space.
-func (t *declType) childDigest(buf *[]byte) *typeDigests {
-	t.digestOnce.Do(func() { t.digests = t.encodeDigest(buf) })
-	return &t.digests
+// A typeInterner gives every distinct type an id (typeID), the types below
+// first (hash-consing): a type gets the id of the first type it equals,
+// found through a hash of it and compared in full; its zero value is
+// ready to use.
+type typeInterner struct {
+	mu   sync.Mutex
+	seed maphash.Seed
+	// index holds the last id given to a type of each hash; types the
+	// type of each id (by id-1), with the id given before it to a type
+	// of the same hash.
+	index map[uint64]typeID
+	types []internedType
+	// foreign holds the ids of the types that hold those of another
+	// interner (the scalar types are shared).
+	foreign map[*declType]typeIDs
 }
 
-// encodeDigest computes t's digests from those of the types below.
-func (t *declType) encodeDigest(buf *[]byte) typeDigests {
-	names := make([]string, 0, len(t.fields))
-	for n := range t.fields {
-		names = append(names, n)
+// internedType is the first type that got an id, for its full or its
+// declaration identity, and for a full identity the id of its
+// declarations, once known.
+type internedType struct {
+	t      *declType
+	decl   bool
+	next   typeID
+	declID typeID
+}
+
+// ids returns t's ids in in, giving ids to t and the types below it that
+// have none (a declType is a tree no deeper than maxSchemaDepth).
+func (in *typeInterner) ids(t *declType) typeIDs {
+	if m := t.interned.Load(); m != nil && m.owner == in {
+		return m.ids
 	}
-	sort.Strings(names)
-	fields := make([]*typeDigests, len(names))
-	for i, n := range names {
-		if f := t.fields[n]; f.typ != nil {
-			fields[i] = f.typ.childDigest(buf)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.index == nil {
+		in.index = map[uint64]typeID{}
+		in.seed = maphash.MakeSeed()
+	}
+	return in.intern(t)
+}
+
+// intern is ids with in.mu held.
+func (in *typeInterner) intern(t *declType) typeIDs {
+	if t == nil {
+		return typeIDs{}
+	}
+	if m := t.interned.Load(); m != nil && m.owner == in {
+		return m.ids
+	} else if ids, ok := in.foreign[t]; ok {
+		return ids
+	}
+	// The hashes of the fields add up, in whatever order the map gives
+	// them.
+	var full, decl uint64
+	for n, f := range t.fields {
+		c, h := in.intern(f.typ), maphash.String(in.seed, n)
+		full += mix(h + uint64(c.full))
+		decl += mix(h + uint64(c.decl)<<32)
+	}
+	k, e := in.intern(t.key), in.intern(t.elem)
+	h := mix(maphash.String(in.seed, t.name) + uint64(t.kind))
+	full = mix(h + full + mix(uint64(k.full)+uint64(e.full)<<32) + mix(uint64(t.maxElements)) +
+		mix(uint64(t.minSize)<<2|uint64(b2i(t.unbounded))<<1|uint64(b2i(t.intOrString))))
+	// The hash of the declarations is that of what equal compares with
+	// decl set.
+	decl = mix(h + decl + mix(uint64(k.decl)+uint64(e.decl)<<32) + 1)
+	ids := typeIDs{full: in.find(t, full, false)}
+	if ids.decl = in.types[ids.full-1].declID; ids.decl == 0 {
+		ids.decl = in.find(t, decl, true)
+		in.types[ids.full-1].declID = ids.decl
+	} // else t equals the type that got ids.full first, with these declarations
+	if !t.interned.CompareAndSwap(nil, &internedIDs{in, ids}) {
+		if in.foreign == nil {
+			in.foreign = map[*declType]typeIDs{}
+		}
+		in.foreign[t] = ids
+	}
+	return ids
+}
+
+// find returns the id of the full (or with decl the declaration) identity
+// of t, whose hash is h, giving it the next id when no type before had it.
+func (in *typeInterner) find(t *declType, h uint64, decl bool) typeID {
+	for id := in.index[h]; id != 0; id = in.types[id-1].next {
+		if e := in.types[id-1]; e.decl == decl && in.equal(t, e.t, decl) {
+			return id
 		}
 	}
-	var key, elem *typeDigests
-	if t.key != nil {
-		key = t.key.childDigest(buf)
+	in.types = append(in.types, internedType{t: t, decl: decl, next: in.index[h]})
+	id := typeID(len(in.types))
+	in.index[h] = id
+	return id
+}
+
+// equal reports whether the full (or with decl the declaration) identities
+// of a and b are equal, the types below compared by their ids.
+func (in *typeInterner) equal(a, b *declType, decl bool) bool {
+	if a.kind != b.kind || a.name != b.name || len(a.fields) != len(b.fields) ||
+		a.kind == kindScalar && a.celType != b.celType {
+		return false
 	}
-	if t.elem != nil {
-		elem = t.elem.childDigest(buf)
+	if !decl && (a.maxElements != b.maxElements || a.minSize != b.minSize ||
+		a.unbounded != b.unbounded || a.intOrString != b.intOrString) {
+		return false
 	}
-	var out typeDigests
-	for _, full := range []bool{true, false} {
-		b := (*buf)[:0]
-		str := func(s string) []byte {
-			b = binary.BigEndian.AppendUint64(b, uint64(len(s)))
-			return append(b, s...)
+	same := func(x, y *declType) bool {
+		ix, iy := in.intern(x), in.intern(y)
+		if decl {
+			return ix.decl == iy.decl
 		}
-		num := func(v int64) {
-			if full {
-				b = binary.BigEndian.AppendUint64(b, uint64(v))
-			}
-		}
-		flag := func(v bool) {
-			if full {
-				b = append(b, byte(b2i(v)))
-			}
-		}
-		child := func(d *typeDigests) {
-			switch {
-			case d == nil:
-				b = append(b, 0)
-			case full:
-				b = append(append(b, 1), d.full[:]...)
-			default:
-				b = append(append(b, 1), d.decl[:]...)
-			}
-		}
-		b = append(b, byte(t.kind))
-		b = str(t.name)
-		// The CEL type of a list, map or object follows from its kind, its
-		// name and the types below; only a scalar's says more.
-		if t.kind == kindScalar && t.celType != nil {
-			b = str(t.celType.String())
-		} else {
-			b = append(b, 0)
-		}
-		num(t.maxElements)
-		num(t.minSize)
-		flag(t.unbounded)
-		flag(t.intOrString)
-		b = binary.BigEndian.AppendUint64(b, uint64(len(names)))
-		for i, n := range names {
-			b = str(n)
-			child(fields[i])
-		}
-		child(key)
-		child(elem)
-		if full {
-			out.full = sha256.Sum256(b)
-		} else {
-			out.decl = sha256.Sum256(b)
-		}
-		*buf = b
+		return ix.full == iy.full
 	}
-	return out
+	if !same(a.key, b.key) || !same(a.elem, b.elem) {
+		return false
+	}
+	for n, f := range a.fields {
+		g, ok := b.fields[n]
+		if !ok || !same(f.typ, g.typ) {
+			return false
+		}
+	}
+	return true
+}
+
+// mix scrambles the bits of x (the finalizer of SplitMix64).
+func mix(x uint64) uint64 {
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // declField is one property of an object declType.

@@ -70,7 +70,7 @@ import (
 // Cost estimates (checker.Cost) read the checked AST, the estimator (the
 // node's full type and the release) and the environment's cost options,
 // which come from an unflagged row: an estimate is shared by the checked
-// AST it was made from, the node's full type digest and the release.
+// AST it was made from, the node's full type id and the release.
 
 // checkProfile is what of a base environment reaches the type checker.
 type checkProfile struct {
@@ -328,7 +328,7 @@ func collectRefs(e ast.Expr, f *flaggedSet, seen *map[string]bool, depth int) bo
 // for it), whether oldSelf is declared and optional, and whether the type
 // provider escapes keywords in field names.
 type nodeShape struct {
-	decl                       typeDigest
+	decl                       typeID
 	oldSelf, optional, keyword bool
 }
 
@@ -353,7 +353,7 @@ type checkResult struct {
 // type and the release, which decides the estimator's options.
 type costKey struct {
 	ast     *cel.Ast
-	typ     typeDigest
+	typ     typeID
 	release uint
 }
 

@@ -145,6 +145,10 @@ type ruleNode struct {
 	dt *declType
 }
 
+// ruleNodeTypes gives the types of ruleNodes their ids, the same in every
+// call.
+var ruleNodeTypes typeInterner
+
 // ruleNodes returns the distinct nodes with rules (by rules and full type)
 // of the CRDs' schemas at release rel.
 func ruleNodes(crds []*crdschema.CustomResourceDefinition, rel release.Minor, seen map[string]bool) []ruleNode {
@@ -156,8 +160,7 @@ func ruleNodes(crds []*crdschema.CustomResourceDefinition, rel release.Minor, se
 		}
 		if len(s.XValidations) > 0 {
 			if dt := (*Cache)(nil).declTypeAt(s, root || s.XEmbeddedResource, rel); dt != nil {
-				d := dt.digest().full
-				k := rulesKey(s.XValidations, &config{}) + string(d[:])
+				k := rulesKey(s.XValidations, &config{}) + fmt.Sprint(ruleNodeTypes.ids(dt).full)
 				if !seen[k] {
 					seen[k] = true
 					out = append(out, ruleNode{s, dt})
@@ -558,9 +561,9 @@ func TestSharedTypeNames(t *testing.T) {
 	b := obj(map[string]*structural.Schema{"y": str("string")})
 	dta := (*Cache)(nil).declTypeAt(a, false, release.Default)
 	dtb := (*Cache)(nil).declTypeAt(b, false, release.Default)
-	n1 := c.typeName(dta.digest().decl)
-	n2 := c.typeName((*Cache)(nil).declTypeAt(a, false, release.Default).digest().decl)
-	n3 := c.typeName(dtb.digest().decl)
+	n1 := c.typeName(c.types.ids(dta).decl)
+	n2 := c.typeName(c.types.ids((*Cache)(nil).declTypeAt(a, false, release.Default)).decl)
+	n3 := c.typeName(c.types.ids(dtb).decl)
 	if n1 != n2 || !selfTypeNames.MatchString(n1) || n1 != selfTypeNames.FindString(n1) {
 		t.Errorf("names %q and %q for one declaration set, want one selfType<N>", n1, n2)
 	}
