@@ -337,13 +337,8 @@ func only(obj map[string]any, keys ...string) map[string]any {
 
 // appendNew appends the errors of more whose text list lacks.
 func appendNew(list, more crdschema.ErrorList) crdschema.ErrorList {
-	seen := make(map[string]bool, len(list))
-	for _, e := range list {
-		seen[e.Error()] = true
-	}
 	for _, e := range more {
-		if !seen[e.Error()] {
-			seen[e.Error()] = true
+		if !slices.ContainsFunc(list, func(l *crdschema.Error) bool { return l.Error() == e.Error() }) {
 			list = append(list, e)
 		}
 	}

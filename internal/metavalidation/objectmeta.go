@@ -187,27 +187,22 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *crdschema.ObjectMeta, fldPath *c
 	if !newMeta.CreationTimestamp.Equal(oldMeta.CreationTimestamp.Time) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("creationTimestamp"), newMeta.CreationTimestamp, fieldImmutable))
 	}
-	if !timePtrEqual(newMeta.DeletionTimestamp, oldMeta.DeletionTimestamp) {
+	if !ptrEqual(newMeta.DeletionTimestamp, oldMeta.DeletionTimestamp, func(a, b crdschema.Time) bool { return a.Equal(b.Time) }) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionTimestamp"), newMeta.DeletionTimestamp, fieldImmutable))
 	}
-	if !int64PtrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds) {
+	if !ptrEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds, func(a, b int64) bool { return a == b }) {
 		errs = append(errs, crdschema.Invalid(fldPath.Child("deletionGracePeriodSeconds"), newMeta.DeletionGracePeriodSeconds, fieldImmutable))
 	}
 	return append(errs, validateContents(newMeta, false, fldPath)...)
 }
 
-func timePtrEqual(a, b *crdschema.Time) bool {
+// ptrEqual reports whether a and b are both nil, or point to values
+// that equal says are equal.
+func ptrEqual[T any](a, b *T, equal func(a, b T) bool) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Equal(b.Time)
-}
-
-func int64PtrEqual(a, b *int64) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
+	return equal(*a, *b)
 }
 
 // sortedKeys returns the keys of m, sorted.
