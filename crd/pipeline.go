@@ -143,7 +143,7 @@ func NewPipeline(schema *crdschema.JSONSchemaProps, opts ...Option) (*Pipeline, 
 // were pruned or served, which compiles to the same rules (the CEL types
 // depend on where defaults are, not on their values) and may share its
 // types with the CRD's validation. embeds are the embedding nodes of the
-// schemas (prune.DecoderOptions.Embeds), nil when not known.
+// schemas (prune.DecoderOptions.Embeds), which both decoders share.
 // preserveUnknown is the CRD's spec.preserveUnknownFields; with status,
 // status updates are validated.
 func (c *core) init(group, version, kind string, namespaced bool, schemas map[string]*structural.Schema, embeds map[*structural.Schema]bool, rulesSchema *structural.Schema, preserveUnknown, status bool, set settings) error {
@@ -151,9 +151,11 @@ func (c *core) init(group, version, kind string, namespaced bool, schemas map[st
 	c.schemas = schemas
 	c.schema = schemas[version]
 	c.release = release.Of(set.Version)
-	c.decoder = prune.NewDecoder(prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown, Embeds: embeds})
-	c.storage = c.decoder.ForStorage()
-	c.hasEmbedded = c.decoder.HasEmbedded(c.schema)
+	c.hasEmbedded = embeds[c.schema]
+	dopts := prune.DecoderOptions{Group: group, Kind: kind, Schemas: schemas, PreserveUnknownFields: preserveUnknown, Embeds: embeds}
+	c.decoder = prune.NewDecoder(dopts)
+	dopts.Storage = true
+	c.storage = prune.NewDecoder(dopts)
 	vopt := validation.WithKubernetesVersion(set.Version)
 	var err error
 	if c.validator, err = validation.New(c.schema, vopt, openAPIOnly); err != nil {

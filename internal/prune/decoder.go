@@ -60,19 +60,6 @@ func NewDecoder(opts DecoderOptions) *Decoder {
 	return &Decoder{opts: opts}
 }
 
-// ForStorage returns the Decoder of the same options with Storage set.
-func (d *Decoder) ForStorage() *Decoder {
-	opts := d.opts
-	opts.Storage = true
-	return &Decoder{opts: opts}
-}
-
-// HasEmbedded reports whether s, one of the schemas, has an embedded
-// resource.
-func (d *Decoder) HasEmbedded(s *structural.Schema) bool {
-	return d.opts.Embeds[s]
-}
-
 // Decode cleans obj in place, in the API server's order:
 //
 //  1. kind and apiVersion are remembered (they must be strings) and the
