@@ -48,15 +48,15 @@ func validateDefaults(c *config, path *crdschema.Path, ss *structural.Schema, re
 		clone.XEmbeddedResource = true
 		s = &clone
 	}
+	// The validators of the defaults share their compiled patterns.
+	shared := map[string]*pattern.Matcher{}
+	patterns := validation.Option(func(o *objectcheck.ValidatorOptions) { o.Patterns = shared })
 	// The rules first run without cost tracking where their bounds allow
 	// (see celrules/bounded.go): the budget left is then the budget less
 	// the bounds, at most what the exact costs leave. While it lasts, no
 	// evaluation can run out of budget with the exact costs either, and
 	// the errors are those of tracked runs. When it runs out, the walk is
 	// done again with every cost tracked.
-	// The validators of the defaults share their compiled patterns.
-	shared := map[string]*pattern.Matcher{}
-	patterns := validation.Option(func(o *objectcheck.ValidatorOptions) { o.Patterns = shared })
 	var errs crdschema.ErrorList
 	for _, bounded := range defaultsPasses {
 		v := defaultsValidator{config: c, requirePruned: requirePruned, budget: celrules.RuntimeBudget, bounded: bounded, below: below, patterns: patterns}
