@@ -70,6 +70,47 @@ type Cache struct {
 type nodeTypes struct {
 	mu    sync.Mutex
 	types map[nodeTypeKey]nodeType
+	// withRules holds, by the schema Check was given, the nodes with
+	// rules at or below them (hasRules), which Compile then needs not
+	// look for again.
+	withRules map[*structural.Schema]map[*structural.Schema]bool
+}
+
+// withRules returns the nodes of s with rules at or below them (hasRules),
+// s included when it has any; they are found once per s when c keeps
+// types by node.
+func (c *Cache) withRules(s *structural.Schema) map[*structural.Schema]bool {
+	m := c.nodeTypes
+	if m != nil {
+		m.mu.Lock()
+		marked, ok := m.withRules[s]
+		m.mu.Unlock()
+		if ok {
+			return marked
+		}
+	}
+	marked := map[*structural.Schema]bool{}
+	hasRules(s, 0, marked)
+	if m != nil {
+		m.mu.Lock()
+		m.withRules[s] = marked
+		m.mu.Unlock()
+	}
+	return marked
+}
+
+// hasRules reports whether s has rules outside its junctors, looking
+// only when c has not found the nodes with rules of s before (withRules).
+func (c *Cache) hasRules(s *structural.Schema) bool {
+	if m := c.nodeTypes; m != nil {
+		m.mu.Lock()
+		marked, ok := m.withRules[s]
+		m.mu.Unlock()
+		if ok {
+			return marked[s]
+		}
+	}
+	return hasRules(s, 0, nil)
 }
 
 // nodeTypeKey is what a node's CEL type is derived from: the node (and
@@ -90,7 +131,7 @@ type nodeType struct {
 
 func init() {
 	celshare.ShareNodeTypes = func(c any) {
-		c.(*Cache).nodeTypes = &nodeTypes{types: map[nodeTypeKey]nodeType{}}
+		c.(*Cache).nodeTypes = &nodeTypes{types: map[nodeTypeKey]nodeType{}, withRules: map[*structural.Schema]map[*structural.Schema]bool{}}
 	}
 }
 

@@ -152,7 +152,7 @@ func typeAt(root *declType, path []string) (t *declType, key bool) {
 			if f == nil {
 				return nil, false
 			}
-			t, key = f.typ, false
+			t, key = f, false
 		}
 		if t == nil {
 			return nil, false

@@ -109,7 +109,7 @@ func TestTypeIDs(t *testing.T) {
 	deep := func() *declType {
 		dt := boolDecl
 		for range 40 {
-			dt = newObjectType("object", map[string]*declField{"a": {dt}, "b": {dt}})
+			dt = newObjectType("object", map[string]*declType{"a": dt, "b": dt})
 		}
 		return dt
 	}

@@ -49,9 +49,9 @@ type declType struct {
 	// name is the type name: "object" (or the assigned selfType name) for
 	// objects, "list", "map", or the scalar's name.
 	name   string
-	fields map[string]*declField // objects, by escaped name
-	key    *declType             // maps
-	elem   *declType             // lists and maps
+	fields map[string]*declType // objects, by escaped name
+	key    *declType            // maps
+	elem   *declType            // lists and maps
 
 	// maxElements bounds the number of items, properties or bytes (strings
 	// count 4 bytes per declared character) a value of this type may hold.
@@ -150,7 +150,7 @@ func (in *typeInterner) intern(t *declType) typeIDs {
 	// them.
 	var full, decl uint64
 	for n, f := range t.fields {
-		c, h := in.intern(f.typ), maphash.String(in.seed, n)
+		c, h := in.intern(f), maphash.String(in.seed, n)
 		full += mix(h + uint64(c.full))
 		decl += mix(h + uint64(c.decl)<<32)
 	}
@@ -212,7 +212,7 @@ func (in *typeInterner) equal(a, b *declType, decl bool) bool {
 	}
 	for n, f := range a.fields {
 		g, ok := b.fields[n]
-		if !ok || !same(f.typ, g.typ) {
+		if !ok || !same(f, g) {
 			return false
 		}
 	}
@@ -224,11 +224,6 @@ func mix(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
-}
-
-// declField is one property of an object declType.
-type declField struct {
-	typ *declType
 }
 
 func newScalarType(name string, t *cel.Type, minSize int64) *declType {
@@ -245,7 +240,7 @@ func newMapType(key, elem *declType, maxProps int64) *declType {
 		minSize: 2, celType: cel.MapType(key.celType, elem.celType)}
 }
 
-func newObjectType(name string, fields map[string]*declField) *declType {
+func newObjectType(name string, fields map[string]*declType) *declType {
 	return &declType{kind: kindObject, name: name, fields: fields, minSize: 2,
 		celType: cel.ObjectType(name)}
 }
@@ -359,7 +354,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 			t.unbounded = true
 			return t
 		}
-		fields := make(map[string]*declField, len(s.Properties))
+		fields := make(map[string]*declType, len(s.Properties))
 		minSize := int64(2)
 		for name, prop := range s.Properties {
 			ft := child(prop, prop != nil && prop.XEmbeddedResource)
@@ -367,7 +362,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 				continue
 			}
 			if escaped, ok := escapeProperty(name); ok {
-				fields[escaped] = &declField{typ: ft}
+				fields[escaped] = ft
 			}
 			if prop.Default == nil && slices.Contains(vv.Required, name) {
 				minSize += int64(len(name)) + ft.minSize + 4

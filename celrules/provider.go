@@ -92,7 +92,7 @@ func typeBelow(t *declType, path string) *declType {
 			if f == nil {
 				return nil
 			}
-			t = f.typ
+			t = f
 		case t.kind == kindList && step == "@idx", t.kind == kindMap && step == "@elem":
 			t = t.elem
 		default:
@@ -141,7 +141,7 @@ func (p *typeProvider) FindStructFieldType(typeName, fieldName string) (*types.F
 		f, found = dt.fields[fieldName]
 	}
 	if found {
-		return &types.FieldType{Type: namedType(f.typ, path+"."+fieldName)}, true
+		return &types.FieldType{Type: namedType(f, path+"."+fieldName)}, true
 	}
 	if dt.kind == kindMap {
 		return &types.FieldType{Type: namedType(dt.elem, path+".@elem")}, true

@@ -111,7 +111,7 @@ func eagerFindStructFieldType(base types.Provider, named map[string]*declType, t
 		f, found = dt.fields["__"+fieldName+"__"]
 	}
 	if found {
-		return &types.FieldType{Type: f.typ.celType}, true
+		return &types.FieldType{Type: f.celType}, true
 	}
 	if dt.kind == kindMap {
 		return &types.FieldType{Type: dt.elem.celType}, true
@@ -130,15 +130,15 @@ func (t *declType) withTypeNames(name string) *declType {
 		if !changed {
 			name = t.name
 		}
-		fields := make(map[string]*declField, len(t.fields))
+		fields := make(map[string]*declType, len(t.fields))
 		for fn, f := range t.fields {
-			nt := f.typ.withTypeNames(name + "." + fn)
-			if nt == f.typ {
+			nt := f.withTypeNames(name + "." + fn)
+			if nt == f {
 				fields[fn] = f
 				continue
 			}
 			changed = true
-			fields[fn] = &declField{typ: nt}
+			fields[fn] = nt
 		}
 		if !changed {
 			return t
@@ -175,7 +175,7 @@ func registerTypes(path string, t *declType, into map[string]*declType) {
 	case kindObject:
 		into[t.name] = t
 		for name, f := range t.fields {
-			registerTypes(path+"."+name, f.typ, into)
+			registerTypes(path+"."+name, f, into)
 		}
 	case kindMap:
 		registerTypes(path+".@elem", t.elem, into)
