@@ -77,36 +77,31 @@ type nodeTypes struct {
 }
 
 // withRules returns the nodes of s with rules at or below them (hasRules),
-// s included when it has any; they are found once per s when c keeps
-// types by node.
+// found once per s when c keeps types by node.
 func (c *Cache) withRules(s *structural.Schema) map[*structural.Schema]bool {
 	m := c.nodeTypes
 	if m != nil {
 		m.mu.Lock()
-		marked, ok := m.withRules[s]
-		m.mu.Unlock()
-		if ok {
+		defer m.mu.Unlock()
+		if marked, ok := m.withRules[s]; ok {
 			return marked
 		}
 	}
 	marked := map[*structural.Schema]bool{}
 	hasRules(s, 0, marked)
 	if m != nil {
-		m.mu.Lock()
 		m.withRules[s] = marked
-		m.mu.Unlock()
 	}
 	return marked
 }
 
-// hasRules reports whether s has rules outside its junctors, looking
-// only when c has not found the nodes with rules of s before (withRules).
+// hasRules reports whether s has rules outside its junctors, from what
+// withRules found when it did.
 func (c *Cache) hasRules(s *structural.Schema) bool {
 	if m := c.nodeTypes; m != nil {
 		m.mu.Lock()
-		marked, ok := m.withRules[s]
-		m.mu.Unlock()
-		if ok {
+		defer m.mu.Unlock()
+		if marked, ok := m.withRules[s]; ok {
 			return marked[s]
 		}
 	}
