@@ -88,11 +88,7 @@ func typeBelow(t *declType, path string) *declType {
 		}
 		switch {
 		case t.kind == kindObject:
-			f := t.fields[step]
-			if f == nil {
-				return nil
-			}
-			t = f
+			t = t.fields[step]
 		case t.kind == kindList && step == "@idx", t.kind == kindMap && step == "@elem":
 			t = t.elem
 		default:
