@@ -377,7 +377,7 @@ func fieldType(t *declType, k string) *declType {
 		return nil
 	}
 	if f := t.fields[e]; f != nil {
-		return f.typ
+		return f
 	}
 	return nil
 }

@@ -70,6 +70,42 @@ type Cache struct {
 type nodeTypes struct {
 	mu    sync.Mutex
 	types map[nodeTypeKey]nodeType
+	// withRules holds, by the schema Check was given, the nodes with
+	// rules at or below them (hasRules), which Compile then needs not
+	// look for again.
+	withRules map[*structural.Schema]map[*structural.Schema]bool
+}
+
+// withRules returns the nodes of s with rules at or below them (hasRules),
+// found once per s when c keeps types by node.
+func (c *Cache) withRules(s *structural.Schema) map[*structural.Schema]bool {
+	m := c.nodeTypes
+	if m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if marked, ok := m.withRules[s]; ok {
+			return marked
+		}
+	}
+	marked := map[*structural.Schema]bool{}
+	hasRules(s, 0, marked)
+	if m != nil {
+		m.withRules[s] = marked
+	}
+	return marked
+}
+
+// hasRules reports whether s has rules outside its junctors, from what
+// withRules found when it did.
+func (c *Cache) hasRules(s *structural.Schema) bool {
+	if m := c.nodeTypes; m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if marked, ok := m.withRules[s]; ok {
+			return marked[s]
+		}
+	}
+	return hasRules(s, 0, nil)
 }
 
 // nodeTypeKey is what a node's CEL type is derived from: the node (and
@@ -90,7 +126,7 @@ type nodeType struct {
 
 func init() {
 	celshare.ShareNodeTypes = func(c any) {
-		c.(*Cache).nodeTypes = &nodeTypes{types: map[nodeTypeKey]nodeType{}}
+		c.(*Cache).nodeTypes = &nodeTypes{types: map[nodeTypeKey]nodeType{}, withRules: map[*structural.Schema]map[*structural.Schema]bool{}}
 	}
 }
 

@@ -111,12 +111,12 @@ func Check(s *structural.Schema, fldPath *crdschema.Path, opts ...Option) (*Node
 	if cfg.cache == nil {
 		cfg.cache = new(Cache)
 	}
-	one := uint64(1)
-	ch := &ruleChecker{cfg: cfg, withRules: map[*structural.Schema]bool{}}
-	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release, cache: cfg.cache}
-	if !hasRules(s, 0, ch.withRules) {
+	ch := &ruleChecker{cfg: cfg, withRules: cfg.cache.withRules(s)}
+	if !ch.withRules[s] {
 		return nil, nil
 	}
+	one := uint64(1)
+	root := &celContext{schema: s, inScope: len(s.XValidations) > 0, cardinality: &one, path: fldPath.String(), release: cfg.release, cache: cfg.cache}
 	return ch.walk(s, fldPath, root, nil, 0), nil
 }
 
@@ -209,7 +209,7 @@ func propertyAccess(name string) func(*declType) (*declType, bool) {
 		if !ok {
 			return nil, false
 		}
-		return f.typ, true
+		return f, true
 	}
 }
 

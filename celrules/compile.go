@@ -152,7 +152,7 @@ func typeAt(root *declType, path []string) (t *declType, key bool) {
 			if f == nil {
 				return nil, false
 			}
-			t, key = f.typ, false
+			t, key = f, false
 		}
 		if t == nil {
 			return nil, false
@@ -167,11 +167,8 @@ func (e *sizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []che
 
 // nodeCompiler compiles the rules of one schema node.
 type nodeCompiler struct {
-	cfg *config
-	dt  *declType
-	// scoped is dt with its object types named for this node, made when
-	// an environment is built (scopedType).
-	scoped    *declType
+	cfg       *config
+	dt        *declType
 	estimator *cellib.CostEstimator
 	// envs by [stored][optionalOldSelf].
 	envs [2][2]*nodeEnv
@@ -182,17 +179,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// scopedType returns dt with its object types under a generated name, as
-// the API server names them ("selfType" and a number that changes with
-// every compilation): the Cache's name for the type's declarations, the
-// same in every environment.
-func (nc *nodeCompiler) scopedType() *declType {
-	if nc.scoped == nil {
-		nc.scoped = nc.dt.withTypeNames(nc.cfg.cache.typeName(nc.cfg.cache.types.ids(nc.dt).decl))
-	}
-	return nc.scoped
 }
 
 // shape returns what of the node's environment for new or stored
@@ -231,11 +217,15 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*nodeEnv, error) {
 		return nil, err
 	}
 	shape := nc.shape(stored, optional)
-	scoped := nc.scopedType()
-	provider := newTypeProvider(base.env.CELTypeProvider(), scoped, shape.keyword)
-	vars := []*decls.VariableDecl{decls.NewVariable(selfVar, scoped.celType)}
+	// The object types are named as the API server names them
+	// ("selfType" and a number that changes with every compilation): the
+	// Cache's name for the type's declarations, the same in every
+	// environment.
+	provider := newTypeProvider(base.env.CELTypeProvider(), nc.dt, nc.cfg.cache.typeName(shape.decl), shape.keyword)
+	self := provider.selfType()
+	vars := []*decls.VariableDecl{decls.NewVariable(selfVar, self)}
 	if shape.oldSelf {
-		oldType := scoped.celType
+		oldType := self
 		if shape.optional {
 			oldType = types.NewOptionalType(oldType)
 		}

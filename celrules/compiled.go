@@ -79,12 +79,12 @@ func Compile(s *structural.Schema, isResourceRoot bool, opts ...Option) (*Compil
 	if err != nil {
 		return nil, err
 	}
-	if !hasRules(s, 0, nil) {
-		return nil, nil
-	}
 	if cfg.cache == nil {
 		// Nodes with the same rules and an equal type compile once.
 		cfg.cache = new(Cache)
+	}
+	if !cfg.cache.hasRules(s) {
+		return nil, nil
 	}
 	vs := newValueSchema(s, isResourceRoot, cfg.release, 0)
 	return &Compiled{root: buildNode(s, s, isResourceRoot, cfg.cache.declTypeAt(s, isResourceRoot, cfg.release), vs, cfg, 0), release: cfg.release}, nil
@@ -152,7 +152,7 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 			if !ok {
 				continue
 			}
-			ft = f.typ
+			ft = f
 		} else if ft = cfg.cache.declTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
 			continue
 		}

@@ -140,9 +140,9 @@ func TestDeclTypeSizes(t *testing.T) {
 		t.Errorf("array without items: got %v, want no type", dt)
 	}
 	root := newDeclType(&structural.Schema{Generic: structural.Generic{Type: "object"}}, true)
-	meta := root.fields["metadata"].typ
-	if meta.fields["name"].typ.maxElements != 253*4 || meta.fields["generateName"].typ.maxElements != 252*4 {
-		t.Errorf("metadata name/generateName sizes: %d, %d", meta.fields["name"].typ.maxElements, meta.fields["generateName"].typ.maxElements)
+	meta := root.fields["metadata"]
+	if meta.fields["name"].maxElements != 253*4 || meta.fields["generateName"].maxElements != 252*4 {
+		t.Errorf("metadata name/generateName sizes: %d, %d", meta.fields["name"].maxElements, meta.fields["generateName"].maxElements)
 	}
 }
 

@@ -98,7 +98,8 @@ func TestTypeIDs(t *testing.T) {
 	var other typeInterner
 	for range 2 {
 		for _, in := range []*typeInterner{&in, &other} {
-			if in.ids(newDeclType(s("b", boolean, false), false)) != in.ids(newDeclType(s("b", boolean, false), false)) ||
+			a, b := newDeclType(s("b", boolean, false), false), newDeclType(s("b", boolean, false), false)
+			if in.ids(a) != in.ids(b) ||
 				in.ids(boolDecl) != in.ids(newDeclType(boolean, false)) || in.ids(boolDecl) == in.ids(intDecl) {
 				t.Error("a type shared between interners has wrong ids")
 			}
@@ -109,7 +110,7 @@ func TestTypeIDs(t *testing.T) {
 	deep := func() *declType {
 		dt := boolDecl
 		for range 40 {
-			dt = newObjectType("object", map[string]*declField{"a": {dt}, "b": {dt}})
+			dt = newObjectType("object", map[string]*declType{"a": dt, "b": dt})
 		}
 		return dt
 	}

@@ -49,9 +49,9 @@ type declType struct {
 	// name is the type name: "object" (or the assigned selfType name) for
 	// objects, "list", "map", or the scalar's name.
 	name   string
-	fields map[string]*declField // objects, by escaped name
-	key    *declType             // maps
-	elem   *declType             // lists and maps
+	fields map[string]*declType // objects, by escaped name
+	key    *declType            // maps
+	elem   *declType            // lists and maps
 
 	// maxElements bounds the number of items, properties or bytes (strings
 	// count 4 bytes per declared character) a value of this type may hold.
@@ -150,7 +150,7 @@ func (in *typeInterner) intern(t *declType) typeIDs {
 	// them.
 	var full, decl uint64
 	for n, f := range t.fields {
-		c, h := in.intern(f.typ), maphash.String(in.seed, n)
+		c, h := in.intern(f), maphash.String(in.seed, n)
 		full += mix(h + uint64(c.full))
 		decl += mix(h + uint64(c.decl)<<32)
 	}
@@ -212,7 +212,7 @@ func (in *typeInterner) equal(a, b *declType, decl bool) bool {
 	}
 	for n, f := range a.fields {
 		g, ok := b.fields[n]
-		if !ok || !same(f.typ, g.typ) {
+		if !ok || !same(f, g) {
 			return false
 		}
 	}
@@ -224,11 +224,6 @@ func mix(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
-}
-
-// declField is one property of an object declType.
-type declField struct {
-	typ *declType
 }
 
 func newScalarType(name string, t *cel.Type, minSize int64) *declType {
@@ -245,7 +240,7 @@ func newMapType(key, elem *declType, maxProps int64) *declType {
 		minSize: 2, celType: cel.MapType(key.celType, elem.celType)}
 }
 
-func newObjectType(name string, fields map[string]*declField) *declType {
+func newObjectType(name string, fields map[string]*declType) *declType {
 	return &declType{kind: kindObject, name: name, fields: fields, minSize: 2,
 		celType: cel.ObjectType(name)}
 }
@@ -359,7 +354,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 			t.unbounded = true
 			return t
 		}
-		fields := make(map[string]*declField, len(s.Properties))
+		fields := make(map[string]*declType, len(s.Properties))
 		minSize := int64(2)
 		for name, prop := range s.Properties {
 			ft := child(prop, prop != nil && prop.XEmbeddedResource)
@@ -367,7 +362,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 				continue
 			}
 			if escaped, ok := escapeProperty(name); ok {
-				fields[escaped] = &declField{typ: ft}
+				fields[escaped] = ft
 			}
 			if prop.Default == nil && slices.Contains(vv.Required, name) {
 				minSize += int64(len(name)) + ft.minSize + 4
@@ -506,54 +501,6 @@ func cappedString(existing *structural.Schema, limit int64) *structural.Schema {
 		Generic:         structural.Generic{Type: "string"},
 		ValueValidation: &structural.ValueValidation{MaxLength: &limit},
 	}
-}
-
-// withTypeNames returns t with object types named after their position
-// under name (name, name.field, name.list.@idx, name.map.@elem), as CEL
-// needs distinct names for distinct object types. Types that contain no
-// object are returned as they are.
-func (t *declType) withTypeNames(name string) *declType {
-	switch t.kind {
-	case kindObject:
-		changed := t.name == "object" // a name is to be given
-		if !changed {
-			name = t.name
-		}
-		fields := make(map[string]*declField, len(t.fields))
-		for fn, f := range t.fields {
-			nt := f.typ.withTypeNames(name + "." + fn)
-			if nt == f.typ {
-				fields[fn] = f
-				continue
-			}
-			changed = true
-			fields[fn] = &declField{typ: nt}
-		}
-		if !changed {
-			return t
-		}
-		out := newObjectType(name, fields)
-		out.minSize = t.minSize
-		out.maxElements = t.maxElements
-		return out
-	case kindMap:
-		ne := t.elem.withTypeNames(name + ".@elem")
-		if ne == t.elem {
-			return t
-		}
-		out := newMapType(t.key, ne, t.maxElements)
-		out.unbounded = t.unbounded
-		return out
-	case kindList:
-		ne := t.elem.withTypeNames(name + ".@idx")
-		if ne == t.elem {
-			return t
-		}
-		out := newListType(ne, t.maxElements)
-		out.unbounded = t.unbounded
-		return out
-	}
-	return t
 }
 
 func (t *declType) String() string { return fmt.Sprintf("%s(%s)", t.name, t.celType) }

@@ -134,20 +134,19 @@ func TestNodeEnvMatchesExtend(t *testing.T) {
 				// The library corpus, with its variables beside self.
 				s := fuzzSchema()
 				dt := newDeclType(s, true)
-				nc := &nodeCompiler{cfg: cfg, dt: dt}
 				base, err := baseFor(cfg.minor, rel, stored)
 				if err != nil {
 					t.Fatal(err)
 				}
-				scoped := nc.scopedType()
+				provider := newTypeProvider(base.env.CELTypeProvider(), dt, cfg.cache.typeName(cfg.cache.types.ids(dt).decl), true)
 				vars := []*decls.VariableDecl{
-					decls.NewVariable("self", scoped.celType), nil,
+					decls.NewVariable("self", provider.selfType()), nil,
 					decls.NewVariable("s", cel.StringType), decls.NewVariable("l", cel.ListType(cel.StringType)),
 					decls.NewVariable("li", cel.ListType(cel.IntType)), decls.NewVariable("m", cel.MapType(cel.StringType, cel.IntType)),
 					decls.NewVariable("b", cel.BytesType), decls.NewVariable("d", cel.DynType),
 				}
-				vars[1] = decls.NewVariable("oldSelf", types.NewOptionalType(scoped.celType))
-				ne, err := newNodeEnv(base, newTypeProvider(base.env.CELTypeProvider(), scoped, true), vars)
+				vars[1] = decls.NewVariable("oldSelf", types.NewOptionalType(provider.selfType()))
+				ne, err := newNodeEnv(base, provider, vars)
 				if err != nil {
 					t.Fatal(err)
 				}

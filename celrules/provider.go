@@ -1,6 +1,8 @@
 package celrules
 
 import (
+	"strings"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -12,9 +14,12 @@ import (
 type typeProvider struct {
 	base    types.Provider
 	adapter types.Adapter
-	// named are the schema's types by name: object types and, under their
-	// paths, list and map types.
-	named map[string]*declType
+	// root is the node's type, and name the name of its object types:
+	// the API server names them after their paths below the node (name,
+	// name.field, name.list.@idx, name.map.@elem). The provider finds the
+	// type of a name when asked, instead of naming every type at once.
+	root *declType
+	name string
 	// keywords lets a property named like a CEL keyword be selected by its
 	// plain name (self.namespace) as well as escaped (self.__namespace__).
 	keywords bool
@@ -23,35 +28,74 @@ type typeProvider struct {
 	registry bool
 }
 
-func newTypeProvider(base types.Provider, root *declType, keywords bool) *typeProvider {
-	named := map[string]*declType{}
-	registerTypes(root.name, root, named)
+func newTypeProvider(base types.Provider, root *declType, name string, keywords bool) *typeProvider {
 	var adapter types.Adapter = types.DefaultTypeAdapter
 	if a, ok := base.(types.Adapter); ok {
 		adapter = a
 	}
 	_, registry := adapter.(*types.Registry)
 	registry = registry || adapter == types.DefaultTypeAdapter
-	return &typeProvider{base: base, adapter: adapter, named: named, keywords: keywords, registry: registry}
+	return &typeProvider{base: base, adapter: adapter, root: root, name: name, keywords: keywords, registry: registry}
 }
 
-// registerTypes records t and everything below it under the names the
-// API server uses: objects under their type name, lists and maps under
-// their path.
-func registerTypes(path string, t *declType, into map[string]*declType) {
+// selfType is the CEL type of the node's values.
+func (p *typeProvider) selfType() *cel.Type { return namedType(p.root, p.name) }
+
+// namedType returns the CEL type of t, found at path below the node, with
+// its object types named after their paths.
+func namedType(t *declType, path string) *cel.Type {
 	switch t.kind {
 	case kindObject:
-		into[t.name] = t
-		for name, f := range t.fields {
-			registerTypes(path+"."+name, f.typ, into)
-		}
-	case kindMap:
-		registerTypes(path+".@elem", t.elem, into)
-		into[path] = t
+		return cel.ObjectType(path)
 	case kindList:
-		registerTypes(path+".@idx", t.elem, into)
-		into[path] = t
+		return cel.ListType(namedType(t.elem, path+".@idx"))
+	case kindMap:
+		return cel.MapType(t.key.celType, namedType(t.elem, path+".@elem"))
 	}
+	return t.celType
+}
+
+// named returns the type the API server knows under name, and its path:
+// object types under their path, lists and maps too, but for those below
+// a list or map node, which it knows under the path from "list" or "map"
+// (the name of the node's type) instead of the node's name.
+func (p *typeProvider) named(name string) (*declType, string) {
+	if rest, ok := strings.CutPrefix(name, p.name); ok {
+		if t := typeBelow(p.root, rest); t != nil && (t.kind == kindObject || t.kind != kindScalar && p.root.kind == kindObject) {
+			return t, name
+		}
+	}
+	if p.root.kind == kindList || p.root.kind == kindMap {
+		if rest, ok := strings.CutPrefix(name, p.root.name); ok {
+			if t := typeBelow(p.root, rest); t != nil && (t.kind == kindList || t.kind == kindMap) {
+				return t, p.name + rest
+			}
+		}
+	}
+	return nil, ""
+}
+
+// typeBelow returns the type at path below t (".field.@idx"), or nil.
+func typeBelow(t *declType, path string) *declType {
+	for path != "" && t != nil {
+		if path[0] != '.' {
+			return nil
+		}
+		step := path[1:]
+		path = ""
+		if i := strings.IndexByte(step, '.'); i >= 0 {
+			step, path = step[:i], step[i:]
+		}
+		switch {
+		case t.kind == kindObject:
+			t = t.fields[step]
+		case t.kind == kindList && step == "@idx", t.kind == kindMap && step == "@elem":
+			t = t.elem
+		default:
+			return nil
+		}
+	}
+	return t
 }
 
 // scalarTypes are the type names the API server's provider answers for
@@ -63,22 +107,15 @@ var scalarTypes = map[string]*cel.Type{
 	"list": cel.ListType(cel.AnyType), "map": cel.MapType(cel.AnyType, cel.AnyType),
 }
 
-func (p *typeProvider) lookup(name string) (*cel.Type, *declType, bool) {
-	if t, ok := p.named[name]; ok {
-		return t.celType, t, true
-	}
-	if t, ok := scalarTypes[name]; ok {
-		return t, nil, true
-	}
-	return nil, nil, false
-}
-
 func (p *typeProvider) EnumValue(name string) ref.Val { return p.base.EnumValue(name) }
 
 func (p *typeProvider) FindIdent(name string) (ref.Val, bool) { return p.base.FindIdent(name) }
 
 func (p *typeProvider) FindStructType(name string) (*types.Type, bool) {
-	if t, _, ok := p.lookup(name); ok {
+	if t, path := p.named(name); t != nil {
+		return types.NewTypeTypeWithParam(namedType(t, path)), true
+	}
+	if t, ok := scalarTypes[name]; ok {
 		return types.NewTypeTypeWithParam(t), true
 	}
 	return p.base.FindStructType(name)
@@ -87,22 +124,23 @@ func (p *typeProvider) FindStructType(name string) (*types.Type, bool) {
 func (p *typeProvider) FindStructFieldNames(string) ([]string, bool) { return []string{}, false }
 
 func (p *typeProvider) FindStructFieldType(typeName, fieldName string) (*types.FieldType, bool) {
-	_, dt, ok := p.lookup(typeName)
-	if !ok {
-		return p.base.FindStructFieldType(typeName, fieldName)
-	}
+	dt, path := p.named(typeName)
 	if dt == nil {
-		return nil, false
+		if _, ok := scalarTypes[typeName]; ok {
+			return nil, false
+		}
+		return p.base.FindStructFieldType(typeName, fieldName)
 	}
 	f, found := dt.fields[fieldName]
 	if !found && p.keywords && reservedWords[fieldName] {
-		f, found = dt.fields["__"+fieldName+"__"]
+		fieldName = "__" + fieldName + "__"
+		f, found = dt.fields[fieldName]
 	}
 	if found {
-		return &types.FieldType{Type: f.typ.celType}, true
+		return &types.FieldType{Type: namedType(f, path+"."+fieldName)}, true
 	}
 	if dt.kind == kindMap {
-		return &types.FieldType{Type: dt.elem.celType}, true
+		return &types.FieldType{Type: namedType(dt.elem, path+".@elem")}, true
 	}
 	return nil, false
 }

@@ -17,7 +17,7 @@ func TestNativeToValueShortcut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newTypeProvider(env.CELTypeProvider(), newDeclType(obj(nil), false), true)
+	p := newTypeProvider(env.CELTypeProvider(), newDeclType(obj(nil), false), "selfType1", true)
 	if !p.registry {
 		t.Fatal("the base environment's adapter is not a cel-go registry: the shortcut is off")
 	}
