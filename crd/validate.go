@@ -145,7 +145,7 @@ func prepareCreate(def *crdschema.CustomResourceDefinition) *crdschema.CustomRes
 	}
 	m.Generation = 1
 	d.Status = crdschema.CustomResourceDefinitionStatus{}
-	if sv := firstStorageVersion(d); sv != "" {
+	if sv, ok := firstStorageVersion(d); ok {
 		d.Status.StoredVersions = []string{sv}
 	}
 	return d
@@ -193,7 +193,7 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	m.Generation = om.Generation
 	m.ResourceVersion = cmp.Or(m.ResourceVersion, om.ResourceVersion)
 	d.Status = old.Status
-	if sv := firstStorageVersion(d); sv != "" && !slices.Contains(d.Status.StoredVersions, sv) {
+	if sv, ok := firstStorageVersion(d); ok && !slices.Contains(d.Status.StoredVersions, sv) {
 		d.Status.StoredVersions = append(slices.Clip(d.Status.StoredVersions), sv) // a copy: old's is not modified
 	}
 	m.UID = cmp.Or(m.UID, om.UID)
@@ -205,13 +205,13 @@ func prepareUpdate(def, old *crdschema.CustomResourceDefinition) *crdschema.Cust
 	return d
 }
 
-func firstStorageVersion(d *crdschema.CustomResourceDefinition) string {
+func firstStorageVersion(d *crdschema.CustomResourceDefinition) (string, bool) {
 	for _, v := range d.Spec.Versions {
 		if v.Storage {
-			return v.Name
+			return v.Name, true // even an empty name, as the API server does
 		}
 	}
-	return ""
+	return "", false
 }
 
 var metadataPath = crdschema.NewPath("metadata")
