@@ -111,17 +111,26 @@ func (r *upstreamCRDRequest) create(body []byte) (*apiextensions.CustomResourceD
 	if err != nil {
 		return nil, nil, err
 	}
+	errs, err := r.validate(def)
+	return def, errs, err
+}
+
+// validate is the part of create after decoding: the system fields, the
+// strategy's preparation and validation of the decoded CRD def, which it
+// changes as the API server does (the same changes again when def has been
+// through validate before).
+func (r *upstreamCRDRequest) validate(def *apiextensions.CustomResourceDefinition) (field.ErrorList, error) {
 	ctx := genericapirequest.WithNamespace(context.Background(), "")
 	rest.WipeObjectMetaSystemFields(def)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace("", def); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	stampSystemFields(def)
 	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope("", r.strategy.NamespaceScoped()), def); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r.strategy.PrepareForCreate(ctx, def)
-	return def, rest.ValidateCreate(ctx, def, r.strategy), nil
+	return rest.ValidateCreate(ctx, def, r.strategy), nil
 }
 
 // servedCRD returns the v1 form of an accepted CRD as the custom resource
