@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"strconv"
@@ -286,18 +285,13 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			return nil, i, false
 		}
 		i++
-		var (
-			v     any
-			s     string // the value, when it is a string not written yet
-			isStr bool
-		)
+		var v any
 		switch {
 		case rest == "|-" || rest == "|":
 			var nl bool
 			var parts []string
-			parts, nl, i, ok = p.literal(i, indent, rest == "|-")
-			if ok {
-				s, isStr = joinLines(parts, nl), true
+			if parts, nl, i, ok = p.literal(i, indent, rest == "|-"); ok {
+				v = joinLines(parts, nl)
 			}
 		case rest == "":
 			switch {
@@ -305,38 +299,17 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 				v, i, ok = p.block(i, p.indent(i), depth+1)
 			case i < len(p.ls) && p.indent(i) == indent && isSeqItem(p.text(i)):
 				v, i, ok = p.sequence(i, indent, depth+1)
-			default:
-				v = p.value(fastScalar{kind: 'n'})
 			}
 		default:
+			// a value on more lines than one ends the mapping here, and
+			// then the document: the full path
 			var sv fastScalar
-			if rest[0] == '\'' || rest[0] == '"' {
-				qs, n, closed := quoted(rest)
-				if !closed {
-					s, i, ok = p.quotedLines(rest, i, indent)
-					isStr = true
-					break
-				}
-				sv, ok = afterQuoted(rest, qs, n)
-			} else {
-				sv, ok = scalar(rest)
-			}
-			switch {
-			case !ok:
-			case i < len(p.ls) && p.indent(i) > indent:
-				s, i, ok = p.continued(sv, rest, i, indent)
-				isStr = true
-			case sv.kind == 's':
-				s, isStr = sv.s, true
-			default:
+			if sv, ok = scalar(rest); ok {
 				v = p.value(sv)
 			}
 		}
 		if !ok {
 			return nil, i, false
-		}
-		if isStr {
-			v = p.value(fastScalar{kind: 's', s: s})
 		}
 		n := len(m)
 		if m[key] = v; len(m) == n {
@@ -393,10 +366,7 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		if !ok {
 			return nil, i, false
 		}
-		i++
-		if i < len(p.ls) && p.indent(i) > indent {
-			return nil, i, false // a multi-line scalar
-		}
+		i++ // a more indented line next (a multi-line scalar) ends the sequence: the full path
 		p.push(p.value(sv))
 	}
 	if i < len(p.ls) && p.indent(i) > indent {
@@ -513,75 +483,6 @@ func joinLines(parts []string, nl bool) string {
 		b = append(b, '\n')
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// continued reads the continuation lines, from ls[i], of a plain scalar
-// whose first line, the value of an entry at indent, read as first: YAML
-// folds them into one line, separated by spaces. Only plain strings on
-// lines that follow each other, without comments, take this path.
-func (p *fastParser) continued(first fastScalar, text string, i, indent int) (string, int, bool) {
-	if first.kind != 's' || first.s != text {
-		return "", i, false // quoted, commented or not a string
-	}
-	n := len(text)
-	j := i
-	for ; j < len(p.ls) && p.indent(j) > indent; j++ {
-		if p.ls[j].raw != p.ls[j-1].raw+1 || !continuation(p.text(j)) {
-			return "", j, false
-		}
-		n += 1 + len(p.text(j))
-	}
-	b := make([]byte, 0, n)
-	b = append(b, text...)
-	for ; i < j; i++ {
-		b = append(b, ' ')
-		b = append(b, p.text(i)...)
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), i, true
-}
-
-// quotedLines reads a quoted scalar that starts with text, the
-// value of an entry at indent, and goes on over the lines from ls[i]: YAML
-// folds its line breaks into spaces. Lines that follow each other, more
-// indented than the entry, without empty lines, take this path.
-func (p *fastParser) quotedLines(text string, i, indent int) (string, int, bool) {
-	q := text[0]
-	folded := append(make([]byte, 0, 2*len(text)), text...)
-	for ; i < len(p.ls) && p.indent(i) > indent; i++ {
-		if p.ls[i].raw != p.ls[i-1].raw+1 {
-			return "", i, false // an empty line
-		}
-		run := len(folded) - len(bytes.TrimRight(folded, "\\"))
-		line := p.text(i)
-		if q == '"' && run%2 == 1 {
-			// an escaped line break: the lines join without a space
-			folded = append(folded[:len(folded)-1], line...)
-		} else {
-			folded = append(append(folded, ' '), line...)
-		}
-		// Only a line with a quote can end the scalar: before it, the
-		// text read as it did on the line before, unclosed.
-		if strings.IndexByte(line, q) < 0 {
-			continue
-		}
-		// folded is not written again once it is read as a string
-		t := unsafe.String(unsafe.SliceData(folded), len(folded))
-		if qs, n, closed := quoted(t); closed {
-			sv, ok := afterQuoted(t, qs, n)
-			return sv.s, i + 1, ok
-		}
-	}
-	return "", i, false
-}
-
-// continuation reports whether a line of a multi-line plain scalar is
-// surely text: not a comment, nothing that YAML could read as a mapping
-// (indicators do not count at the start of a continuation line).
-func continuation(text string) bool {
-	if text[0] == '#' || text[0] == ':' {
-		return false
-	}
-	return !strings.Contains(text, ": ") && !strings.HasSuffix(text, ":") && !strings.Contains(text, " #")
 }
 
 // isMappingEntry reports whether text starts a mapping entry.
