@@ -9,35 +9,25 @@ import (
 	"unsafe"
 )
 
-// decodeFast decodes the common subset of YAML that manifests are written
-// in (block mappings and sequences, single-line plain and quoted scalars,
-// literal scalars, comments) straight into the values that
+// decodeDocument decodes the common subset of YAML that manifests are
+// written in (block mappings and sequences, single-line plain and quoted
+// scalars, literal scalars, comments) straight into the values that
 // sigs.k8s.io/yaml.YAMLToJSON and the API server's JSON decoding give
 // (manifest.UnmarshalObject), without building a node tree and a JSON text
 // first. It gives up (ok false) on anything else — anchors, tags, folded
 // scalars, flow collections other than [] and {}, plain scalars that YAML
 // 1.1 would not read as a plain string, decimal integer, true, false or
 // null (yes, on, 1.0 and their kind), duplicate keys, tabs, non-ASCII
-// text — and the caller then takes the library's path, so that its result
-// is always sigs.k8s.io/yaml's (FuzzDecodeFast compares the two).
+// text — and on a CustomResourceDefinition (a line at the indentation of
+// the first starts with its kind): the caller then takes the library's
+// path, so that its result is always sigs.k8s.io/yaml's (FuzzDecodeFast
+// compares the two). A CRD is decoded once per run, and its decoding
+// errors come in the order of the JSON text kubectl sends, whose keys are
+// sorted.
 //
 // The keys and strings of the result share data's memory rather than
-// copying it: data must not be modified once decodeFast is called (the
-// chunks of split.go never are).
-func decodeFast(data []byte) (v any, ok bool) {
-	p := fastParsers.Get().(*fastParser)
-	defer p.release()
-	if !p.lines(data) || len(p.ls) == 0 {
-		return nil, false
-	}
-	return p.parse()
-}
-
-// decodeDocument decodes data with the fast path, as decodeFast does,
-// except a CustomResourceDefinition (a line at the indentation of the
-// first starts with its kind), which it leaves to the library's path: a
-// CRD is decoded once per run, and its decoding errors come in the order
-// of the JSON text kubectl sends, whose keys are sorted.
+// copying it: data must not be modified once decodeDocument is called
+// (the chunks of split.go never are).
 //
 // When maps is not nil, the mappings are decoded into maps taken from
 // those that maps.reuse gave back, and maps records them.
