@@ -251,11 +251,11 @@ func (r *report) writeText(w io.Writer) error {
 		sep = true
 		b.WriteString(heading + "\n" + text)
 	}
-	for _, c := range r.CRDs {
-		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !r.verbose {
+	for _, e := range r.entries() {
+		if !r.verbose && (e.status == statusAccepted && len(e.warnings) == 0 || e.status == statusUnchecked && !r.failUnchecked) {
 			continue
 		}
-		block(fmt.Sprintf("%s: CustomResourceDefinition %s: %s", c.where, c.Name, c.Status), c.text())
+		block(e.where+": "+e.name+": "+statusWord(e.status), e.text)
 	}
 	unchecked := map[string]int{}
 	for _, o := range r.Objects {
@@ -265,14 +265,7 @@ func (r *report) writeText(w io.Writer) error {
 				k += " (built-in)"
 			}
 			unchecked[k]++
-			if !r.verbose && !r.failUnchecked {
-				continue
-			}
 		}
-		if o.Status == statusAccepted && len(o.Warnings) == 0 && !r.verbose {
-			continue
-		}
-		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
 	}
 	if sep {
 		b.WriteString("\n")
