@@ -386,7 +386,6 @@ func (c *checker) readObjects(paths []string, seq *int, errPrefix string) []docu
 			c.record(outcome{doc: d, status: statusError, problem: errPrefix + d.err.Error()})
 			return
 		}
-		d.object()
 		mu.Lock()
 		docs = append(docs, d)
 		mu.Unlock()

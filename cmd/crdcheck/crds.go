@@ -91,7 +91,7 @@ func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 	def, unknown, err := manifest.UnmarshalCRD(doc.json)
 	if err != nil {
 		e.problem = "cannot decode: " + err.Error()
-		if meta, _ := doc.object()["metadata"].(map[string]any); meta != nil {
+		if meta, _ := doc.obj["metadata"].(map[string]any); meta != nil {
 			e.name, _ = meta["name"].(string)
 		}
 		return e

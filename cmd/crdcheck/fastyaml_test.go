@@ -139,7 +139,7 @@ func TestDecodeChunkCRD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := docs[0].object(); !reflect.DeepEqual(got, want) {
+	if got := docs[0].obj; !reflect.DeepEqual(got, want) {
 		t.Errorf("the CRD's object differs from the YAML's")
 	}
 	// documents that look like CRDs: one that is not (decoded as an
@@ -152,10 +152,10 @@ func TestDecodeChunkCRD(t *testing.T) {
 	} {
 		d := decodedChunk(yamljson.Chunk{Data: []byte(in), Line: 1, First: 1})[0]
 		want, _ := manifest.UnmarshalObject([]byte(in))
-		if d.err != nil || !reflect.DeepEqual(d.object(), want) {
-			t.Errorf("%q: err %v, object %v, want %v", in, d.err, d.object(), want)
+		if d.err != nil || !reflect.DeepEqual(d.obj, want) {
+			t.Errorf("%q: err %v, object %v, want %v", in, d.err, d.obj, want)
 		}
-		if isCRD(d.object()) != (d.json != nil) {
+		if isCRD(d.obj) != (d.json != nil) {
 			t.Errorf("%q: JSON form kept: %t", in, d.json != nil)
 		}
 	}
