@@ -123,6 +123,10 @@ func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer) (rest []str
 	return rest, exitOK, true
 }
 
+// kubernetesVersion is the release whose API server the verdicts are
+// those of (-kubernetes-version with one release); "" is the default.
+var kubernetesVersion crdschema.KubernetesVersion
+
 // options are the settings of the check command.
 type options struct {
 	crdPaths      []string
