@@ -127,10 +127,16 @@ func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer) (rest []str
 // those of (-kubernetes-version with one release); "" is the default.
 var kubernetesVersion crdschema.KubernetesVersion
 
+// paths are the values of a repeatable flag naming files or directories.
+type paths []string
+
+func (p *paths) String() string     { return strings.Join(*p, " ") }
+func (p *paths) Set(s string) error { *p = append(*p, s); return nil }
+
 // options are the settings of the check command.
 type options struct {
-	crdPaths      []string
-	oldPaths      []string
+	crdPaths      paths
+	oldPaths      paths
 	files         []string
 	output        string
 	jobs          int
@@ -165,14 +171,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage()
 		fmt.Fprint(stderr, "\nExit status: 0 all accepted, 1 something rejected, 2 usage or input error.\n")
 	}
-	fs.Func("crds", "`DIR` or file of CustomResourceDefinitions, searched recursively (repeatable)", func(s string) error {
-		opts.crdPaths = append(opts.crdPaths, s)
-		return nil
-	})
-	fs.Func("old", "`FILE` or directory of the stored objects: check updates of them (repeatable)", func(s string) error {
-		opts.oldPaths = append(opts.oldPaths, s)
-		return nil
-	})
+	fs.Var(&opts.crdPaths, "crds", "`DIR` or file of CustomResourceDefinitions, searched recursively (repeatable)")
+	fs.Var(&opts.oldPaths, "old", "`FILE` or directory of the stored objects: check updates of them (repeatable)")
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	fs.IntVar(&opts.jobs, "j", runtime.GOMAXPROCS(0), "number of documents decoded and checked in parallel")
 	fs.BoolVar(&opts.failUnchecked, "fail-unchecked", false, "exit 1 when some object was not checked (no CRD of the input serves its kind)")
