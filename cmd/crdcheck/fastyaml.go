@@ -293,10 +293,7 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 		default:
 			// a value on more lines than one ends the mapping here, and
 			// then the document: the full path
-			var sv fastScalar
-			if sv, ok = scalar(rest); ok {
-				v = p.value(sv)
-			}
+			v, ok = scalar(rest)
 		}
 		if !ok {
 			return nil, i, false
@@ -322,14 +319,12 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		}
 		if text == "-" {
 			i++
-			var v any
+			var v any // null, unless a block follows
 			if i < len(p.ls) && p.indent(i) > indent {
 				var ok bool
 				if v, i, ok = p.block(i, p.indent(i), depth+1); !ok {
 					return nil, i, false
 				}
-			} else {
-				v = p.value(fastScalar{kind: 'n'})
 			}
 			p.push(v)
 			continue
@@ -352,12 +347,12 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 			i = next
 			continue
 		}
-		sv, ok := scalar(rest)
+		v, ok := scalar(rest)
 		if !ok {
 			return nil, i, false
 		}
 		i++ // a more indented line next (a multi-line scalar) ends the sequence: the full path
-		p.push(p.value(sv))
+		p.push(v)
 	}
 	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
@@ -371,25 +366,6 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 
 // push adds an item to the sequence being read.
 func (p *fastParser) push(v any) { p.vals = append(p.vals, v) }
-
-// value returns the value of a scalar.
-func (p *fastParser) value(sv fastScalar) any {
-	switch sv.kind {
-	case 's':
-		return sv.s
-	case 'i':
-		return sv.n
-	case 't':
-		return true
-	case 'f':
-		return false
-	case '[':
-		return []any{}
-	case '{':
-		return map[string]any{}
-	}
-	return nil
-}
 
 // literal reads a literal block scalar ("|" or "|-", without indentation
 // indicator) that is the value of the entry on the line before ls[i], at
@@ -524,60 +500,48 @@ func splitKey(text string) (key, rest string, ok bool) {
 	return key, rest, true
 }
 
-// fastScalar is a scalar read by the fast path.
-type fastScalar struct {
-	kind byte   // 's' string, 'i' integer, 'n' null, 't' true, 'f' false, '[' empty sequence, '{' empty mapping
-	s    string // the string, or the integer's digits
-	n    int64  // the integer
-}
-
 // scalar reads a value written on one line (its comment included).
-func scalar(text string) (fastScalar, bool) {
+func scalar(text string) (any, bool) {
 	switch text[0] {
 	case '"', '\'':
 		s, n, ok := quoted(text)
-		if !ok {
-			return fastScalar{}, false
-		}
-		return afterQuoted(text, s, n)
+		return s, ok && afterQuoted(text[n:])
 	case '[', '{':
-		if t := stripComment(text); t == "[]" || t == "{}" {
-			return fastScalar{kind: text[0]}, true // an empty sequence or mapping
+		switch stripComment(text) {
+		case "[]":
+			return []any{}, true
+		case "{}":
+			return map[string]any{}, true
 		}
-		return fastScalar{}, false
+		return nil, false // a flow collection that is not empty
 	}
 	t := stripComment(text)
 	switch t {
 	case "null", "~":
-		return fastScalar{kind: 'n'}, true
+		return nil, true
 	case "true":
-		return fastScalar{kind: 't'}, true
+		return true, true
 	case "false":
-		return fastScalar{kind: 'f'}, true
+		return false, true
 	}
 	if isDecimal(t) {
 		n, err := strconv.ParseInt(t, 10, 64)
-		if err != nil {
-			return fastScalar{}, false
-		}
-		return fastScalar{kind: 'i', s: t, n: n}, true
+		return n, err == nil
 	}
 	if !plainString(t) || strings.Contains(t, ": ") || strings.HasSuffix(t, ":") {
-		return fastScalar{}, false
+		return nil, false
 	}
-	return fastScalar{kind: 's', s: t}, true
+	return t, true
 }
 
-// afterQuoted reads text, a quoted scalar s of length n and what follows
-// it: nothing but a comment may.
-func afterQuoted(text, s string, n int) (fastScalar, bool) {
-	if rest := strings.TrimLeft(text[n:], " "); rest != "" && rest[0] != '#' {
-		return fastScalar{}, false
+// afterQuoted reports whether rest, what follows a quoted scalar on its
+// line, may follow it: nothing, or spaces and a comment.
+func afterQuoted(rest string) bool {
+	if rest != "" && rest[0] != ' ' {
+		return false
 	}
-	if rest := text[n:]; rest != "" && rest[0] != ' ' {
-		return fastScalar{}, false
-	}
-	return fastScalar{kind: 's', s: s}, true
+	rest = strings.TrimLeft(rest, " ")
+	return rest == "" || rest[0] == '#'
 }
 
 // stripComment drops a " #" comment.
