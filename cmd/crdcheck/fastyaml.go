@@ -44,7 +44,11 @@ func decodeDocument(data []byte, maps *mapSet) (v any, ok bool) {
 		}
 	}
 	p.maps = maps
-	return p.parse()
+	v, next, ok := p.block(0, int(top), 0)
+	if !ok || next != len(p.ls) {
+		return nil, false
+	}
+	return v, true
 }
 
 // mapSet is the maps of a decoded object, to be reused for other objects
@@ -124,27 +128,14 @@ type fastParser struct {
 
 var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 
-// release resets p and returns it to fastParsers. Nothing p holds refers
-// to the document after that.
+// release makes p ready for another document, keeping its buffers, and
+// returns it to fastParsers. Nothing p holds refers to the document after
+// that.
 func (p *fastParser) release() {
 	clear(p.vals[:cap(p.vals)])
 	clear(p.parts[:cap(p.parts)])
-	p.reset()
-	fastParsers.Put(p)
-}
-
-// reset makes p ready for another document; it keeps its buffers.
-func (p *fastParser) reset() {
 	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0]}
-}
-
-// parse reads the document whose lines p holds.
-func (p *fastParser) parse() (any, bool) {
-	v, next, ok := p.block(0, int(p.ls[0].indent), 0)
-	if !ok || next != len(p.ls) {
-		return nil, false
-	}
-	return v, true
+	fastParsers.Put(p)
 }
 
 const fastMaxDepth = 64
