@@ -42,9 +42,3 @@ func requestError(reason, operation, file, msg string) string {
 	verb := map[string]string{"create": "creating", "update": "replacing"}[operation]
 	return fmt.Sprintf("%s: error when %s %q: %s", from, verb, file, msg)
 }
-
-// unknownFieldWarning is kubectl's warning for a field the API server
-// dropped while decoding.
-func unknownFieldWarning(path string) string {
-	return fmt.Sprintf("Warning: unknown field %q\n", path)
-}

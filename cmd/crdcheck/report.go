@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -196,37 +197,38 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// crdText is the text of a CRD's verdict after its heading: kubectl's
-// message, or the problem, and the unknown-field warnings.
-func (c *crdReport) text() string {
+// verdictText is the text of a verdict after its heading, as kubectl
+// prints it: the message, or else the problem, then a "Warning: " line per
+// warning.
+func verdictText(message, problem string, warnings []string) string {
 	var b strings.Builder
-	switch {
-	case c.Message != "":
-		b.WriteString(c.Message + "\n")
-	case c.Error != "":
-		b.WriteString(c.Error + "\n")
+	if s := cmp.Or(message, problem); s != "" {
+		b.WriteString(s + "\n")
 	}
-	for _, f := range c.UnknownFields {
-		b.WriteString(unknownFieldWarning(f))
+	for _, w := range warnings {
+		b.WriteString("Warning: " + w + "\n")
 	}
 	return b.String()
 }
 
-// text is the text of an object's verdict after its heading.
+// text is the text of a CRD's verdict after its heading, with kubectl's
+// warning for each field the API server drops.
+func (c *crdReport) text() string {
+	warnings := make([]string, len(c.UnknownFields))
+	for i, f := range c.UnknownFields {
+		warnings[i] = fmt.Sprintf("unknown field %q", f)
+	}
+	return verdictText(c.Message, c.Error, warnings)
+}
+
+// text is the text of an object's verdict after its heading; the problem
+// of a request refused before validation reads "refused: ...".
 func (o *objectReport) text() string {
-	var b strings.Builder
-	switch {
-	case o.Message != "":
-		b.WriteString(o.Message + "\n")
-	case o.Operation != "" && o.Error != "":
-		b.WriteString("refused: " + o.Error + "\n")
-	case o.Error != "":
-		b.WriteString(o.Error + "\n")
+	problem := o.Error
+	if o.Operation != "" && problem != "" {
+		problem = "refused: " + problem
 	}
-	for _, w := range o.Warnings {
-		b.WriteString("Warning: " + w + "\n")
-	}
-	return b.String()
+	return verdictText(o.Message, problem, o.Warnings)
 }
 
 // statusWord is how the text output names a status.
