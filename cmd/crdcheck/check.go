@@ -72,7 +72,7 @@ type checker struct {
 
 	crds     *catalog // from -crds, once crdReady is closed
 	crdReady chan struct{}
-	olds     *oldObjects
+	olds     oldObjects
 
 	// cache shares the CEL compilations of every CRD's validation and
 	// versions: CRDs of one project have many rules and types in common.
@@ -184,7 +184,7 @@ func (c *checker) readManifests(paths []string, whole bool, tasks chan<- task, s
 // a file, streamed or read at once, or the standard input for "-".
 func (c *checker) splitInput(name string, whole bool, emit func(yamljson.Chunk)) error {
 	if name == stdinName || whole {
-		_, data, err := c.readInput(name)
+		data, err := c.readInput(name)
 		if err != nil {
 			return err
 		}
@@ -386,7 +386,6 @@ func (c *checker) readObjects(paths []string, seq *int, errPrefix string) []docu
 			c.record(outcome{doc: d, status: statusError, problem: errPrefix + d.err.Error()})
 			return
 		}
-		d.object()
 		mu.Lock()
 		docs = append(docs, d)
 		mu.Unlock()
@@ -495,15 +494,9 @@ func (c *checker) check(cat *catalog, d document) outcome {
 		o.message = requestError(string(re.Reason), o.operation, d.file, re.Message)
 		return o
 	}
-	if m, _ := result.Object["metadata"].(map[string]any); m != nil {
-		// a generated name or the default namespace
-		if n, _ := m["name"].(string); n != "" {
-			o.name = n
-		}
-		if ns, _ := m["namespace"].(string); ns != "" {
-			o.namespace = ns
-		}
-	}
+	// a generated name or the default namespace
+	_, _, ns, name := identity(result.Object)
+	o.namespace, o.name = cmp.Or(ns, o.namespace), cmp.Or(name, o.name)
 	o.errs, o.unknownFields, o.warnings = result.Errors, result.UnknownFields, result.Warnings
 	if c.opts.showResult && len(o.errs) == 0 {
 		o.result = result.Object // what the API server would store
@@ -547,31 +540,28 @@ func withResourceVersion(obj, old map[string]any) map[string]any {
 // objectKey identifies a stored object: group, kind, namespace, name.
 type objectKey struct{ group, kind, namespace, name string }
 
-// oldObjects are the stored objects given with -old.
-type oldObjects struct {
-	byKey map[objectKey]map[string]any
-}
+// oldObjects are the stored objects given with -old, by key.
+type oldObjects map[objectKey]map[string]any
 
 // loadOld reads the objects of -old; of two with the same key the first
 // is kept. Documents that cannot be decoded are reported as input errors.
-func (c *checker) loadOld(seq *int) *oldObjects {
-	docs := c.readObjects(c.opts.oldPaths, seq, "in -old: ")
-	o := &oldObjects{byKey: map[objectKey]map[string]any{}}
-	for _, d := range docs {
+func (c *checker) loadOld(seq *int) oldObjects {
+	o := oldObjects{}
+	for _, d := range c.readObjects(c.opts.oldPaths, seq, "in -old: ") {
 		k := keyOf(d.obj)
-		if _, dup := o.byKey[k]; !dup {
-			o.byKey[k] = d.obj
+		if _, dup := o[k]; !dup {
+			o[k] = d.obj
 		}
 	}
 	return o
 }
 
 // find returns the old object of obj, or nil.
-func (o *oldObjects) find(obj map[string]any) map[string]any {
+func (o oldObjects) find(obj map[string]any) map[string]any {
 	if o == nil {
 		return nil
 	}
-	return o.byKey[keyOf(obj)]
+	return o[keyOf(obj)]
 }
 
 // keyOf is obj's key; an object without namespace is in "default", as
@@ -621,15 +611,14 @@ func strictDecodingError(apiVersion, kind string, unknown []string) string {
 
 // readInput reads one input: a file, or the standard input for "-", read
 // once and shared by all who name it (-crds - and a manifest -, say).
-func (c *checker) readInput(name string) (label string, data []byte, err error) {
+func (c *checker) readInput(name string) ([]byte, error) {
 	if name != stdinName {
-		data, err = os.ReadFile(name)
-		return name, data, err
+		return os.ReadFile(name)
 	}
 	c.stdinOnce.Do(func() {
 		if c.stdin != nil {
 			c.stdinData, c.stdinErr = io.ReadAll(c.stdin)
 		}
 	})
-	return stdinLabel, c.stdinData, c.stdinErr
+	return c.stdinData, c.stdinErr
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"sort"
@@ -47,7 +48,9 @@ type crdEntry struct {
 func (e *crdEntry) startValidation() {
 	e.validation.once.Do(func() {
 		go func() {
-			validate := func() { e.validation.errs = validateCRD(e.def, e.cache) }
+			validate := func() {
+				e.validation.errs = crd.Validate(context.Background(), e.def, crd.WithKubernetesVersion(kubernetesVersion), crd.WithCache(e.cache))
+			}
 			if h := testHooks.validation; h != nil {
 				h(validate)
 			} else {
@@ -91,7 +94,7 @@ func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 	def, unknown, err := manifest.UnmarshalCRD(doc.json)
 	if err != nil {
 		e.problem = "cannot decode: " + err.Error()
-		if meta, _ := doc.object()["metadata"].(map[string]any); meta != nil {
+		if meta, _ := doc.obj["metadata"].(map[string]any); meta != nil {
 			e.name, _ = meta["name"].(string)
 		}
 		return e
@@ -104,8 +107,13 @@ func newCRDEntry(doc document, fromCRDs bool, cache *celrules.Cache) *crdEntry {
 			continue
 		}
 		name := v.Name
+		// The version's CEL rules are compiled as objects reach them: rules
+		// no object reaches are never compiled (the CRD's validation
+		// compiles each rule anyway, to estimate its cost), and the first
+		// object does not wait for the others. What the validation compiled
+		// (parsed expressions, environments) is taken from the cache.
 		e.versions[name] = sync.OnceValues(func() (*crd.Resource, error) {
-			return newResource(def, name, e.cache)
+			return crd.New(def, name, crd.WithoutValidation(), crd.WithKubernetesVersion(kubernetesVersion), crd.WithLazyCompile(), crd.WithCache(e.cache))
 		})
 	}
 	return e

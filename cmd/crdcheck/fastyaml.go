@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"strconv"
@@ -10,35 +9,25 @@ import (
 	"unsafe"
 )
 
-// decodeFast decodes the common subset of YAML that manifests are written
-// in (block mappings and sequences, single-line plain and quoted scalars,
-// literal scalars, comments) straight into the values that
+// decodeDocument decodes the common subset of YAML that manifests are
+// written in (block mappings and sequences, single-line plain and quoted
+// scalars, literal scalars, comments) straight into the values that
 // sigs.k8s.io/yaml.YAMLToJSON and the API server's JSON decoding give
 // (manifest.UnmarshalObject), without building a node tree and a JSON text
 // first. It gives up (ok false) on anything else — anchors, tags, folded
 // scalars, flow collections other than [] and {}, plain scalars that YAML
 // 1.1 would not read as a plain string, decimal integer, true, false or
 // null (yes, on, 1.0 and their kind), duplicate keys, tabs, non-ASCII
-// text — and the caller then takes the library's path, so that its result
-// is always sigs.k8s.io/yaml's (FuzzDecodeFast compares the two).
+// text — and on a CustomResourceDefinition (a line at the indentation of
+// the first starts with its kind): the caller then takes the library's
+// path, so that its result is always sigs.k8s.io/yaml's (FuzzDecodeFast
+// compares the two). A CRD is decoded once per run, and its decoding
+// errors come in the order of the JSON text kubectl sends, whose keys are
+// sorted.
 //
 // The keys and strings of the result share data's memory rather than
-// copying it: data must not be modified once decodeFast is called (the
-// chunks of split.go never are).
-func decodeFast(data []byte) (v any, ok bool) {
-	p := fastParsers.Get().(*fastParser)
-	defer p.release()
-	if !p.lines(data) || len(p.ls) == 0 {
-		return nil, false
-	}
-	return p.parse()
-}
-
-// decodeDocument decodes data with the fast path, as decodeFast does,
-// except a CustomResourceDefinition (a line at the indentation of the
-// first starts with its kind), which it leaves to the library's path: a
-// CRD is decoded once per run, and its decoding errors come in the order
-// of the JSON text kubectl sends, whose keys are sorted.
+// copying it: data must not be modified once decodeDocument is called
+// (the chunks of split.go never are).
 //
 // When maps is not nil, the mappings are decoded into maps taken from
 // those that maps.reuse gave back, and maps records them.
@@ -55,7 +44,11 @@ func decodeDocument(data []byte, maps *mapSet) (v any, ok bool) {
 		}
 	}
 	p.maps = maps
-	return p.parse()
+	v, next, ok := p.block(0, int(top), 0)
+	if !ok || next != len(p.ls) {
+		return nil, false
+	}
+	return v, true
 }
 
 // mapSet is the maps of a decoded object, to be reused for other objects
@@ -135,27 +128,14 @@ type fastParser struct {
 
 var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 
-// release resets p and returns it to fastParsers. Nothing p holds refers
-// to the document after that.
+// release makes p ready for another document, keeping its buffers, and
+// returns it to fastParsers. Nothing p holds refers to the document after
+// that.
 func (p *fastParser) release() {
 	clear(p.vals[:cap(p.vals)])
 	clear(p.parts[:cap(p.parts)])
-	p.reset()
-	fastParsers.Put(p)
-}
-
-// reset makes p ready for another document; it keeps its buffers.
-func (p *fastParser) reset() {
 	*p = fastParser{ls: p.ls[:0], rawStarts: p.rawStarts[:0], vals: p.vals[:0], parts: p.parts[:0]}
-}
-
-// parse reads the document whose lines p holds.
-func (p *fastParser) parse() (any, bool) {
-	v, next, ok := p.block(0, int(p.ls[0].indent), 0)
-	if !ok || next != len(p.ls) {
-		return nil, false
-	}
-	return v, true
+	fastParsers.Put(p)
 }
 
 const fastMaxDepth = 64
@@ -286,18 +266,13 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 			return nil, i, false
 		}
 		i++
-		var (
-			v     any
-			s     string // the value, when it is a string not written yet
-			isStr bool
-		)
+		var v any
 		switch {
 		case rest == "|-" || rest == "|":
 			var nl bool
 			var parts []string
-			parts, nl, i, ok = p.literal(i, indent, rest == "|-")
-			if ok {
-				s, isStr = joinLines(parts, nl), true
+			if parts, nl, i, ok = p.literal(i, indent, rest == "|-"); ok {
+				v = joinLines(parts, nl)
 			}
 		case rest == "":
 			switch {
@@ -305,38 +280,14 @@ func (p *fastParser) mapping(i, indent, depth int) (any, int, bool) {
 				v, i, ok = p.block(i, p.indent(i), depth+1)
 			case i < len(p.ls) && p.indent(i) == indent && isSeqItem(p.text(i)):
 				v, i, ok = p.sequence(i, indent, depth+1)
-			default:
-				v = p.value(fastScalar{kind: 'n'})
 			}
 		default:
-			var sv fastScalar
-			if rest[0] == '\'' || rest[0] == '"' {
-				qs, n, closed := quoted(rest)
-				if !closed {
-					s, i, ok = p.quotedLines(rest, i, indent)
-					isStr = true
-					break
-				}
-				sv, ok = afterQuoted(rest, qs, n)
-			} else {
-				sv, ok = scalar(rest)
-			}
-			switch {
-			case !ok:
-			case i < len(p.ls) && p.indent(i) > indent:
-				s, i, ok = p.continued(sv, rest, i, indent)
-				isStr = true
-			case sv.kind == 's':
-				s, isStr = sv.s, true
-			default:
-				v = p.value(sv)
-			}
+			// a value on more lines than one ends the mapping here, and
+			// then the document: the full path
+			v, ok = scalar(rest)
 		}
 		if !ok {
 			return nil, i, false
-		}
-		if isStr {
-			v = p.value(fastScalar{kind: 's', s: s})
 		}
 		n := len(m)
 		if m[key] = v; len(m) == n {
@@ -359,14 +310,12 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 		}
 		if text == "-" {
 			i++
-			var v any
+			var v any // null, unless a block follows
 			if i < len(p.ls) && p.indent(i) > indent {
 				var ok bool
 				if v, i, ok = p.block(i, p.indent(i), depth+1); !ok {
 					return nil, i, false
 				}
-			} else {
-				v = p.value(fastScalar{kind: 'n'})
 			}
 			p.push(v)
 			continue
@@ -389,15 +338,12 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 			i = next
 			continue
 		}
-		sv, ok := scalar(rest)
+		v, ok := scalar(rest)
 		if !ok {
 			return nil, i, false
 		}
-		i++
-		if i < len(p.ls) && p.indent(i) > indent {
-			return nil, i, false // a multi-line scalar
-		}
-		p.push(p.value(sv))
+		i++ // a more indented line next (a multi-line scalar) ends the sequence: the full path
+		p.push(v)
 	}
 	if i < len(p.ls) && p.indent(i) > indent {
 		return nil, i, false
@@ -411,25 +357,6 @@ func (p *fastParser) sequence(i, indent, depth int) (any, int, bool) {
 
 // push adds an item to the sequence being read.
 func (p *fastParser) push(v any) { p.vals = append(p.vals, v) }
-
-// value returns the value of a scalar.
-func (p *fastParser) value(sv fastScalar) any {
-	switch sv.kind {
-	case 's':
-		return sv.s
-	case 'i':
-		return sv.n
-	case 't':
-		return true
-	case 'f':
-		return false
-	case '[':
-		return []any{}
-	case '{':
-		return map[string]any{}
-	}
-	return nil
-}
 
 // literal reads a literal block scalar ("|" or "|-", without indentation
 // indicator) that is the value of the entry on the line before ls[i], at
@@ -515,75 +442,6 @@ func joinLines(parts []string, nl bool) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// continued reads the continuation lines, from ls[i], of a plain scalar
-// whose first line, the value of an entry at indent, read as first: YAML
-// folds them into one line, separated by spaces. Only plain strings on
-// lines that follow each other, without comments, take this path.
-func (p *fastParser) continued(first fastScalar, text string, i, indent int) (string, int, bool) {
-	if first.kind != 's' || first.s != text {
-		return "", i, false // quoted, commented or not a string
-	}
-	n := len(text)
-	j := i
-	for ; j < len(p.ls) && p.indent(j) > indent; j++ {
-		if p.ls[j].raw != p.ls[j-1].raw+1 || !continuation(p.text(j)) {
-			return "", j, false
-		}
-		n += 1 + len(p.text(j))
-	}
-	b := make([]byte, 0, n)
-	b = append(b, text...)
-	for ; i < j; i++ {
-		b = append(b, ' ')
-		b = append(b, p.text(i)...)
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), i, true
-}
-
-// quotedLines reads a quoted scalar that starts with text, the
-// value of an entry at indent, and goes on over the lines from ls[i]: YAML
-// folds its line breaks into spaces. Lines that follow each other, more
-// indented than the entry, without empty lines, take this path.
-func (p *fastParser) quotedLines(text string, i, indent int) (string, int, bool) {
-	q := text[0]
-	folded := append(make([]byte, 0, 2*len(text)), text...)
-	for ; i < len(p.ls) && p.indent(i) > indent; i++ {
-		if p.ls[i].raw != p.ls[i-1].raw+1 {
-			return "", i, false // an empty line
-		}
-		run := len(folded) - len(bytes.TrimRight(folded, "\\"))
-		line := p.text(i)
-		if q == '"' && run%2 == 1 {
-			// an escaped line break: the lines join without a space
-			folded = append(folded[:len(folded)-1], line...)
-		} else {
-			folded = append(append(folded, ' '), line...)
-		}
-		// Only a line with a quote can end the scalar: before it, the
-		// text read as it did on the line before, unclosed.
-		if strings.IndexByte(line, q) < 0 {
-			continue
-		}
-		// folded is not written again once it is read as a string
-		t := unsafe.String(unsafe.SliceData(folded), len(folded))
-		if qs, n, closed := quoted(t); closed {
-			sv, ok := afterQuoted(t, qs, n)
-			return sv.s, i + 1, ok
-		}
-	}
-	return "", i, false
-}
-
-// continuation reports whether a line of a multi-line plain scalar is
-// surely text: not a comment, nothing that YAML could read as a mapping
-// (indicators do not count at the start of a continuation line).
-func continuation(text string) bool {
-	if text[0] == '#' || text[0] == ':' {
-		return false
-	}
-	return !strings.Contains(text, ": ") && !strings.HasSuffix(text, ":") && !strings.Contains(text, " #")
-}
-
 // isMappingEntry reports whether text starts a mapping entry.
 func isMappingEntry(text string) bool {
 	_, _, ok := splitKey(text)
@@ -633,60 +491,48 @@ func splitKey(text string) (key, rest string, ok bool) {
 	return key, rest, true
 }
 
-// fastScalar is a scalar read by the fast path.
-type fastScalar struct {
-	kind byte   // 's' string, 'i' integer, 'n' null, 't' true, 'f' false, '[' empty sequence, '{' empty mapping
-	s    string // the string, or the integer's digits
-	n    int64  // the integer
-}
-
 // scalar reads a value written on one line (its comment included).
-func scalar(text string) (fastScalar, bool) {
+func scalar(text string) (any, bool) {
 	switch text[0] {
 	case '"', '\'':
 		s, n, ok := quoted(text)
-		if !ok {
-			return fastScalar{}, false
-		}
-		return afterQuoted(text, s, n)
+		return s, ok && afterQuoted(text[n:])
 	case '[', '{':
-		if t := stripComment(text); t == "[]" || t == "{}" {
-			return fastScalar{kind: text[0]}, true // an empty sequence or mapping
+		switch stripComment(text) {
+		case "[]":
+			return []any{}, true
+		case "{}":
+			return map[string]any{}, true
 		}
-		return fastScalar{}, false
+		return nil, false // a flow collection that is not empty
 	}
 	t := stripComment(text)
 	switch t {
 	case "null", "~":
-		return fastScalar{kind: 'n'}, true
+		return nil, true
 	case "true":
-		return fastScalar{kind: 't'}, true
+		return true, true
 	case "false":
-		return fastScalar{kind: 'f'}, true
+		return false, true
 	}
 	if isDecimal(t) {
 		n, err := strconv.ParseInt(t, 10, 64)
-		if err != nil {
-			return fastScalar{}, false
-		}
-		return fastScalar{kind: 'i', s: t, n: n}, true
+		return n, err == nil
 	}
 	if !plainString(t) || strings.Contains(t, ": ") || strings.HasSuffix(t, ":") {
-		return fastScalar{}, false
+		return nil, false
 	}
-	return fastScalar{kind: 's', s: t}, true
+	return t, true
 }
 
-// afterQuoted reads text, a quoted scalar s of length n and what follows
-// it: nothing but a comment may.
-func afterQuoted(text, s string, n int) (fastScalar, bool) {
-	if rest := strings.TrimLeft(text[n:], " "); rest != "" && rest[0] != '#' {
-		return fastScalar{}, false
+// afterQuoted reports whether rest, what follows a quoted scalar on its
+// line, may follow it: nothing, or spaces and a comment.
+func afterQuoted(rest string) bool {
+	if rest != "" && rest[0] != ' ' {
+		return false
 	}
-	if rest := text[n:]; rest != "" && rest[0] != ' ' {
-		return fastScalar{}, false
-	}
-	return fastScalar{kind: 's', s: s}, true
+	rest = strings.TrimLeft(rest, " ")
+	return rest == "" || rest[0] == '#'
 }
 
 // stripComment drops a " #" comment.

@@ -19,7 +19,7 @@ type document struct {
 	index int            // 1-based position of the document among the file's documents; 0 for the whole file
 	item  int            // 1-based position in the items of a List; 0 otherwise
 	seq   int            // position of the document in the whole input, for ordering
-	obj   map[string]any // nil for a CustomResourceDefinition read as JSON only (see object)
+	obj   map[string]any // the decoded object
 	json  []byte         // the document as JSON, kept for CustomResourceDefinitions only
 	maps  *mapSet        // the maps of obj, when the fast path made them all (see reuse)
 	err   error          // the document cannot be used; obj is nil
@@ -40,22 +40,11 @@ func (d *document) where() string {
 	return fmt.Sprintf("%s:%d", d.file, d.line)
 }
 
-// object returns the document as an object: obj, or the
-// CustomResourceDefinition decoded from its JSON form.
-func (d *document) object() map[string]any {
-	if d.obj == nil && d.json != nil {
-		v, _ := jsonscan.Decode(d.json)
-		d.obj, _ = v.(map[string]any)
-	}
-	return d.obj
-}
-
 // decodeChunk decodes one document of a file into its objects and passes
 // them to emit: the document itself, or the items of a v1 List one by
 // one, as kubectl applies them. The JSON form is kept for
 // CustomResourceDefinitions, which are decoded from it into their typed
-// form: the fast path writes one as JSON (see decodeDocument) and does not
-// decode it further (obj is nil).
+// form.
 func decodeChunk(file string, c yamljson.Chunk, index, seq int, emit func(document)) {
 	doc := document{file: file, line: c.Line, index: index, seq: seq}
 	maps := newMapSet()

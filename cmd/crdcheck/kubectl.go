@@ -8,9 +8,10 @@ import (
 )
 
 // invalidMessage is what kubectl prints when the API server rejects an
-// object of kind named name as invalid with errs (a status of reason
-// Invalid): the causes, each as "field: message", without repeats; one
-// inline, several as a list. The text ends in a newline, as kubectl's.
+// object of kind named name as invalid with errs, at least one (a status
+// of reason Invalid): the causes, each as "field: message", without
+// repeats; one inline, several as a list. The text ends in a newline, as
+// kubectl's.
 func invalidMessage(kind, name string, errs crdschema.ErrorList) string {
 	prefix := fmt.Sprintf("The %s %q is invalid: ", kind, name)
 	seen := make(map[string]bool, len(errs))
@@ -22,10 +23,7 @@ func invalidMessage(kind, name string, errs crdschema.ErrorList) string {
 			causes = append(causes, msg)
 		}
 	}
-	switch len(causes) {
-	case 0:
-		return strings.TrimSuffix(prefix, ": ") + "\n"
-	case 1:
+	if len(causes) == 1 {
 		return prefix + causes[0] + "\n"
 	}
 	return prefix + "\n* " + strings.Join(causes, "\n* ") + "\n"
@@ -41,10 +39,4 @@ func requestError(reason, operation, file, msg string) string {
 	}
 	verb := map[string]string{"create": "creating", "update": "replacing"}[operation]
 	return fmt.Sprintf("%s: error when %s %q: %s", from, verb, file, msg)
-}
-
-// unknownFieldWarning is kubectl's warning for a field the API server
-// dropped while decoding.
-func unknownFieldWarning(path string) string {
-	return fmt.Sprintf("Warning: unknown field %q\n", path)
 }

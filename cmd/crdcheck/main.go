@@ -123,10 +123,20 @@ func parseCommand(fs *flag.FlagSet, args []string, stderr io.Writer) (rest []str
 	return rest, exitOK, true
 }
 
+// kubernetesVersion is the release whose API server the verdicts are
+// those of (-kubernetes-version with one release); "" is the default.
+var kubernetesVersion crdschema.KubernetesVersion
+
+// paths are the values of a repeatable flag naming files or directories.
+type paths []string
+
+func (p *paths) String() string     { return strings.Join(*p, " ") }
+func (p *paths) Set(s string) error { *p = append(*p, s); return nil }
+
 // options are the settings of the check command.
 type options struct {
-	crdPaths      []string
-	oldPaths      []string
+	crdPaths      paths
+	oldPaths      paths
 	files         []string
 	output        string
 	jobs          int
@@ -152,23 +162,17 @@ Commands:
 Flags of check:
 `
 
-func parseCheckFlags(args []string, stderr io.Writer) (*options, error) {
+// runCheck is the check command.
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := &options{}
-	fs := flag.NewFlagSet("crdcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("crdcheck", fmt.Sprintf(checkUsage, subcommandList()), stderr)
+	usage := fs.Usage
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, checkUsage, subcommandList())
-		fs.PrintDefaults()
+		usage()
 		fmt.Fprint(stderr, "\nExit status: 0 all accepted, 1 something rejected, 2 usage or input error.\n")
 	}
-	fs.Func("crds", "`DIR` or file of CustomResourceDefinitions, searched recursively (repeatable)", func(s string) error {
-		opts.crdPaths = append(opts.crdPaths, s)
-		return nil
-	})
-	fs.Func("old", "`FILE` or directory of the stored objects: check updates of them (repeatable)", func(s string) error {
-		opts.oldPaths = append(opts.oldPaths, s)
-		return nil
-	})
+	fs.Var(&opts.crdPaths, "crds", "`DIR` or file of CustomResourceDefinitions, searched recursively (repeatable)")
+	fs.Var(&opts.oldPaths, "old", "`FILE` or directory of the stored objects: check updates of them (repeatable)")
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	fs.IntVar(&opts.jobs, "j", runtime.GOMAXPROCS(0), "number of documents decoded and checked in parallel")
 	fs.BoolVar(&opts.failUnchecked, "fail-unchecked", false, "exit 1 when some object was not checked (no CRD of the input serves its kind)")
@@ -179,62 +183,47 @@ func parseCheckFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&opts.showResult, "show-result", false, "JSON output: include each accepted object as the API server would store it (pruned, defaulted)")
 	fs.StringVar(&opts.kubeVersion, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37), or, with a range such as 1.33-1.37, print which releases accept each CRD")
 	version := fs.Bool("version", false, "print the version and the Kubernetes release whose behaviour is reproduced")
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return nil, err
+	files, status, ok := parseCommand(fs, args, stderr)
+	if !ok {
+		return status
 	}
 	if *version {
-		return nil, errVersion
+		fmt.Fprintln(stdout, versionText())
+		return exitOK
 	}
 	opts.files = files
+	var problem string
 	switch {
 	case len(opts.crdPaths) == 0 && len(opts.files) == 0:
 		fs.Usage()
-		return nil, errors.New("nothing to check: give manifest files or -crds")
+		problem = "nothing to check: give manifest files or -crds"
 	case !validFormat(opts.output):
-		return nil, fmt.Errorf("-o %s: the format must be text, json, junit, tap or github", opts.output)
+		problem = fmt.Sprintf("-o %s: the format must be text, json, junit, tap or github", opts.output)
 	case opts.jobs < 1:
-		return nil, fmt.Errorf("-j %d: must be at least 1", opts.jobs)
+		problem = fmt.Sprintf("-j %d: must be at least 1", opts.jobs)
+	case slices.ContainsFunc(slices.Concat(files, opts.oldPaths), func(p string) bool { return strings.TrimSpace(p) == "" }):
+		problem = "empty file name"
 	}
-	for _, p := range append(append([]string(nil), opts.files...), opts.oldPaths...) {
-		if strings.TrimSpace(p) == "" {
-			return nil, errors.New("empty file name")
-		}
-	}
-	return opts, nil
-}
-
-// errVersion stands for -version in the flags.
-var errVersion = errors.New("version")
-
-// runCheck is the check command.
-func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	opts, err := parseCheckFlags(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.Is(err, errVersion):
-		fmt.Fprintln(stdout, versionText())
-		return exitOK
-	case err != nil:
-		fmt.Fprintln(stderr, "crdcheck:", err)
+	if problem != "" {
+		fmt.Fprintln(stderr, "crdcheck:", problem)
 		return exitUsage
 	}
-	if from, to, ok := strings.Cut(opts.kubeVersion, "-"); ok {
-		lo, err := crdschema.ParseKubernetesVersion(cmp.Or(from, "1.33"))
-		if err == nil {
-			var hi crdschema.KubernetesVersion
-			if hi, err = crdschema.ParseKubernetesVersion(to); err == nil {
-				return runReleases(opts, lo, hi, stdin, stdout, stderr)
-			}
-		}
-		fmt.Fprintln(stderr, "crdcheck: -kubernetes-version:", err)
-		return exitUsage
+	// one release, or a range FROM-TO (FROM 1.33 when left out)
+	from, to, isRange := strings.Cut(opts.kubeVersion, "-")
+	if isRange {
+		from = cmp.Or(from, "1.33")
 	}
-	v, err := crdschema.ParseKubernetesVersion(opts.kubeVersion)
+	v, err := crdschema.ParseKubernetesVersion(from)
+	hi := v
+	if err == nil && isRange {
+		hi, err = crdschema.ParseKubernetesVersion(to)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "crdcheck: -kubernetes-version:", err)
 		return exitUsage
+	}
+	if isRange {
+		return runReleases(opts, v, hi, stdin, stdout, stderr)
 	}
 	kubernetesVersion = v
 	builtinChecked.Store(0)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -196,37 +197,38 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// crdText is the text of a CRD's verdict after its heading: kubectl's
-// message, or the problem, and the unknown-field warnings.
-func (c *crdReport) text() string {
+// verdictText is the text of a verdict after its heading, as kubectl
+// prints it: the message, or else the problem, then a "Warning: " line per
+// warning.
+func verdictText(message, problem string, warnings []string) string {
 	var b strings.Builder
-	switch {
-	case c.Message != "":
-		b.WriteString(c.Message + "\n")
-	case c.Error != "":
-		b.WriteString(c.Error + "\n")
+	if s := cmp.Or(message, problem); s != "" {
+		b.WriteString(s + "\n")
 	}
-	for _, f := range c.UnknownFields {
-		b.WriteString(unknownFieldWarning(f))
+	for _, w := range warnings {
+		b.WriteString("Warning: " + w + "\n")
 	}
 	return b.String()
 }
 
-// text is the text of an object's verdict after its heading.
+// text is the text of a CRD's verdict after its heading, with kubectl's
+// warning for each field the API server drops.
+func (c *crdReport) text() string {
+	warnings := make([]string, len(c.UnknownFields))
+	for i, f := range c.UnknownFields {
+		warnings[i] = fmt.Sprintf("unknown field %q", f)
+	}
+	return verdictText(c.Message, c.Error, warnings)
+}
+
+// text is the text of an object's verdict after its heading; the problem
+// of a request refused before validation reads "refused: ...".
 func (o *objectReport) text() string {
-	var b strings.Builder
-	switch {
-	case o.Message != "":
-		b.WriteString(o.Message + "\n")
-	case o.Operation != "" && o.Error != "":
-		b.WriteString("refused: " + o.Error + "\n")
-	case o.Error != "":
-		b.WriteString(o.Error + "\n")
+	problem := o.Error
+	if o.Operation != "" && problem != "" {
+		problem = "refused: " + problem
 	}
-	for _, w := range o.Warnings {
-		b.WriteString("Warning: " + w + "\n")
-	}
-	return b.String()
+	return verdictText(o.Message, problem, o.Warnings)
 }
 
 // statusWord is how the text output names a status.
@@ -251,11 +253,11 @@ func (r *report) writeText(w io.Writer) error {
 		sep = true
 		b.WriteString(heading + "\n" + text)
 	}
-	for _, c := range r.CRDs {
-		if c.Status == statusAccepted && len(c.UnknownFields) == 0 && !r.verbose {
+	for _, e := range r.entries() {
+		if !r.verbose && (e.status == statusAccepted && len(e.warnings) == 0 || e.status == statusUnchecked && !r.failUnchecked) {
 			continue
 		}
-		block(fmt.Sprintf("%s: CustomResourceDefinition %s: %s", c.where, c.Name, c.Status), c.text())
+		block(e.where+": "+e.name+": "+statusWord(e.status), e.text)
 	}
 	unchecked := map[string]int{}
 	for _, o := range r.Objects {
@@ -265,14 +267,7 @@ func (r *report) writeText(w io.Writer) error {
 				k += " (built-in)"
 			}
 			unchecked[k]++
-			if !r.verbose && !r.failUnchecked {
-				continue
-			}
 		}
-		if o.Status == statusAccepted && len(o.Warnings) == 0 && !r.verbose {
-			continue
-		}
-		block(fmt.Sprintf("%s: %s: %s", o.where, describe(&o), statusWord(o.Status)), o.text())
 	}
 	if sep {
 		b.WriteString("\n")

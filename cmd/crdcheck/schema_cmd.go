@@ -84,12 +84,10 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		for _, v := range e.def.Spec.Versions {
 			s, err := jsonschema.Version(e.def, v.Name, opts...)
-			if err != nil {
-				fmt.Fprintf(stderr, "crdcheck schema: %s: %v\n", e.doc.where(), err)
-				status = exitUsage
-				continue
+			var data []byte
+			if err == nil {
+				data, err = json.MarshalIndent(s, "", "  ")
 			}
-			data, err := json.MarshalIndent(s, "", "  ")
 			if err != nil {
 				fmt.Fprintf(stderr, "crdcheck schema: %s: %v\n", e.doc.where(), err)
 				status = exitUsage

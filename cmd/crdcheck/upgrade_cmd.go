@@ -39,7 +39,7 @@ Flags:
 
 // upgradeOptions are the settings of the upgrade command.
 type upgradeOptions struct {
-	from, to []string
+	from, to paths
 	files    []string
 	output   string
 	release  string // -kubernetes-version
@@ -48,14 +48,8 @@ type upgradeOptions struct {
 func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := &upgradeOptions{}
 	fs := newFlagSet("crdcheck upgrade", upgradeUsage, stderr)
-	fs.Func("from", "`DIR` or file of the stored CRDs (kubectl get crd -o yaml; repeatable)", func(s string) error {
-		opts.from = append(opts.from, s)
-		return nil
-	})
-	fs.Func("to", "`DIR` or file of the new CRDs (repeatable)", func(s string) error {
-		opts.to = append(opts.to, s)
-		return nil
-	})
+	fs.Var(&opts.from, "from", "`DIR` or file of the stored CRDs (kubectl get crd -o yaml; repeatable)")
+	fs.Var(&opts.to, "to", "`DIR` or file of the new CRDs (repeatable)")
 	fs.StringVar(&opts.output, "o", "text", "output `format`: text, json, junit, tap or github")
 	fs.StringVar(&opts.release, "kubernetes-version", "", "answer as the API server of this Kubernetes `release` (1.33 to 1.37; default 1.37)")
 	files, status, ok := parseCommand(fs, args, stderr)

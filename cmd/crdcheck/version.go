@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 )
@@ -20,7 +21,9 @@ func versionText() string {
 }
 
 // moduleVersion is the crdschema module's version in a build: its
-// release, or the commit it was built from.
+// release, or for a build from a repository the pseudo-version the go
+// command (1.24 on) makes of the commit, with "+dirty" for uncommitted
+// changes.
 func moduleVersion(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if info.Main.Path != "github.com/crdschema/crdschema" {
@@ -30,25 +33,5 @@ func moduleVersion(info *debug.BuildInfo) string {
 			}
 		}
 	}
-	if v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "+dirty"
-			}
-		}
-	}
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		return "(devel) " + rev + modified
-	}
-	return "(devel)"
+	return cmp.Or(v, "(devel)")
 }

@@ -37,13 +37,12 @@ func reportFixes(w io.Writer, r *costs.Report, err error) {
 		}
 	}
 	switch {
-	case len(r.Fewest) > 1 && len(r.Fixes) > 0:
-		fmt.Fprintf(w, "\nRecommended: these together, which spread the budget and allow larger values (checked with crd.Validate):\n")
-		for _, f := range r.Fewest {
-			fmt.Fprintf(w, "  %s\n", describeFix(f))
-		}
 	case len(r.Fewest) > 1:
-		fmt.Fprintf(w, "\nNo single bound is enough; together these do (checked with crd.Validate):\n")
+		heading := "No single bound is enough; together these do"
+		if len(r.Fixes) > 0 {
+			heading = "Recommended: these together, which spread the budget and allow larger values"
+		}
+		fmt.Fprintf(w, "\n%s (checked with crd.Validate):\n", heading)
 		for _, f := range r.Fewest {
 			fmt.Fprintf(w, "  %s\n", describeFix(f))
 		}

@@ -71,12 +71,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if explainErr != nil {
 			explained = &costs.Report{} // the error is reported with the fixes
 		}
-		reported := 0
+		var versions []string // those reported
 		for _, v := range def.Spec.Versions {
 			if *version != "" && v.Name != *version {
 				continue
 			}
-			reported++
+			versions = append(versions, v.Name)
 			rules, err := crd.RuleCosts(def, nil, v.Name)
 			if err != nil {
 				fmt.Fprintf(stdout, "%s, version %s: %v\n\n", def.Name, v.Name, err)
@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				over = true
 			}
 		}
-		if reported == 0 {
+		if len(versions) == 0 {
 			fmt.Fprintf(stderr, "costs: %s has no version %q\n", def.Name, *version)
 			return 2
 		}
@@ -103,17 +103,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
 				return 2
 			}
-			for _, v := range def.Spec.Versions {
-				if *version != "" && v.Name != *version {
-					continue
-				}
+			for _, v := range versions {
 				var mine []map[string]any
 				for _, d := range docs {
-					if o := d.Object; o["apiVersion"] == def.Spec.Group+"/"+v.Name && o["kind"] == def.Spec.Names.Kind {
+					if o := d.Object; o["apiVersion"] == def.Spec.Group+"/"+v && o["kind"] == def.Spec.Names.Kind {
 						mine = append(mine, o)
 					}
 				}
-				if err := reportRuntime(stdout, def, v.Name, mine); err != nil {
+				if err := reportRuntime(stdout, def, v, mine); err != nil {
 					fmt.Fprintf(stderr, "costs: %s: %v\n", *objects, err)
 					return 2
 				}
