@@ -117,8 +117,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	}
 	// Validation and the served schemas convert each schema once.
 	conv := newStructurals()
-	schemas, unpruned := map[string]*structural.Schema{}, map[string]*structural.Schema{}
-	embeds, err := servedSchemas(d, schemas, unpruned, conv)
+	schemas, unpruned, embeds, err := servedSchemas(d, conv)
 	if err != nil {
 		return nil, err
 	}
