@@ -371,11 +371,6 @@ func (r *Resource) updateBody(ctx context.Context, obj, stored map[string]any, o
 	if err != nil {
 		return refused(nil, err)
 	}
-	return r.update(ctx, o, unknown, stored, status)
-}
-
-// update runs an update with the decoded body o against the stored object.
-func (r *Resource) update(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	res, err := r.updateDecoded(ctx, o, unknown, stored, status)
 	if res == nil {
 		return refused(unknown, err)
@@ -383,7 +378,8 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	return res, err
 }
 
-// updateDecoded is update; a refusal before validation returns no Result.
+// updateDecoded runs an update with the decoded body o against the stored
+// object; a refusal before validation returns no Result.
 func (r *Resource) updateDecoded(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	old, err := r.ReadStored(stored)
 	if err != nil {
