@@ -34,16 +34,17 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{DropMalformedFields: opts.Storage, ReturnUnknownFieldPaths: true})
+	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
+	matches := gvErr == nil && group == opts.Group && kind == opts.Kind
+	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{DropMalformedFields: opts.Storage, ReturnUnknownFieldPaths: true}, opts.Storage && matches)
 	if err != nil {
 		return nil, err
+	}
+	if gvErr != nil {
+		return nil, gvErr
 	}
 	unknownFields := unknown
-	group, version, err := metavalidation.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return nil, err
-	}
-	if group == opts.Group && kind == opts.Kind {
+	if matches {
 		s := opts.Schemas[version]
 		if !opts.PreserveUnknownFields {
 			unknownFields = append(unknownFields, referencePrune(obj, s, true)...)
@@ -59,9 +60,6 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 			sort.Strings(u)
 			unknownFields = append(unknownFields, u...)
 		}
-		if opts.Storage {
-			m.DefaultGeneration()
-		}
 	}
 	if foundKind {
 		obj["kind"] = kind
@@ -70,7 +68,7 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 		obj["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		obj["metadata"] = m.Map()
+		obj["metadata"] = m
 	}
 	return unknownFields, nil
 }
