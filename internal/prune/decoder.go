@@ -3,6 +3,7 @@ package prune
 import (
 	"fmt"
 	"maps"
+	"sort"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -162,7 +163,7 @@ func (d *Decoder) coerceEmbedded(obj map[string]any, s *structural.Schema) ([]st
 		return nil, err
 	}
 	u := c.Unknown()
-	sortStrings(u)
+	sort.Strings(u)
 	return u, nil
 }
 

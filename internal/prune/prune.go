@@ -106,9 +106,3 @@ func (p *pruner) record(k string) {
 	p.paths = append(p.paths, string(p.path))
 	p.path = p.path[:n]
 }
-
-func sortStrings(s []string) {
-	if len(s) > 1 {
-		sort.Strings(s)
-	}
-}
