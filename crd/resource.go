@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -479,9 +480,7 @@ func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, [
 	if av != r.group+"/"+r.version {
 		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
 	}
-	if len(unknown) > 1 {
-		sortStrings(unknown)
-	}
+	sort.Strings(unknown)
 	return o, unknown, nil
 }
 
