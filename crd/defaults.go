@@ -43,13 +43,8 @@ func Defaulted(def *crdschema.CustomResourceDefinition) *crdschema.CustomResourc
 		conv.Webhook = &webhook
 		s.Conversion = &conv
 	}
-	if len(out.Status.StoredVersions) == 0 {
-		for _, v := range s.Versions {
-			if v.Storage {
-				out.Status.StoredVersions = []string{v.Name}
-				break
-			}
-		}
+	if sv, ok := firstStorageVersion(&out); ok && len(out.Status.StoredVersions) == 0 {
+		out.Status.StoredVersions = []string{sv}
 	}
 	return &out
 }

@@ -11,9 +11,9 @@ import (
 // that equalSchema compares; a test fails when the type gains a field.
 const schemaFieldCount = 44
 
-// equalValidation is semanticEqual for schemas, written out because
-// comparing the schemas of the versions is the hot part of hoisting and of
-// finding unchanged schemas on update.
+// equalValidation is the API server's semantic equality for schemas,
+// written out because comparing the schemas of the versions is the hot
+// part of hoisting and of finding unchanged schemas on update.
 func equalValidation(a, b *crdschema.CustomResourceValidation) bool {
 	if a == nil || b == nil {
 		return a == b
@@ -48,6 +48,20 @@ func equalSchema(a, b *crdschema.JSONSchemaProps) bool {
 		a.XIntOrString == b.XIntOrString && slices.Equal(a.XListMapKeys, b.XListMapKeys) &&
 		equalPtr(a.XListType, b.XListType) && equalPtr(a.XMapType, b.XMapType) &&
 		equalRules(a.XValidations, b.XValidations)
+}
+
+// equalSubresources is the API server's semantic equality for
+// subresources. (Printer columns and selectable fields, lists of
+// comparable structs, compare with slices.Equal.)
+func equalSubresources(a, b *crdschema.CustomResourceSubresources) bool {
+	if a == nil || b == nil || (a.Status == nil) != (b.Status == nil) {
+		return a == b
+	}
+	x, y := a.Scale, b.Scale
+	if x == nil || y == nil {
+		return x == y
+	}
+	return x.SpecReplicasPath == y.SpecReplicasPath && x.StatusReplicasPath == y.StatusReplicasPath && equalPtr(x.LabelSelectorPath, y.LabelSelectorPath)
 }
 
 func equalPtr[T comparable](a, b *T) bool {

@@ -115,11 +115,11 @@ func toInternal(def *crdschema.CustomResourceDefinition, conv *structurals) *int
 	s.version = s.versions[0].name
 
 	hoist(s.versions, &s.validation, func(v *internalVersion) **crdschema.CustomResourceValidation { return &v.schema }, equalValidation)
-	hoist(s.versions, &s.subresources, func(v *internalVersion) **crdschema.CustomResourceSubresources { return &v.subresources }, semanticEqualOf)
+	hoist(s.versions, &s.subresources, func(v *internalVersion) **crdschema.CustomResourceSubresources { return &v.subresources }, equalSubresources)
 	hoist(s.versions, &s.additionalPrinterColumns, func(v *internalVersion) *[]crdschema.CustomResourceColumnDefinition {
 		return &v.additionalPrinterColumns
-	}, semanticEqualOf)
-	hoist(s.versions, &s.selectableFields, func(v *internalVersion) *[]crdschema.SelectableField { return &v.selectableFields }, semanticEqualOf)
+	}, slices.Equal)
+	hoist(s.versions, &s.selectableFields, func(v *internalVersion) *[]crdschema.SelectableField { return &v.selectableFields }, slices.Equal)
 	return in
 }
 
@@ -136,8 +136,6 @@ func hoist[T any](vs []internalVersion, top *T, field func(*internalVersion) *T,
 		*field(&vs[i]) = *new(T)
 	}
 }
-
-func semanticEqualOf[T any](a, b T) bool { return semanticEqual(a, b) }
 
 // schemaForVersion returns the schema that applies to the named version and
 // the path under which errors in it are reported, or nils when the version

@@ -245,7 +245,7 @@ func allowInvalidCABundle(old *internalCRD) bool {
 
 func findTooManySelectableFieldsAllowed(s, old *internalSpec) map[string]bool {
 	out := map[string]bool{}
-	if len(old.selectableFields) > maxSelectableFields && semanticEqual(s.selectableFields, old.selectableFields) {
+	if len(old.selectableFields) > maxSelectableFields && slices.Equal(s.selectableFields, old.selectableFields) {
 		out[""] = true
 	}
 	for _, v := range s.versions {
@@ -255,7 +255,7 @@ func findTooManySelectableFieldsAllowed(s, old *internalSpec) map[string]bool {
 				ov = &old.versions[i]
 			}
 		}
-		if ov != nil && len(ov.selectableFields) > maxSelectableFields && semanticEqual(v.selectableFields, ov.selectableFields) {
+		if ov != nil && len(ov.selectableFields) > maxSelectableFields && slices.Equal(v.selectableFields, ov.selectableFields) {
 			out[v.name] = true
 		}
 	}

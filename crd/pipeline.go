@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/crdschema/crdschema"
@@ -200,9 +201,7 @@ func (p *Pipeline) Decode(obj map[string]any) (map[string]any, []string, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(unknown) > 1 {
-		sortStrings(unknown)
-	}
+	sort.Strings(unknown)
 	return o, unknown, nil
 }
 

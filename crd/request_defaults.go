@@ -16,12 +16,7 @@ func (r *core) defaultObject(obj map[string]any) {
 		return
 	}
 	r.prepareWalks()
-	d, ok := r.defaulters[s]
-	if !ok {
-		defaulting.Default(obj, s)
-		return
-	}
-	if d != nil {
+	if d := r.defaulters[s]; d != nil { // every schema of r.schemas has its own
 		d.apply(obj)
 	}
 }

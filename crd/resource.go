@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -117,8 +118,7 @@ func New(def *crdschema.CustomResourceDefinition, version string, opts ...Option
 	}
 	// Validation and the served schemas convert each schema once.
 	conv := newStructurals()
-	schemas, unpruned := map[string]*structural.Schema{}, map[string]*structural.Schema{}
-	embeds, err := servedSchemas(d, schemas, unpruned, conv)
+	schemas, unpruned, embeds, err := servedSchemas(d, conv)
 	if err != nil {
 		return nil, err
 	}
@@ -372,11 +372,6 @@ func (r *Resource) updateBody(ctx context.Context, obj, stored map[string]any, o
 	if err != nil {
 		return refused(nil, err)
 	}
-	return r.update(ctx, o, unknown, stored, status)
-}
-
-// update runs an update with the decoded body o against the stored object.
-func (r *Resource) update(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	res, err := r.updateDecoded(ctx, o, unknown, stored, status)
 	if res == nil {
 		return refused(unknown, err)
@@ -384,7 +379,8 @@ func (r *Resource) update(ctx context.Context, o map[string]any, unknown []strin
 	return res, err
 }
 
-// updateDecoded is update; a refusal before validation returns no Result.
+// updateDecoded runs an update with the decoded body o against the stored
+// object; a refusal before validation returns no Result.
 func (r *Resource) updateDecoded(ctx context.Context, o map[string]any, unknown []string, stored map[string]any, status bool) (*Result, error) {
 	old, err := r.ReadStored(stored)
 	if err != nil {
@@ -484,9 +480,7 @@ func (r *Resource) decodeBody(obj map[string]any, owned bool) (map[string]any, [
 	if av != r.group+"/"+r.version {
 		return nil, nil, refuse("the API version in the data (%s) does not match the expected API version (%s/%s)", av, r.group, r.version)
 	}
-	if len(unknown) > 1 {
-		sortStrings(unknown)
-	}
+	sort.Strings(unknown)
 	return o, unknown, nil
 }
 

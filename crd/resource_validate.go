@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema"
@@ -296,5 +295,3 @@ func (r *core) appendRules(ctx context.Context, errs crdschema.ErrorList, o, old
 	opts = append(opts, celrules.WithBoundedCost())
 	return append(errs, r.rules.Validate(ctx, nil, o, oldObj, opts...).Errors...)
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

@@ -94,7 +94,7 @@ func (r *Resource) updateScale(ctx context.Context, scale *Scale, stored map[str
 		m["resourceVersion"] = rv
 		o["metadata"] = m
 	}
-	return r.update(ctx, o, nil, stored, false)
+	return r.updateDecoded(ctx, o, nil, stored, false)
 }
 
 // scaleOf builds the Scale of obj and reports whether the spec replicas

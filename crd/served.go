@@ -10,22 +10,23 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// servedSchemas adds to schemas the structural schema of each version of
-// d (defaulted) as the API server serves it: defaults after a round trip
-// through JSON, pruned unless unknown fields are preserved. Versions with
-// equal schemas (deeply, the usual case of a CRD serving one schema under
-// several versions) share one. conv converts the schemas (and may share
-// them with CRD validation, which is why they are not modified here);
-// unpruned, when not nil, gets each version's schema as converted, before
+// servedSchemas returns the structural schema of each version of d
+// (defaulted) as the API server serves it, by version: defaults after a
+// round trip through JSON, pruned unless unknown fields are preserved.
+// Versions with equal schemas (deeply, the usual case of a CRD serving one
+// schema under several versions) share one. conv converts the schemas
+// (and may share them with CRD validation, which is why they are not
+// modified here); unpruned are each version's schema as converted, before
 // its defaults are pruned. The embedding nodes of the served schemas
 // (prune.DecoderOptions.Embeds) come with them.
-func servedSchemas(d *crdschema.CustomResourceDefinition, schemas, unpruned map[string]*structural.Schema, conv *structurals) (embeds map[*structural.Schema]bool, err error) {
+func servedSchemas(d *crdschema.CustomResourceDefinition, conv *structurals) (schemas, unpruned map[string]*structural.Schema, embeds map[*structural.Schema]bool, err error) {
 	type built struct {
 		props    *crdschema.JSONSchemaProps
 		s        *structural.Schema
 		unpruned *structural.Schema
 	}
 	var done []built
+	schemas, unpruned = map[string]*structural.Schema{}, map[string]*structural.Schema{}
 	schemaOf := versionSchemas(d, conv)
 next:
 	for _, v := range d.Spec.Versions {
@@ -35,26 +36,20 @@ next:
 		}
 		for _, b := range done {
 			if b.props == props || reflect.DeepEqual(b.props, props) {
-				schemas[v.Name] = b.s
-				if unpruned != nil {
-					unpruned[v.Name] = b.unpruned
-				}
+				schemas[v.Name], unpruned[v.Name] = b.s, b.unpruned
 				continue next
 			}
 		}
 		s, err := conv.of(props)
 		if err != nil {
-			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			return nil, nil, nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
-		converted := s
-		if unpruned != nil {
-			unpruned[v.Name] = s
-		}
+		unpruned[v.Name] = s
 		// The API server prunes defaults only when it prunes objects;
 		// it serves them as read back from storage.
 		var e map[*structural.Schema]bool
 		if s, e, err = prune.Defaults(s, d.Spec.PreserveUnknownFields); err != nil {
-			return nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
+			return nil, nil, nil, fmt.Errorf("crd.New: version %s: %w", v.Name, err)
 		}
 		if embeds == nil {
 			embeds = e
@@ -62,9 +57,9 @@ next:
 			maps.Copy(embeds, e)
 		}
 		schemas[v.Name] = s
-		done = append(done, built{props, s, converted})
+		done = append(done, built{props, s, unpruned[v.Name]})
 	}
-	return embeds, nil
+	return schemas, unpruned, embeds, nil
 }
 
 // versionSchemas returns the function that gives the schema of a version

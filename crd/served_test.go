@@ -34,8 +34,8 @@ func TestServedSchemasOneVersion(t *testing.T) {
 		Versions: []crdschema.CustomResourceDefinitionVersion{version("v1")},
 	}}
 	d := Defaulted(def)
-	one := map[string]*structural.Schema{}
-	if _, err := servedSchemas(d, one, nil, nil); err != nil {
+	one, _, _, err := servedSchemas(d, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	props, _ := VersionSchema(d, "v1")
@@ -55,8 +55,8 @@ func TestServedSchemasOneVersion(t *testing.T) {
 
 	d2 := Defaulted(def)
 	d2.Spec.Versions = []crdschema.CustomResourceDefinitionVersion{version("v1"), version("v2")}
-	two := map[string]*structural.Schema{}
-	if _, err := servedSchemas(d2, two, nil, nil); err != nil {
+	two, _, _, err := servedSchemas(d2, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if two["v1"] != two["v2"] {

@@ -75,16 +75,12 @@ const generatedSuffix = "xxxxx"
 // on defaults, which CRD validation does.
 func Validate(ctx context.Context, def *crdschema.CustomResourceDefinition, opts ...Option) crdschema.ErrorList {
 	return cachedVerdict(ctx, applyOptions(opts), "create", func() crdschema.ErrorList {
-		return validateDef(ctx, def, opts)
+		return validateDefWith(newConfig(ctx, opts), def)
 	}, def)
 }
 
-// validateDef is Validate without the cache's verdicts.
-func validateDef(ctx context.Context, def *crdschema.CustomResourceDefinition, opts []Option) crdschema.ErrorList {
-	return validateDefWith(newConfig(ctx, opts), def)
-}
-
-// validateDefWith is validateDef with the call's config.
+// validateDefWith is Validate without the cache's verdicts, with the
+// call's config.
 func validateDefWith(c *config, def *crdschema.CustomResourceDefinition) crdschema.ErrorList {
 	in := toInternal(prepareCreate(def), c.structurals)
 	return nilIfEmpty(legacyErrors(validateCreate(in, createOptions(), c), c.release))

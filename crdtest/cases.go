@@ -47,12 +47,15 @@ func (r *runner) run(ctx context.Context, v *variant, c testCase) error {
 	return r.runUpdate(ctx, v, c)
 }
 
-// object reads a YAML object of a case and sets the namespace and
-// generateName the runner sets.
-func (r *runner) object(c testCase, field, text string) (map[string]any, error) {
+// object reads a YAML object of a case, checks that the CRD variant v
+// serves it, and sets the namespace and generateName the runner sets.
+func (r *runner) object(c testCase, v *variant, field, text string) (map[string]any, error) {
 	obj, err := r.decode(text)
 	if err != nil {
 		return nil, caseError(c, "%s is not a YAML object: %v", field, err)
+	}
+	if err := served(v.def, obj); err != nil {
+		return nil, caseError(c, "%s: %v", field, err)
 	}
 	setMeta(obj, "generateName", testGenerateName)
 	setMeta(obj, "namespace", testNamespace)
@@ -107,12 +110,9 @@ func (r *runner) expectObject(c testCase, got map[string]any, text string) error
 // runCreate runs an onCreate case: create initial; expect the error, or
 // read the object back and compare it with expected.
 func (r *runner) runCreate(ctx context.Context, v *variant, c testCase) error {
-	obj, err := r.object(c, "initial", c.create.Initial)
+	obj, err := r.object(c, v, "initial", c.create.Initial)
 	if err != nil {
 		return err
-	}
-	if err := served(v.def, obj); err != nil {
-		return caseError(c, "initial: %v", err)
 	}
 	stored, err := request(ctx, v.res, "create", obj, nil)
 	if c.create.ExpectedError != "" {
@@ -154,12 +154,9 @@ func (s *store) put(obj map[string]any) {
 // against the object read back.
 func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	u := c.update
-	initial, err := r.object(c, "initial", u.Initial)
+	initial, err := r.object(c, v, "initial", u.Initial)
 	if err != nil {
 		return err
-	}
-	if err := served(v.def, initial); err != nil {
-		return caseError(c, "initial: %v", err)
 	}
 	initialStatus, hasStatus := initial["status"]
 	if hasStatus && initialStatus == nil {
@@ -219,12 +216,9 @@ func (r *runner) runUpdate(ctx context.Context, v *variant, c testCase) error {
 	if err != nil {
 		return caseError(c, "reading the object back: %v", err)
 	}
-	updated, err := r.object(c, "updated", u.Updated)
+	updated, err := r.object(c, v, "updated", u.Updated)
 	if err != nil {
 		return err
-	}
-	if err := served(v.def, updated); err != nil {
-		return caseError(c, "updated: %v", err)
 	}
 	updatedStatus, hasUpdatedStatus := updated["status"]
 	if hasUpdatedStatus && updatedStatus == nil {

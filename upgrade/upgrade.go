@@ -124,7 +124,7 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 	}
 	set := crdoptions.Apply(opts)
 	kv := func(s *crdoptions.Settings) { s.Version, s.Cache = set.Version, set.Cache }
-	r := &Report{Name: def.Name, Errors: validateUpdate(ctx, def, old, kv)}
+	r := &Report{Name: def.Name, Errors: crd.ValidateUpdate(ctx, def, old, kv)}
 	r.Hazards = hazards(def, old)
 	r.SchemaChanges = schemaChanges(def, old)
 
@@ -139,18 +139,6 @@ func Check(ctx context.Context, def, old *crdschema.CustomResourceDefinition, ob
 		r.Objects = append(r.Objects, o)
 	}
 	return r, errors.Join(errs...)
-}
-
-// The calls into package crd that its API changes may touch.
-
-func validateUpdate(ctx context.Context, def, old *crdschema.CustomResourceDefinition, kv crd.Option) crdschema.ErrorList {
-	return crd.ValidateUpdate(ctx, def, old, kv)
-}
-
-// newResource serves a version of def, which an update validates
-// (validateUpdate) and a stored CRD need not pass again.
-func newResource(def *crdschema.CustomResourceDefinition, version string, kv crd.Option) (*crd.Resource, error) {
-	return crd.New(def, version, crd.WithoutValidation(), kv)
 }
 
 type resource struct {
@@ -168,7 +156,9 @@ type checker struct {
 func (c *checker) resource(def *crdschema.CustomResourceDefinition, cache map[string]resource, version string) (*crd.Resource, error) {
 	r, ok := cache[version]
 	if !ok {
-		r.res, r.err = newResource(def, version, c.kv)
+		// The update is validated (Report.Errors); a stored CRD need not
+		// pass again.
+		r.res, r.err = crd.New(def, version, crd.WithoutValidation(), c.kv)
 		cache[version] = r
 	}
 	return r.res, r.err

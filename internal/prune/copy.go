@@ -19,21 +19,11 @@ func (d *Decoder) DecodeCopy(obj map[string]any) (map[string]any, []string, erro
 
 // pruneRootNulls is PruneNulls for the field k of the object root.
 func pruneRootNulls(root map[string]any, k string, s *structural.Schema) {
-	v, ok := root[k]
-	if !ok {
-		return
+	if v, ok := root[k]; ok {
+		p := &pruner{inPlace: true}
+		c, keep := p.nullsField(k, v, s)
+		p.put(root, k, c, keep)
 	}
-	fs := fieldSchema(k, s)
-	if fs == nil {
-		return
-	}
-	if v == nil {
-		if !fs.Nullable && !fs.HasDefault() {
-			delete(root, k)
-		}
-		return
-	}
-	PruneNulls(v, fs)
 }
 
 // pruneRoot returns what Prune(x, s, true) and then PruneNulls(x, s)
@@ -91,11 +81,14 @@ func (p *pruner) copyOf(v any) any {
 	return jsonvalue.Copy(v)
 }
 
-// put keeps the entry k: c in out, or drops it.
+// put keeps the entry k: c in out, or drops it. In place, c is the
+// entry's own value, already in out.
 func (p *pruner) put(out map[string]any, k string, c any, keep bool) {
-	if keep {
-		out[k] = c
-	} else if p.inPlace {
+	if !p.inPlace {
+		if keep {
+			out[k] = c
+		}
+	} else if !keep {
 		delete(out, k)
 	}
 }
@@ -123,7 +116,7 @@ func (p *pruner) keepField(k string, v any, s, ns *structural.Schema) (any, bool
 	if _, ok := s.Properties[k]; ok || s.AdditionalProperties != nil {
 		return p.field(k, v, s, ns)
 	}
-	return p.nullsCopy(v, fieldSchemaOrNil(k, ns)), true
+	return p.nullsCopy(v, fieldSchema(k, ns)), true
 }
 
 // known copies the entry k: v whose schema is fs: a null is dropped as
@@ -135,6 +128,11 @@ func (p *pruner) known(k string, v any, fs, ns *structural.Schema) (any, bool) {
 			return nil, false
 		}
 		return nil, true
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+	default:
+		return p.copyOf(v), true // a scalar has nothing to prune
 	}
 	n := p.pushKey(k)
 	c := p.copyValue(v, fs, fs != nil && fs.XEmbeddedResource, ns != nil)
@@ -259,17 +257,26 @@ func (p *pruner) keepUnknownCopy(value any, s *structural.Schema, embedded bool,
 	return p.copyOf(value)
 }
 
-func fieldSchemaOrNil(k string, s *structural.Schema) *structural.Schema {
+// fieldSchema returns the schema of the field k of an object with schema
+// s (nil: none): its property schema, or else the additionalProperties
+// schema.
+func fieldSchema(k string, s *structural.Schema) *structural.Schema {
 	if s == nil {
 		return nil
 	}
-	return fieldSchema(k, s)
+	if ps, ok := s.Properties[k]; ok {
+		return ps
+	}
+	if s.AdditionalProperties != nil {
+		return s.AdditionalProperties.Schema
+	}
+	return nil
 }
 
 // nullsField copies the entry k: v of an object whose schema is s as
 // PruneNulls leaves it (s nil: as it is).
 func (p *pruner) nullsField(k string, v any, s *structural.Schema) (any, bool) {
-	fs := fieldSchemaOrNil(k, s)
+	fs := fieldSchema(k, s)
 	if fs == nil {
 		return p.copyOf(v), true
 	}

@@ -3,6 +3,7 @@ package prune
 import (
 	"fmt"
 	"maps"
+	"sort"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -118,7 +119,7 @@ func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []st
 	m, foundMeta, unknownFields, err := objectmeta.ReadMeta(out, objectmeta.MetaOptions{
 		DropMalformedFields:     d.opts.Storage,
 		ReturnUnknownFieldPaths: true,
-	})
+	}, d.opts.Storage && matches)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,9 +138,6 @@ func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []st
 			return nil, nil, ferr
 		}
 		unknownFields = append(unknownFields, u...)
-		if d.opts.Storage {
-			m.DefaultGeneration()
-		}
 	}
 	if foundKind {
 		out["kind"] = kind
@@ -148,7 +146,7 @@ func (d *Decoder) decode(obj map[string]any, inPlace bool) (map[string]any, []st
 		out["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		out["metadata"] = m.Map()
+		out["metadata"] = m
 	}
 	return out, unknownFields, nil
 }
@@ -165,7 +163,7 @@ func (d *Decoder) coerceEmbedded(obj map[string]any, s *structural.Schema) ([]st
 		return nil, err
 	}
 	u := c.Unknown()
-	sortStrings(u)
+	sort.Strings(u)
 	return u, nil
 }
 

@@ -2,6 +2,7 @@ package prune_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -59,7 +60,8 @@ func copyJSON(t *testing.T, o map[string]any) map[string]any {
 	return v.(map[string]any)
 }
 
-// FuzzPrune checks that pruning never panics and is idempotent: a pruned
+// FuzzPrune checks that pruning never panics, agrees with the reference
+// walks (referencePrune, referencePruneNulls) and is idempotent: a pruned
 // object has nothing left to prune.
 func FuzzPrune(f *testing.F) {
 	addSeeds(f)
@@ -68,8 +70,14 @@ func FuzzPrune(f *testing.F) {
 		if !ok {
 			return
 		}
-		prune.Prune(o, s, root)
+		want := copyJSON(t, o)
+		wantPaths := referencePrune(want, s, root)
+		referencePruneNulls(want, s)
+		paths := prune.Prune(o, s, root)
 		prune.PruneNulls(o, s)
+		if !reflect.DeepEqual(o, want) || fmt.Sprint(paths) != fmt.Sprint(wantPaths) {
+			t.Fatalf("Prune and PruneNulls give\n%v %q\nthe reference\n%v %q", o, paths, want, wantPaths)
+		}
 		before := copyJSON(t, o)
 		if paths := prune.Prune(o, s, root); len(paths) > 0 {
 			t.Fatalf("second prune removed %q", paths)

@@ -32,21 +32,20 @@ import (
 //     are kept, and never reported at the root;
 //   - a nil s removes every field of obj.
 func Prune(v any, s *structural.Schema, isResourceRoot bool) []string {
-	p := newPruner(false)
+	p := newPruner(true)
 	defer p.release()
-	embedded := isResourceRoot
-	if s == nil && embedded {
+	if s == nil && isResourceRoot {
 		s = &emptySchema
 	}
-	p.prune(v, s, embedded || (s != nil && s.XEmbeddedResource))
+	p.copyValue(v, s, isResourceRoot || (s != nil && s.XEmbeddedResource), false)
 	sort.Strings(p.paths)
 	return p.paths
 }
 
 // newPruner returns a pruner whose path is built in a pooled buffer, so
 // that an object with nothing to prune costs no allocation; release gives
-// the buffer back. Prune walks with prune, which only deletes; the
-// copying walks of copy.go (inPlace: without copying) also drop nulls.
+// the buffer back. The walks are copy.go's, which copy what they keep
+// or, inPlace, delete what they drop.
 func newPruner(inPlace bool) *pruner {
 	buf := pathBuffers.Get().(*[]byte)
 	return &pruner{buf: buf, path: (*buf)[:0], inPlace: inPlace}
@@ -69,13 +68,13 @@ var pathBuffers = sync.Pool{New: func() any {
 // only apiVersion, kind and metadata. It is never modified.
 var emptySchema structural.Schema
 
-// pruner holds the state of one Prune call: the path of the node being
+// pruner holds the state of one walk: the path of the node being
 // visited and the paths removed so far.
 type pruner struct {
 	buf   *[]byte // the pooled buffer of path
 	path  []byte
 	paths []string
-	// inPlace makes the copying walks of copy.go prune in place.
+	// inPlace makes the walks of copy.go prune in place.
 	inPlace bool
 }
 
@@ -106,104 +105,4 @@ func (p *pruner) record(k string) {
 	n := p.pushKey(k)
 	p.paths = append(p.paths, string(p.path))
 	p.path = p.path[:n]
-}
-
-// prune removes the unknown fields of x. embedded says whether x is an
-// embedded resource (its meta fields are left alone).
-func (p *pruner) prune(x any, s *structural.Schema, embedded bool) {
-	if s != nil && s.XPreserveUnknownFields {
-		p.keepUnknown(x, s, embedded)
-		return
-	}
-	switch x := x.(type) {
-	case map[string]any:
-		if s == nil {
-			for k := range x {
-				p.record(k)
-				delete(x, k)
-			}
-			return
-		}
-		for k, v := range x {
-			if embedded && isMetaField(k) {
-				continue
-			}
-			if !p.pruneField(k, v, s) {
-				// The root's meta fields are not reported even when
-				// they are removed (the root is not embedded then).
-				if len(p.path) > 0 || !isMetaField(k) {
-					p.record(k)
-				}
-				delete(x, k)
-			}
-		}
-	case []any:
-		var is *structural.Schema
-		if s != nil {
-			is = s.Items
-		}
-		for i, v := range x {
-			switch v.(type) {
-			case map[string]any, []any:
-			default:
-				continue // scalars have nothing to prune
-			}
-			n := p.pushIndex(i)
-			p.prune(v, is, is != nil && is.XEmbeddedResource)
-			p.path = p.path[:n]
-		}
-	}
-}
-
-// pruneField prunes v, the field k of an object with schema s, with the
-// schema s gives the field: its property's or additionalProperties'. It
-// reports false when s gives the field none.
-func (p *pruner) pruneField(k string, v any, s *structural.Schema) bool {
-	fs, ok := s.Properties[k]
-	if !ok {
-		if s.AdditionalProperties == nil {
-			return false
-		}
-		fs = s.AdditionalProperties.Schema
-	}
-	n := p.pushKey(k)
-	p.prune(v, fs, fs != nil && fs.XEmbeddedResource)
-	p.path = p.path[:n]
-	return true
-}
-
-// keepUnknown visits x below a node with x-kubernetes-preserve-unknown-fields:
-// unknown fields stay, fields with a schema are pruned normally.
-func (p *pruner) keepUnknown(x any, s *structural.Schema, embedded bool) {
-	if s == nil {
-		return
-	}
-	switch x := x.(type) {
-	case map[string]any:
-		if s.Properties == nil && s.AdditionalProperties == nil {
-			return
-		}
-		for k, v := range x {
-			if embedded && isMetaField(k) {
-				continue
-			}
-			p.pruneField(k, v, s)
-		}
-	case []any:
-		is := s.Items
-		if is == nil {
-			return
-		}
-		for i, v := range x {
-			n := p.pushIndex(i)
-			p.keepUnknown(v, is, is.XEmbeddedResource)
-			p.path = p.path[:n]
-		}
-	}
-}
-
-func sortStrings(s []string) {
-	if len(s) > 1 {
-		sort.Strings(s)
-	}
 }

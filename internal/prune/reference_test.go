@@ -3,10 +3,12 @@ package prune_test
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/crdschema/crdschema/internal/metavalidation"
 	"github.com/crdschema/crdschema/internal/objectmeta"
 	"github.com/crdschema/crdschema/internal/prune"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // referenceDecode is Decoder.Decode as plainly as it can be put: Prune,
@@ -32,20 +34,21 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{DropMalformedFields: opts.Storage, ReturnUnknownFieldPaths: true})
+	group, version, gvErr := metavalidation.ParseGroupVersion(apiVersion)
+	matches := gvErr == nil && group == opts.Group && kind == opts.Kind
+	m, foundMeta, unknown, err := objectmeta.ReadMeta(obj, objectmeta.MetaOptions{DropMalformedFields: opts.Storage, ReturnUnknownFieldPaths: true}, opts.Storage && matches)
 	if err != nil {
 		return nil, err
+	}
+	if gvErr != nil {
+		return nil, gvErr
 	}
 	unknownFields := unknown
-	group, version, err := metavalidation.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return nil, err
-	}
-	if group == opts.Group && kind == opts.Kind {
+	if matches {
 		s := opts.Schemas[version]
 		if !opts.PreserveUnknownFields {
-			unknownFields = append(unknownFields, prune.Prune(obj, s, true)...)
-			prune.PruneNulls(obj, s)
+			unknownFields = append(unknownFields, referencePrune(obj, s, true)...)
+			referencePruneNulls(obj, s)
 		}
 		embeds := objectmeta.EmbeddingNodes(s, false)
 		if s != nil && embeds[s] {
@@ -57,9 +60,6 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 			sort.Strings(u)
 			unknownFields = append(unknownFields, u...)
 		}
-		if opts.Storage {
-			m.DefaultGeneration()
-		}
 	}
 	if foundKind {
 		obj["kind"] = kind
@@ -68,7 +68,105 @@ func referenceDecode(opts prune.DecoderOptions, obj map[string]any) ([]string, e
 		obj["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		obj["metadata"] = m.Map()
+		obj["metadata"] = m
 	}
 	return unknownFields, nil
+}
+
+// referencePrune is Prune as plainly as it can be put: a walk that only
+// deletes, of its own (Prune shares Decode's walks).
+func referencePrune(x any, s *structural.Schema, root bool) []string {
+	var paths []string
+	isMeta := func(k string) bool { return k == "apiVersion" || k == "kind" || k == "metadata" }
+	join := func(path, k string) string {
+		if path == "" {
+			return k
+		}
+		return path + "." + k
+	}
+	var walk, keepUnknown func(x any, s *structural.Schema, embedded bool, path string)
+	field := func(k string, v any, s *structural.Schema, path string) bool {
+		fs, ok := s.Properties[k]
+		if !ok {
+			if s.AdditionalProperties == nil {
+				return false
+			}
+			fs = s.AdditionalProperties.Schema
+		}
+		walk(v, fs, fs != nil && fs.XEmbeddedResource, join(path, k))
+		return true
+	}
+	walk = func(x any, s *structural.Schema, embedded bool, path string) {
+		if s != nil && s.XPreserveUnknownFields {
+			keepUnknown(x, s, embedded, path)
+			return
+		}
+		switch x := x.(type) {
+		case map[string]any:
+			for k, v := range x {
+				if s != nil && (embedded && isMeta(k) || field(k, v, s, path)) {
+					continue
+				}
+				if s == nil || path != "" || !isMeta(k) { // the root's are not reported
+					paths = append(paths, join(path, k))
+				}
+				delete(x, k)
+			}
+		case []any:
+			var is *structural.Schema
+			if s != nil {
+				is = s.Items
+			}
+			for i, v := range x {
+				walk(v, is, is != nil && is.XEmbeddedResource, path+"["+strconv.Itoa(i)+"]")
+			}
+		}
+	}
+	keepUnknown = func(x any, s *structural.Schema, embedded bool, path string) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, v := range x {
+				if !embedded || !isMeta(k) {
+					field(k, v, s, path)
+				}
+			}
+		case []any:
+			if is := s.Items; is != nil {
+				for i, v := range x {
+					keepUnknown(v, is, is.XEmbeddedResource, path+"["+strconv.Itoa(i)+"]")
+				}
+			}
+		}
+	}
+	if s == nil && root {
+		s = &structural.Schema{}
+	}
+	walk(x, s, root || s != nil && s.XEmbeddedResource, "")
+	sort.Strings(paths)
+	return paths
+}
+
+// referencePruneNulls is PruneNulls as plainly as it can be put.
+func referencePruneNulls(x any, s *structural.Schema) {
+	if s == nil {
+		return
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		for k, v := range x {
+			fs, ok := s.Properties[k]
+			if !ok && s.AdditionalProperties != nil {
+				fs = s.AdditionalProperties.Schema
+			}
+			if fs != nil && v == nil && !fs.Nullable && !fs.HasDefault() {
+				delete(x, k)
+			} else if fs != nil {
+				referencePruneNulls(v, fs)
+			}
+		}
+	case []any:
+		for _, v := range x {
+			referencePruneNulls(v, s.Items)
+		}
+	}
 }

@@ -1,6 +1,15 @@
 package crd
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+)
+
+// semanticEqual and deepEqual are the reference of equalSchema and
+// equalSubresources: the API server's semantic equality, by reflection.
 
 // semanticEqual compares a and b as the API server's semantic equality
 // does for CRD fields: deeply, with a nil slice or map equal to an empty
@@ -98,4 +107,50 @@ func deepEqual(a, b reflect.Value, depth int) bool {
 	}
 	// func, chan, unsafe pointer: only identity compares equal
 	return false
+}
+
+// TestEqualSubresourcesColumnsFields: the typed equalities of hoisting
+// (equalSubresources, slices.Equal of printer columns and of selectable
+// fields) agree with semanticEqual on every pair of the conformance
+// cases' values and on hand-made edge cases.
+func TestEqualSubresourcesColumnsFields(t *testing.T) {
+	if n, m := reflect.TypeFor[crdschema.CustomResourceSubresources]().NumField(), reflect.TypeFor[crdschema.CustomResourceSubresourceScale]().NumField(); n != 2 || m != 3 {
+		t.Fatalf("the subresources have %d fields and the scale %d: equalSubresources compares 2 and 3", n, m)
+	}
+	path, other := "a", "b"
+	subs := []*crdschema.CustomResourceSubresources{nil, {}, {Status: &crdschema.CustomResourceSubresourceStatus{}},
+		{Scale: &crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.r"}},
+		{Scale: &crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.r", LabelSelectorPath: &path}},
+		{Scale: &crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.r", LabelSelectorPath: &other}},
+		{Scale: &crdschema.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.r", StatusReplicasPath: ".status.r"}}}
+	cols := [][]crdschema.CustomResourceColumnDefinition{nil, {}, {{Name: "a"}}, {{Name: "a", Priority: 1}}}
+	fields := [][]crdschema.SelectableField{nil, {}, {{JSONPath: ".a"}}, {{JSONPath: ".b"}}}
+	for _, c := range readConformanceCases(t) {
+		for _, v := range mustCRD(t, c.CRD).Spec.Versions {
+			subs = append(subs, v.Subresources)
+			cols = append(cols, v.AdditionalPrinterColumns)
+			fields = append(fields, v.SelectableFields)
+		}
+	}
+	for _, a := range subs {
+		for _, b := range subs {
+			if got, want := equalSubresources(a, b), semanticEqual(a, b); got != want {
+				t.Fatalf("equalSubresources = %v, semanticEqual = %v for\n%+v\n%+v", got, want, a, b)
+			}
+		}
+	}
+	for _, a := range cols {
+		for _, b := range cols {
+			if got, want := slices.Equal(a, b), semanticEqual(a, b); got != want {
+				t.Fatalf("slices.Equal = %v, semanticEqual = %v for\n%+v\n%+v", got, want, a, b)
+			}
+		}
+	}
+	for _, a := range fields {
+		for _, b := range fields {
+			if got, want := slices.Equal(a, b), semanticEqual(a, b); got != want {
+				t.Fatalf("slices.Equal = %v, semanticEqual = %v for\n%+v\n%+v", got, want, a, b)
+			}
+		}
+	}
 }
