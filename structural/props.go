@@ -106,16 +106,8 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 	}
 	if len(p.Properties) != 0 {
 		st.Child("properties")
-		if w.sorted {
-			for _, k := range sortedKeys(p.Properties) {
-				prop = p.Properties[k]
-				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
-			}
-		} else {
-			for k, v := range p.Properties {
-				prop = v
-				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
-			}
+		for k, prop := range eachProperty(p.Properties, w.sorted) {
+			convertible = w.property(k, prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
 		}
 		st.Pop()
 	}
