@@ -124,10 +124,10 @@ func validNestedTypes(n *structural.NestedValueValidation, depth int) bool {
 // of defaults, and the properties of embedded resources.
 //
 // The published schema takes over the values of the structural schema
-// (bounds, lists, defaults, enums, examples) instead of copying them: the
-// structural schema must be the converter's own, built from the CRD for
-// this one conversion (structural.New copies everything it takes from the
-// CRD) and not used afterwards.
+// (bounds, lists, defaults, enums, examples, rules) instead of copying
+// them: the structural schema must be the converter's own, built from the
+// CRD for this one conversion (structural.New copies everything it takes
+// from the CRD) and not used afterwards.
 type converter struct {
 	v2                   bool
 	stripValueValidation bool
@@ -207,7 +207,8 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 
 	c.extensions(&out, &s.Extensions)
 	if len(s.XValidations) > 0 {
-		out.AddExtension(extValidations, rulesValue(s.XValidations))
+		// The rules marshal with their fields in the API server's order.
+		out.AddExtension(extValidations, s.XValidations)
 	}
 
 	if vv != nil {
@@ -310,7 +311,7 @@ func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 	c.valueValidation(&out, &n.ValueValidation, true)
 	out.Required = n.Required
 	if len(n.XValidations) > 0 {
-		out.AddExtension(extValidations, rulesValue(n.XValidations))
+		out.AddExtension(extValidations, n.XValidations)
 	}
 	if n.Items != nil {
 		is := c.nested(n.Items)
@@ -418,24 +419,4 @@ func jsonValue(j *crdschema.JSON) any {
 		return nil
 	}
 	return j.Value
-}
-
-// rulesValue is the value of x-kubernetes-validations: a copy of the
-// rules, which marshal with their fields in the order the API server
-// writes them (rule, message, messageExpression, reason, fieldPath,
-// optionalOldSelf).
-func rulesValue(rules []crdschema.ValidationRule) []crdschema.ValidationRule {
-	out := make([]crdschema.ValidationRule, len(rules))
-	for i, r := range rules {
-		out[i] = r
-		if r.Reason != nil {
-			reason := *r.Reason
-			out[i].Reason = &reason
-		}
-		if r.OptionalOldSelf != nil {
-			o := *r.OptionalOldSelf
-			out[i].OptionalOldSelf = &o
-		}
-	}
-	return out
 }
