@@ -176,7 +176,7 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		if vv != nil {
 			for name, p := range properties {
 				if c.nullable(p) {
-					required = without(required, name)
+					required = slices.DeleteFunc(required, func(r string) bool { return r == name })
 				}
 			}
 			if ap := s.AdditionalProperties; ap != nil && c.nullable(ap.Schema) {
@@ -224,15 +224,6 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		c.addEmbeddedFields(&out)
 	}
 	return out
-}
-
-// without returns list without name, sharing nothing with list when it
-// changes.
-func without(list []string, name string) []string {
-	if !slices.Contains(list, name) {
-		return list
-	}
-	return slices.DeleteFunc(slices.Clone(list), func(x string) bool { return x == name })
 }
 
 // extensions publishes the x-kubernetes extensions that shape an object.
