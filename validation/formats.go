@@ -114,7 +114,8 @@ func isHostname(s string) bool {
 // isIPv4 accepts an address that parses leniently (leading zeros allowed)
 // and contains a dot, so IPv4 and IPv4-in-IPv6 forms.
 func isIPv4(s string) bool {
-	return parseIPSloppy(s) != nil && strings.Contains(s, ".")
+	_, ok := parseIPSloppy(s)
+	return ok && strings.Contains(s, ".")
 }
 
 func isIPv6(s string) bool {
