@@ -218,7 +218,7 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		}
 	}
 	if s.XIntOrString && !c.stripValueValidation && !c.v2 {
-		unfoldIntOrString(&out, vv)
+		unfoldIntOrString(&out)
 	}
 	if s.XEmbeddedResource && !(c.v2 && s.XPreserveUnknownFields) {
 		c.addEmbeddedFields(&out)
@@ -340,38 +340,26 @@ func (c *converter) generic(out *spec.Schema, g *structural.Generic, typ string,
 	}
 }
 
-// intOrStringNested is the nested schema {type: t} as the int-or-string
-// patterns write it.
-func intOrStringNested(t string) structural.NestedValueValidation {
-	return structural.NestedValueValidation{ForbiddenGenerics: structural.Generic{Type: t}}
-}
-
-// isIntOrStringPair reports whether list is exactly
-// [{type: integer}, {type: string}].
-func isIntOrStringPair(list []structural.NestedValueValidation) bool {
-	return len(list) == 2 &&
-		reflect.DeepEqual(list[0], intOrStringNested("integer")) &&
-		reflect.DeepEqual(list[1], intOrStringNested("string"))
-}
-
-// unfoldIntOrString adds anyOf: [{type: integer}, {type: string}] to an
-// int-or-string node, as the API server does before publishing, unless the
-// schema already spells out one of the two int-or-string patterns: that
-// anyOf, or an allOf whose first member is that anyOf. When the node has an
-// anyOf of its own, the pair goes into a new first member of allOf.
-func unfoldIntOrString(out *spec.Schema, vv *structural.ValueValidation) {
-	if vv != nil && (isIntOrStringPair(vv.AnyOf) || len(vv.AllOf) > 0 && isIntOrStringPair(vv.AllOf[0].AnyOf)) {
-		return
-	}
+// unfoldIntOrString adds anyOf: [{type: integer}, {type: string}] to the
+// published int-or-string node out, as the API server does before
+// publishing, unless the schema already spells out one of the two
+// int-or-string patterns: that anyOf, or an allOf whose first member is
+// that anyOf. When the node has an anyOf of its own, the pair goes into a
+// new first member of allOf. (The published junctors are the structural
+// schema's: where those set a type, they are one of the patterns, or the
+// schema would not be structural.)
+func unfoldIntOrString(out *spec.Schema) {
 	pair := []spec.Schema{
 		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"integer"}}},
 		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"string"}}},
 	}
-	if vv == nil || len(vv.AnyOf) == 0 {
+	switch {
+	case reflect.DeepEqual(out.AnyOf, pair), len(out.AllOf) > 0 && reflect.DeepEqual(out.AllOf[0].AnyOf, pair):
+	case len(out.AnyOf) == 0:
 		out.AnyOf = pair
-		return
+	default:
+		out.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: pair}}}, out.AllOf...)
 	}
-	out.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: pair}}}, out.AllOf...)
 }
 
 // addEmbeddedFields adds apiVersion, kind and metadata to an embedded
