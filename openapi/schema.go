@@ -124,10 +124,10 @@ func validNestedTypes(n *structural.NestedValueValidation, depth int) bool {
 // of defaults, and the properties of embedded resources.
 //
 // The published schema takes over the values of the structural schema
-// (bounds, lists, defaults, enums, examples) instead of copying them: the
-// structural schema must be the converter's own, built from the CRD for
-// this one conversion (structural.New copies everything it takes from the
-// CRD) and not used afterwards.
+// (bounds, lists, defaults, enums, examples, rules) instead of copying
+// them: the structural schema must be the converter's own, built from the
+// CRD for this one conversion (structural.New copies everything it takes
+// from the CRD) and not used afterwards.
 type converter struct {
 	v2                   bool
 	stripValueValidation bool
@@ -176,7 +176,7 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		if vv != nil {
 			for name, p := range properties {
 				if c.nullable(p) {
-					required = without(required, name)
+					required = slices.DeleteFunc(required, func(r string) bool { return r == name })
 				}
 			}
 			if ap := s.AdditionalProperties; ap != nil && c.nullable(ap.Schema) {
@@ -207,7 +207,8 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 
 	c.extensions(&out, &s.Extensions)
 	if len(s.XValidations) > 0 {
-		out.AddExtension(extValidations, rulesValue(s.XValidations))
+		// The rules marshal with their fields in the API server's order.
+		out.AddExtension(extValidations, s.XValidations)
 	}
 
 	if vv != nil {
@@ -217,21 +218,12 @@ func (c *converter) schema(s *structural.Schema) spec.Schema {
 		}
 	}
 	if s.XIntOrString && !c.stripValueValidation && !c.v2 {
-		unfoldIntOrString(&out, vv)
+		unfoldIntOrString(&out)
 	}
 	if s.XEmbeddedResource && !(c.v2 && s.XPreserveUnknownFields) {
 		c.addEmbeddedFields(&out)
 	}
 	return out
-}
-
-// without returns list without name, sharing nothing with list when it
-// changes.
-func without(list []string, name string) []string {
-	if !slices.Contains(list, name) {
-		return list
-	}
-	return slices.DeleteFunc(slices.Clone(list), func(x string) bool { return x == name })
 }
 
 // extensions publishes the x-kubernetes extensions that shape an object.
@@ -310,7 +302,7 @@ func (c *converter) nested(n *structural.NestedValueValidation) spec.Schema {
 	c.valueValidation(&out, &n.ValueValidation, true)
 	out.Required = n.Required
 	if len(n.XValidations) > 0 {
-		out.AddExtension(extValidations, rulesValue(n.XValidations))
+		out.AddExtension(extValidations, n.XValidations)
 	}
 	if n.Items != nil {
 		is := c.nested(n.Items)
@@ -348,38 +340,26 @@ func (c *converter) generic(out *spec.Schema, g *structural.Generic, typ string,
 	}
 }
 
-// intOrStringNested is the nested schema {type: t} as the int-or-string
-// patterns write it.
-func intOrStringNested(t string) structural.NestedValueValidation {
-	return structural.NestedValueValidation{ForbiddenGenerics: structural.Generic{Type: t}}
-}
-
-// isIntOrStringPair reports whether list is exactly
-// [{type: integer}, {type: string}].
-func isIntOrStringPair(list []structural.NestedValueValidation) bool {
-	return len(list) == 2 &&
-		reflect.DeepEqual(list[0], intOrStringNested("integer")) &&
-		reflect.DeepEqual(list[1], intOrStringNested("string"))
-}
-
-// unfoldIntOrString adds anyOf: [{type: integer}, {type: string}] to an
-// int-or-string node, as the API server does before publishing, unless the
-// schema already spells out one of the two int-or-string patterns: that
-// anyOf, or an allOf whose first member is that anyOf. When the node has an
-// anyOf of its own, the pair goes into a new first member of allOf.
-func unfoldIntOrString(out *spec.Schema, vv *structural.ValueValidation) {
-	if vv != nil && (isIntOrStringPair(vv.AnyOf) || len(vv.AllOf) > 0 && isIntOrStringPair(vv.AllOf[0].AnyOf)) {
-		return
-	}
+// unfoldIntOrString adds anyOf: [{type: integer}, {type: string}] to the
+// published int-or-string node out, as the API server does before
+// publishing, unless the schema already spells out one of the two
+// int-or-string patterns: that anyOf, or an allOf whose first member is
+// that anyOf. When the node has an anyOf of its own, the pair goes into a
+// new first member of allOf. (The published junctors are the structural
+// schema's: where those set a type, they are one of the patterns, or the
+// schema would not be structural.)
+func unfoldIntOrString(out *spec.Schema) {
 	pair := []spec.Schema{
 		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"integer"}}},
 		{SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"string"}}},
 	}
-	if vv == nil || len(vv.AnyOf) == 0 {
+	switch {
+	case reflect.DeepEqual(out.AnyOf, pair), len(out.AllOf) > 0 && reflect.DeepEqual(out.AllOf[0].AnyOf, pair):
+	case len(out.AnyOf) == 0:
 		out.AnyOf = pair
-		return
+	default:
+		out.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: pair}}}, out.AllOf...)
 	}
-	out.AllOf = append([]spec.Schema{{SchemaProps: spec.SchemaProps{AnyOf: pair}}}, out.AllOf...)
 }
 
 // addEmbeddedFields adds apiVersion, kind and metadata to an embedded
@@ -418,24 +398,4 @@ func jsonValue(j *crdschema.JSON) any {
 		return nil
 	}
 	return j.Value
-}
-
-// rulesValue is the value of x-kubernetes-validations: a copy of the
-// rules, which marshal with their fields in the order the API server
-// writes them (rule, message, messageExpression, reason, fieldPath,
-// optionalOldSelf).
-func rulesValue(rules []crdschema.ValidationRule) []crdschema.ValidationRule {
-	out := make([]crdschema.ValidationRule, len(rules))
-	for i, r := range rules {
-		out[i] = r
-		if r.Reason != nil {
-			reason := *r.Reason
-			out[i].Reason = &reason
-		}
-		if r.OptionalOldSelf != nil {
-			o := *r.OptionalOldSelf
-			out[i].OptionalOldSelf = &o
-		}
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"errors"
+	"iter"
 	"slices"
 	"sort"
 
@@ -104,22 +105,9 @@ func (c *converter) schema(p *crdschema.JSONSchemaProps) (*Schema, error) {
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		// One copy of a property at a time, on this call's stack: map
-		// values cannot be addressed.
-		var prop crdschema.JSONSchemaProps
-		if c.sorted {
-			for _, k := range sortedKeys(p.Properties) {
-				prop = p.Properties[k]
-				if s.Properties[k], err = c.schema(&prop); err != nil {
-					return nil, err
-				}
-			}
-		} else {
-			for k, v := range p.Properties {
-				prop = v
-				if s.Properties[k], err = c.schema(&prop); err != nil {
-					return nil, err
-				}
+		for k, prop := range eachProperty(p.Properties, c.sorted) {
+			if s.Properties[k], err = c.schema(prop); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -274,22 +262,9 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 	}
 	if p.Properties != nil {
 		n.Properties = make(map[string]*NestedValueValidation, len(p.Properties))
-		// One copy of a property at a time, on this call's stack: map
-		// values cannot be addressed.
-		var prop crdschema.JSONSchemaProps
-		if c.sorted {
-			for _, k := range sortedKeys(p.Properties) {
-				prop = p.Properties[k]
-				if n.Properties[k], err = c.nested(&prop); err != nil {
-					return nil, err
-				}
-			}
-		} else {
-			for k, v := range p.Properties {
-				prop = v
-				if n.Properties[k], err = c.nested(&prop); err != nil {
-					return nil, err
-				}
+		for k, prop := range eachProperty(p.Properties, c.sorted) {
+			if n.Properties[k], err = c.nested(prop); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -303,6 +278,29 @@ func (c *converter) nested(p *crdschema.JSONSchemaProps) (*NestedValueValidation
 		}
 	}
 	return n, nil
+}
+
+// eachProperty yields the properties of a schema, each as a pointer to a
+// copy of it (map values cannot be addressed; one copy serves them all, so
+// a pointer is good until the next one), in map order or, when sorted, by
+// name.
+func eachProperty(props map[string]crdschema.JSONSchemaProps, sorted bool) iter.Seq2[string, *crdschema.JSONSchemaProps] {
+	return func(yield func(string, *crdschema.JSONSchemaProps) bool) {
+		var prop crdschema.JSONSchemaProps
+		if !sorted {
+			for k, v := range props {
+				if prop = v; !yield(k, &prop) {
+					return
+				}
+			}
+			return
+		}
+		for _, k := range sortedKeys(props) {
+			if prop = props[k]; !yield(k, &prop) {
+				return
+			}
+		}
+	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

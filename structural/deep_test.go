@@ -46,5 +46,5 @@ func checkDeep(t *testing.T, p *crdschema.JSONSchemaProps, depth int) {
 	if _, found, err := s.FieldPath(path, true); err != nil || found.Type != "string" {
 		t.Fatalf("FieldPath: %v", err)
 	}
-	s.Unfold().StripNullable().StripValueValidations().ToJSONSchemaProps()
+	s.Unfold().ToJSONSchemaProps()
 }

@@ -21,9 +21,8 @@
 //
 // Schema.FieldPath resolves the field paths of x-kubernetes-validations
 // (fieldPath), selectable fields and the scale subresource against a
-// Schema. A Schema converts back with ToJSONSchemaProps; Unfold,
-// StripValueValidations and StripNullable derive the variants that
-// pruning, defaulting and publishing use; Walk and WalkNested visit it.
+// Schema. A Schema converts back with ToJSONSchemaProps; Unfold derives
+// the variant with the int-or-string patterns spelt out; Walk visits it.
 //
 // A Schema is not modified by anything in this package once built, and is
 // safe for concurrent use; functions that derive a schema return a copy.

@@ -79,12 +79,11 @@ func allEntryPoints(t *testing.T, p *crdschema.JSONSchemaProps) (errs, propsErrs
 		errs = structural.Validate(hostileRoot, s, structural.Options{})
 		structural.Validate(hostileRoot, s, structural.Options{AllowNestedAdditionalProperties: true, AllowNestedXValidations: true, AllowValidationPropertiesWithAdditionalProperties: true})
 		s.FieldPath(strings.Repeat(".a", 2000), true)
-		s.Unfold().StripNullable().StripValueValidations()
+		s.Unfold()
 		if _, err := structural.New(s.ToJSONSchemaProps()); err != nil {
 			t.Errorf("New(ToJSONSchemaProps()): %v", err)
 		}
 		s.Walk(nil, func(*crdschema.Path, *structural.Schema) bool { return true })
-		s.WalkNested(nil, func(*crdschema.Path, *structural.NestedValueValidation) bool { return true })
 		apiextensions.Schema(p)
 		if !reflect.DeepEqual(s, sBefore) {
 			t.Error("the structural schema was modified")
@@ -299,17 +298,13 @@ func TestConcurrentSchema(t *testing.T) {
 			path, _, err := s.FieldPath(fp, true)
 			fmt.Fprintln(&b, path, err)
 		}
-		u := s.Unfold().StripNullable().StripValueValidations()
+		u := s.Unfold()
 		j, _ := json.Marshal(u.ToJSONSchemaProps())
 		b.Write(j)
 		j, _ = json.Marshal(s.ToJSONSchemaProps())
 		b.Write(j)
 		s.Walk(nil, func(path *crdschema.Path, n *structural.Schema) bool {
 			fmt.Fprint(&b, path.String(), n.Type)
-			return true
-		})
-		s.WalkNested(nil, func(path *crdschema.Path, n *structural.NestedValueValidation) bool {
-			fmt.Fprint(&b, path.String())
 			return true
 		})
 		c := s.DeepCopy()

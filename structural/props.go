@@ -106,16 +106,8 @@ func (w *propsWalker) walk(p *crdschema.JSONSchemaProps, st *pathstack.Stack, ct
 	}
 	if len(p.Properties) != 0 {
 		st.Child("properties")
-		if w.sorted {
-			for _, k := range sortedKeys(p.Properties) {
-				prop = p.Properties[k]
-				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
-			}
-		} else {
-			for k, v := range p.Properties {
-				prop = v
-				convertible = w.property(k, &prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
-			}
+		for k, prop := range eachProperty(p.Properties, w.sorted) {
+			convertible = w.property(k, prop, st, ctx, isRoot || p.XEmbeddedResource, isRoot) && convertible
 		}
 		st.Pop()
 	}
@@ -242,24 +234,14 @@ func (w *propsWalker) checkExtensions(p *crdschema.JSONSchemaProps, st *pathstac
 		w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
 	}
 	if p.XMapType != nil && p.Type != "object" {
-		const detail = "must be object if x-kubernetes-map-type is specified"
-		if p.Type == "" {
-			w.errs = append(w.errs, crdschema.Required(st.Path().Child("type"), detail))
-		} else {
-			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("type"), p.Type, detail))
-		}
+		w.errs = append(w.errs, typeError(st.Path(), p.Type, "must be object if x-kubernetes-map-type is specified"))
 	}
 	if p.XMapType != nil && *p.XMapType != "atomic" && *p.XMapType != "granular" {
 		w.errs = append(w.errs, crdschema.NotSupported(st.Path().Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
 	}
 
 	if p.XListType != nil && p.Type != "array" {
-		const detail = "must be array if x-kubernetes-list-type is specified"
-		if p.Type == "" {
-			w.errs = append(w.errs, crdschema.Required(st.Path().Child("type"), detail))
-		} else {
-			w.errs = append(w.errs, crdschema.Invalid(st.Path().Child("type"), p.Type, detail))
-		}
+		w.errs = append(w.errs, typeError(st.Path(), p.Type, "must be array if x-kubernetes-list-type is specified"))
 	} else if !w.opts.AllowNonAtomicSetItems && p.XListType != nil && *p.XListType == "set" && p.Items != nil && p.Items.Schema != nil {
 		const detail = "must be atomic as item of a list with x-kubernetes-list-type=set"
 		is := p.Items.Schema

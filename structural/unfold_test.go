@@ -40,22 +40,6 @@ func TestUnfold(t *testing.T) {
 	}
 }
 
-func TestStrip(t *testing.T) {
-	s := mustNew(t, `{"type":"object","nullable":true,"maxProperties":3,"properties":{"a":{"type":"string","nullable":true,"pattern":"a","allOf":[{"minLength":1}]},"l":{"type":"array","items":{"type":"integer","nullable":true,"maximum":3}}}}`)
-	before := mustJSON(t, s.ToJSONSchemaProps())
-	if got, want := mustJSON(t, s.StripValueValidations().ToJSONSchemaProps()),
-		`{"type":"object","properties":{"a":{"type":"string","nullable":true},"l":{"type":"array","items":{"type":"integer","nullable":true}}},"nullable":true}`; got != want {
-		t.Errorf("StripValueValidations:\ngot  %s\nwant %s", got, want)
-	}
-	if got, want := mustJSON(t, s.StripNullable().ToJSONSchemaProps()),
-		`{"type":"object","maxProperties":3,"properties":{"a":{"type":"string","pattern":"a","allOf":[{"minLength":1}]},"l":{"type":"array","items":{"type":"integer","maximum":3}}}}`; got != want {
-		t.Errorf("StripNullable:\ngot  %s\nwant %s", got, want)
-	}
-	if after := mustJSON(t, s.ToJSONSchemaProps()); after != before {
-		t.Error("strip modified its receiver")
-	}
-}
-
 func TestWalk(t *testing.T) {
 	s := mustNew(t, `{"type":"object","properties":{"b":{"type":"array","items":{"type":"string"}},"a":{"type":"object","additionalProperties":{"type":"string","not":{"pattern":"x"}},"allOf":[{"properties":{"q":{"anyOf":[{"maxLength":1}]}}}]}}}`)
 	var got []string
@@ -66,15 +50,6 @@ func TestWalk(t *testing.T) {
 	want := "root=object root.properties[a]=object root.properties[a].additionalProperties=string root.properties[b]=array"
 	if g := joinSpace(got); g != want {
 		t.Errorf("Walk:\ngot  %s\nwant %s", g, want)
-	}
-	got = nil
-	s.WalkNested(nil, func(p *crdschema.Path, n *NestedValueValidation) bool {
-		got = append(got, p.String())
-		return true
-	})
-	want = "properties[a].allOf[0] properties[a].allOf[0].properties[q] properties[a].allOf[0].properties[q].anyOf[0] properties[a].additionalProperties.not"
-	if g := joinSpace(got); g != want {
-		t.Errorf("WalkNested:\ngot  %s\nwant %s", g, want)
 	}
 }
 

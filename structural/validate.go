@@ -152,12 +152,7 @@ func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, st *path
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	if s.XEmbeddedResource && s.Type != "object" {
-		const detail = "must be object if x-kubernetes-embedded-resource is true"
-		if s.Type == "" {
-			errs = append(errs, crdschema.Required(st.Path().Child("type"), detail))
-		} else {
-			errs = append(errs, crdschema.Invalid(st.Path().Child("type"), s.Type, detail))
-		}
+		errs = append(errs, typeError(st.Path(), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
 	} else if s.Type == "" && !s.XIntOrString && !s.XPreserveUnknownFields {
 		switch lvl {
 		case rootLevel:
@@ -199,6 +194,15 @@ func validateInvariants(errs crdschema.ErrorList, s *Schema, lvl level, st *path
 		errs = append(errs, crdschema.Required(st.Path().Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
 	return errs
+}
+
+// typeError reports that the type of the node at path, typ, is not the
+// one detail names: Required when there is none, Invalid otherwise.
+func typeError(path *crdschema.Path, typ, detail string) *crdschema.Error {
+	if typ == "" {
+		return crdschema.Required(path.Child("type"), detail)
+	}
+	return crdschema.Invalid(path.Child("type"), typ, detail)
 }
 
 // validateMetadata checks the schema of a metadata property. At the root,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/dates"
+	"github.com/crdschema/crdschema/internal/k8snames"
 	"github.com/crdschema/crdschema/internal/pattern"
 )
 
@@ -64,8 +65,8 @@ func newFormats(minor int) map[string]func(string) bool {
 		"datetime":     dates.DateTime,
 	}
 	if minor >= 34 {
-		m["k8sshortname"] = isShortName
-		m["k8slongname"] = isLongName
+		m["k8sshortname"] = func(s string) bool { return k8snames.IsDNS1123Label(s) == nil }
+		m["k8slongname"] = func(s string) bool { return k8snames.IsDNS1123Subdomain(s) == nil }
 	}
 	return m
 }
@@ -85,8 +86,6 @@ var (
 	rxSSN       = pattern.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
 	rxNonDigits = regexp.MustCompile(`[^0-9]+`)
 	rxSpaceDash = regexp.MustCompile(`[\s-]+`)
-	rxShortName = pattern.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	rxLongName  = pattern.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
 // isBSONObjectID accepts 24 hexadecimal digits.
@@ -115,7 +114,8 @@ func isHostname(s string) bool {
 // isIPv4 accepts an address that parses leniently (leading zeros allowed)
 // and contains a dot, so IPv4 and IPv4-in-IPv6 forms.
 func isIPv4(s string) bool {
-	return parseIPSloppy(s) != nil && strings.Contains(s, ".")
+	_, ok := parseIPSloppy(s)
+	return ok && strings.Contains(s, ".")
 }
 
 func isIPv6(s string) bool {
@@ -193,7 +193,3 @@ func isDuration(s string) bool {
 	_, err := dates.ParseDuration(s)
 	return err == nil
 }
-
-func isShortName(s string) bool { return len(s) <= 63 && rxShortName.MatchString(s) }
-
-func isLongName(s string) bool { return len(s) <= 253 && rxLongName.MatchString(s) }

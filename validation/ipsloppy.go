@@ -1,178 +1,61 @@
 package validation
 
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
 // The ipv4 and cidr formats use the lenient IP parser of Go before 1.17,
-// which Kubernetes keeps: IPv4 parts may have leading zeros ("010.1.1.1"),
-// and IPv6 addresses may not carry a zone.
+// which Kubernetes keeps (k8s.io/utils/net's ParseIPSloppy and
+// ParseCIDRSloppy): it reads what Go's parser reads, and leading zeros in
+// every number besides (010.1.1.1 is 10.1.1.1, an IPv6 group may have
+// more than four digits), which Go's parser refuses. IPv6 addresses may
+// not carry a zone in either.
 
-const ipParseBig = 0xFFFFFF
-
-// decimalPrefix reads a decimal number at the start of s; ok is false when
-// there is none or it reaches 0xFFFFFF.
-func decimalPrefix(s string) (n, i int, ok bool) {
-	for i = 0; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		n = n*10 + int(s[i]-'0')
-		if n >= ipParseBig {
-			return ipParseBig, i, false
-		}
-	}
-	return n, i, i > 0
-}
-
-// hexPrefix reads a hexadecimal number at the start of s.
-func hexPrefix(s string) (n, i int, ok bool) {
-	for i = 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case '0' <= c && c <= '9':
-			n = n*16 + int(c-'0')
-		case 'a' <= c && c <= 'f':
-			n = n*16 + int(c-'a') + 10
-		case 'A' <= c && c <= 'F':
-			n = n*16 + int(c-'A') + 10
-		default:
-			return n, i, i > 0
-		}
-		if n >= ipParseBig {
-			return 0, i, false
-		}
-	}
-	return n, i, i > 0
-}
-
-func parseIPv4Sloppy(s string) []byte {
-	var p [4]byte
-	for i := 0; i < 4; i++ {
-		if len(s) == 0 {
-			return nil
-		}
-		if i > 0 {
-			if s[0] != '.' {
-				return nil
-			}
-			s = s[1:]
-		}
-		n, c, ok := decimalPrefix(s)
-		if !ok || n > 0xFF {
-			return nil
-		}
-		s = s[c:]
-		p[i] = byte(n)
-	}
-	if len(s) != 0 {
-		return nil
-	}
-	return p[:]
-}
-
-func parseIPv6Sloppy(s string) []byte {
-	ip := make([]byte, 16)
-	ellipsis := -1
-	if len(s) >= 2 && s[0] == ':' && s[1] == ':' {
-		ellipsis = 0
-		s = s[2:]
-		if len(s) == 0 {
-			return ip
-		}
-	}
-	i := 0
-	for i < 16 {
-		n, c, ok := hexPrefix(s)
-		if !ok || n > 0xFFFF {
-			return nil
-		}
-		if c < len(s) && s[c] == '.' {
-			// An embedded IPv4 address ends the IPv6 one.
-			if ellipsis < 0 && i != 12 {
-				return nil
-			}
-			if i+4 > 16 {
-				return nil
-			}
-			v4 := parseIPv4Sloppy(s)
-			if v4 == nil {
-				return nil
-			}
-			copy(ip[i:], v4)
-			s = ""
-			i += 4
-			break
-		}
-		ip[i] = byte(n >> 8)
-		ip[i+1] = byte(n)
-		i += 2
-		s = s[c:]
-		if len(s) == 0 {
-			break
-		}
-		if s[0] != ':' || len(s) == 1 {
-			return nil
-		}
-		s = s[1:]
-		if s[0] == ':' {
-			if ellipsis >= 0 {
-				return nil
-			}
-			ellipsis = i
-			s = s[1:]
-			if len(s) == 0 {
-				break
-			}
-		}
-	}
-	if len(s) != 0 {
-		return nil
-	}
-	if i < 16 {
-		if ellipsis < 0 {
-			return nil
-		}
-		n := 16 - i
-		for j := i - 1; j >= ellipsis; j-- {
-			ip[j+n] = ip[j]
-		}
-		for j := ellipsis + n - 1; j >= ellipsis; j-- {
-			ip[j] = 0
-		}
-	} else if ellipsis >= 0 {
-		return nil
-	}
-	return ip
-}
-
-// parseIPSloppy parses an IPv4 or IPv6 address, deciding by the first '.'
-// or ':' it finds.
-func parseIPSloppy(s string) []byte {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '.':
-			return parseIPv4Sloppy(s)
-		case ':':
-			return parseIPv6Sloppy(s)
-		}
-	}
-	return nil
+// parseIPSloppy parses s with the lenient parser; ok is false when it
+// is no address.
+func parseIPSloppy(s string) (a netip.Addr, ok bool) {
+	a, err := netip.ParseAddr(dropLeadingZeros(s))
+	return a, err == nil && a.Zone() == ""
 }
 
 // parseCIDRSloppy reports whether s is an address, '/', and a prefix
-// length that fits the address family.
+// length (decimal digits) that fits the address family, to the lenient
+// parser.
 func parseCIDRSloppy(s string) bool {
-	slash := -1
+	addr, mask, found := strings.Cut(s, "/")
+	a, ok := parseIPSloppy(addr)
+	n, err := strconv.Atoi(mask)
+	return found && ok && err == nil && mask[0] >= '0' && mask[0] <= '9' && n <= a.BitLen()
+}
+
+// dropLeadingZeros drops the leading zeros of every number in s (the
+// digits at its start or after a dot or a colon), keeping one of a number
+// that is all zeros: what is left, Go's parser reads as the lenient one
+// reads s.
+func dropLeadingZeros(s string) string {
+	var b []byte
+	start := true // at the start of a number
 	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			slash = i
-			break
+		c := s[i]
+		if start && c == '0' && i+1 < len(s) && isHexDigit(s[i+1]) {
+			if b == nil {
+				b = []byte(s[:i])
+			}
+			continue
+		}
+		start = c == '.' || c == ':'
+		if b != nil {
+			b = append(b, c)
 		}
 	}
-	if slash < 0 {
-		return false
+	if b == nil {
+		return s
 	}
-	addr, mask := s[:slash], s[slash+1:]
-	bits := 32
-	ip := parseIPv4Sloppy(addr)
-	if ip == nil {
-		bits = 128
-		ip = parseIPv6Sloppy(addr)
-	}
-	n, i, ok := decimalPrefix(mask)
-	return ip != nil && ok && i == len(mask) && n >= 0 && n <= bits
+	return string(b)
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

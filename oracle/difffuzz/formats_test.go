@@ -31,8 +31,8 @@ var formatNames = []string{
 // release does not support cleared, as apiextensions-apiserver does) on
 // arbitrary strings, at 1.33 (without the k8s-* names) and 1.37: the same
 // errors, in the same words. The lenient IP parser (validation/ipsloppy.go,
-// a reimplementation of k8s.io/utils/net's ParseIPSloppy) is reached
-// through ipv4, ipv6 and cidr.
+// k8s.io/utils/net's ParseIPSloppy as Go's parser after dropping leading
+// zeros) is reached through ipv4, ipv6 and cidr.
 func FuzzFormats(f *testing.F) {
 	for _, s := range []string{
 		"", "1.2.3.4", "01.002.3.4", "1.2.3.4/24", "::1", "::ffff:1.2.3.4", "fe80::1%eth0", "1.2.3.4/033",

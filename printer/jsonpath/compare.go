@@ -40,23 +40,9 @@ type operand struct {
 	s    string
 }
 
+// toOperand decomposes v; nil, NoValue and other values that are not
+// scalars have no kind.
 func toOperand(v any) (operand, error) {
-	switch x := v.(type) {
-	case string:
-		return operand{kind: stringKind, s: x}, nil
-	case int64:
-		return operand{kind: intKind, i: x}, nil
-	case int:
-		return operand{kind: intKind, i: int64(x)}, nil
-	case float64:
-		return operand{kind: floatKind, f: x}, nil
-	case bool:
-		return operand{kind: boolKind, b: x}, nil
-	case uint8:
-		return operand{kind: uintKind, u: uint64(x)}, nil
-	case nil, NoValue:
-		return operand{}, errBadComparisonType
-	}
 	r := reflect.ValueOf(v)
 	switch r.Kind() {
 	case reflect.Bool:

@@ -10,9 +10,9 @@
 package v1
 
 import (
-	"encoding/json"
 	"time"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/apis/types"
 )
 
@@ -75,27 +75,14 @@ func (f *FieldsV1) UnmarshalJSON(b []byte) error {
 }
 
 // Time is a timestamp decoded as Kubernetes decodes one: null is the zero
-// time, anything else must be a JSON string in RFC 3339 form. The inner
-// string decoding uses the standard library, as Kubernetes does, so that
-// its error texts are the same.
+// time, anything else must be a JSON string in RFC 3339 form, with the
+// standard library's error texts, as Kubernetes' (crdschema.Time's
+// decoding).
 type Time struct {
 	time.Time
 }
 
 // UnmarshalJSON decodes an RFC 3339 string or null.
 func (t *Time) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		t.Time = time.Time{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	pt, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return err
-	}
-	t.Time = pt.Local()
-	return nil
+	return (*crdschema.Time)(t).UnmarshalJSON(b)
 }
