@@ -19,6 +19,7 @@ var builtinGroups = map[string]bool{
 	"events.k8s.io":                true,
 	"flowcontrol.apiserver.k8s.io": true,
 	"internal.apiserver.k8s.io":    true,
+	"lifecycle.k8s.io":             true,
 	"networking.k8s.io":            true,
 	"node.k8s.io":                  true,
 	"policy":                       true,

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/builtin"
 )
 
 const builtinStream = `apiVersion: apps/v1
@@ -174,5 +177,25 @@ items:
 	}
 	if s, want := strings.Join(got, ", "), "Role r1 1 accepted, Role bad/name 2 rejected, Secret s 1 accepted"; s != want {
 		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// TestBuiltinGroupsCoverReleases: every API group whose kinds package
+// builtin serves, at every release crdcheck checks, is in builtinGroups.
+func TestBuiltinGroupsCoverReleases(t *testing.T) {
+	for minor := 33; minor <= 37; minor++ {
+		v, err := crdschema.ParseKubernetesVersion(fmt.Sprintf("1.%d", minor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		api, err := builtin.New(builtin.WithKubernetesVersion(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range api.Kinds() {
+			if !builtinGroups[k.Group] {
+				t.Errorf("1.%d serves %s, whose group %q is not in builtinGroups", minor, k.APIVersion(), k.Group)
+			}
+		}
 	}
 }
