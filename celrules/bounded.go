@@ -76,17 +76,17 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 				b.cost, b.perCallOK = unboundedCost, false
 			}
 		}()
-		if !cr.compiled {
+		if !cr.rule.compiled {
 			// Never evaluated: a compile error or an empty rule.
 			b.cost, b.perCallOK = 0, true
 			return
 		}
-		prog, cost, ok := untracked(cr.env, cr.ast, cr.dt)
+		prog, cost, ok := untracked(cr.rule.env, cr.rule.ast, cr.dt)
 		if !ok {
 			return
 		}
-		if cr.messageCompiled {
-			mprog, mcost, ok := untracked(cr.messageEnv, cr.messageAST, cr.dt)
+		if cr.message.compiled {
+			mprog, mcost, ok := untracked(cr.message.env, cr.message.ast, cr.dt)
 			if !ok {
 				return
 			}
@@ -210,7 +210,7 @@ func (n *node) boundOf() uint64 {
 	b.once.Do(func() {
 		var sum uint64
 		for _, cr := range n.rules {
-			if cr.err != nil {
+			if cr.rule.err != nil {
 				continue
 			}
 			rb := cr.boundsOf()

@@ -261,7 +261,7 @@ func TestBoundedScalarSizes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	spent := uint64(RuntimeBudget - left)
-	if est := c.root.rules[0].maxCost; est >= spent {
+	if est := c.root.rules[0].rule.maxCost; est >= spent {
 		t.Logf("the API server's estimate %d is not below the cost %d any more", est, spent)
 	} else {
 		t.Logf("the API server's estimate %d is below the cost %d", est, spent)

@@ -322,21 +322,21 @@ func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
 		r := &n.Rules[i]
 		*r = RuleCheck{
 			Rule:             cr.src,
-			Compiled:         cr.compiled,
-			Cost:             cr.maxCost,
+			Compiled:         cr.rule.compiled,
+			Cost:             cr.rule.maxCost,
 			Cardinality:      card,
 			UsesOldSelf:      cr.usesOldSelf,
-			MessageCompiled:  cr.messageCompiled,
-			MessageCost:      cr.messageMaxCost,
+			MessageCompiled:  cr.message.compiled,
+			MessageCost:      cr.message.maxCost,
 			ctx:              ctx,
-			unbounded:        cr.unbounded,
-			messageUnbounded: cr.messageUnbounded,
+			unbounded:        cr.rule.unbounded,
+			messageUnbounded: cr.message.unbounded,
 		}
-		if cr.err != nil {
-			r.Err = cr.err.detail
+		if cr.rule.err != nil {
+			r.Err = cr.rule.err.detail
 		}
-		if cr.messageErr != nil {
-			r.MessageErr = cr.messageErr.detail
+		if cr.message.err != nil {
+			r.MessageErr = cr.message.err.detail
 		}
 	}
 }
