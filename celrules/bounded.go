@@ -210,7 +210,7 @@ func (n *node) boundOf() uint64 {
 	b.once.Do(func() {
 		var sum uint64
 		for _, cr := range n.rules {
-			if cr.rule.err != nil {
+			if cr.rule.err != "" {
 				continue
 			}
 			rb := cr.boundsOf()

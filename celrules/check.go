@@ -322,6 +322,8 @@ func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
 		r := &n.Rules[i]
 		*r = RuleCheck{
 			Rule:             cr.src,
+			Err:              cr.rule.err,
+			MessageErr:       cr.message.err,
 			Compiled:         cr.rule.compiled,
 			Cost:             cr.rule.maxCost,
 			Cardinality:      card,
@@ -331,12 +333,6 @@ func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
 			ctx:              ctx,
 			unbounded:        cr.rule.unbounded,
 			messageUnbounded: cr.message.unbounded,
-		}
-		if cr.rule.err != nil {
-			r.Err = cr.rule.err.detail
-		}
-		if cr.message.err != nil {
-			r.MessageErr = cr.message.err.detail
 		}
 	}
 }

@@ -30,14 +30,6 @@ func maxCardinalityFor(minSize int64) uint64 {
 	return uint64(maxRequestSize / (minSize + 1))
 }
 
-// ruleError is why a rule or messageExpression did not compile.
-type ruleError struct {
-	internal bool
-	detail   string
-}
-
-func (e *ruleError) Error() string { return e.detail }
-
 // compiledRule is one x-kubernetes-validations rule, compiled: its
 // expression (rule) and its messageExpression (message).
 type compiledRule struct {
@@ -58,7 +50,9 @@ type compiledRule struct {
 // compiledExpr is a rule's expression or its messageExpression, compiled.
 type compiledExpr struct {
 	program cel.Program
-	err     *ruleError
+	// err is why the expression did not compile, as the API server's
+	// detail says it; "" when it did.
+	err string
 	// compiled tells that the expression compiled, was estimated, and
 	// that its program was (or, for Check, could be) created.
 	// Without checkOnly, program is then set, or, with lazy compilation,
@@ -413,7 +407,7 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 		if p := recover(); p != nil {
 			cr.rule.program, cr.message.program = nil, nil
 			cr.rule.compiled, cr.message.compiled = false, false
-			cr.rule.err = &ruleError{internal: true, detail: fmt.Sprintf("unexpected compilation error: %v", p)}
+			cr.rule.err = fmt.Sprintf("unexpected compilation error: %v", p)
 		}
 	}()
 	if strings.TrimSpace(r.Rule) == "" {
@@ -469,26 +463,26 @@ func (nc *nodeCompiler) compileExpr(e *compiledExpr, text string, message, optio
 	stored := nc.envStored(nc.cfg.storedFor(text, message), optional, text)
 	env, err := nc.env(stored, optional)
 	if err != nil {
-		e.err = &ruleError{internal: true, detail: t.compile + err.Error()}
+		e.err = t.compile + err.Error()
 		return nil
 	}
 	checked, iss := nc.cfg.cache.compile(env, nc.shape(stored, optional), text)
 	if iss != nil || checked == nil {
-		e.err = &ruleError{detail: t.compile + iss.String()}
+		e.err = t.compile + iss.String()
 		return nil
 	}
 	if checked.OutputType() != t.output {
-		e.err = &ruleError{detail: t.wrongType}
+		e.err = t.wrongType
 		return nil
 	}
 	prog, err := nc.programFor(env, checked)
 	if err != nil {
-		e.err = &ruleError{detail: t.program + err.Error()}
+		e.err = t.program + err.Error()
 		return checked
 	}
 	est := nc.estimate(env, checked)
 	if est.err != nil {
-		e.err = &ruleError{internal: true, detail: t.estimate + est.err.Error()}
+		e.err = t.estimate + est.err.Error()
 		return checked
 	}
 	e.program, e.compiled, e.maxCost, e.unbounded = prog, true, est.max, est.unbounded

@@ -263,11 +263,11 @@ func (n *node) errors(p *crdschema.Path, errs crdschema.ErrorList, depth int) cr
 	}
 	for i, cr := range n.rules {
 		rp := p.Child("x-kubernetes-validations").Index(i)
-		if cr.rule.err != nil {
-			errs = append(errs, crdschema.Invalid(rp.Child("rule"), cr.src.Rule, cr.rule.err.Error()))
+		if cr.rule.err != "" {
+			errs = append(errs, crdschema.Invalid(rp.Child("rule"), cr.src.Rule, cr.rule.err))
 		}
-		if cr.message.err != nil {
-			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.message.err.Error()))
+		if cr.message.err != "" {
+			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.message.err))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(n.props)) {

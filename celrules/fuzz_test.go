@@ -162,9 +162,6 @@ func FuzzValidate(f *testing.F) {
 }
 
 // errorDetail is a compile error's text without the generated type names.
-func errorDetail(e *ruleError) string {
-	if e == nil {
-		return ""
-	}
-	return selfTypeName.ReplaceAllString(e.detail, "selfType")
+func errorDetail(e string) string {
+	return selfTypeName.ReplaceAllString(e, "selfType")
 }

@@ -214,11 +214,11 @@ func astText(t *testing.T, a *cel.Ast) string {
 // compiledText renders everything compiling a rule gives that does not
 // depend on the environment's identity.
 func compiledText(t *testing.T, cr *compiledRule) string {
-	detail := func(e *ruleError) string {
-		if e == nil {
+	detail := func(e string) string {
+		if e == "" {
 			return "-"
 		}
-		return fmt.Sprintf("%v %s", e.internal, selfTypeNames.ReplaceAllString(e.detail, "selfType"))
+		return selfTypeNames.ReplaceAllString(e, "selfType")
 	}
 	return fmt.Sprintf("err %s\ncompiled %v cost %d unbounded %q oldSelf %v\nast %s\nmessageErr %s\nmessageCompiled %v cost %d unbounded %q\nmessageAST %s\nprogram %v message %v",
 		detail(cr.rule.err), cr.rule.compiled, cr.rule.maxCost, cr.rule.unbounded, cr.usesOldSelf, astText(t, cr.rule.ast),
@@ -339,14 +339,14 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, i := range []int{0, 3} {
-			if fresh[i].rule.err == nil || !strings.Contains(fresh[i].rule.err.detail, "undeclared reference to 'includes'") {
+			if fresh[i].rule.err == "" || !strings.Contains(fresh[i].rule.err, "undeclared reference to 'includes'") {
 				t.Errorf("noShare %v: %s as a new expression: error %v, want an undeclared reference to includes", c.noShare, rules[i].Rule, fresh[i].rule.err)
 			}
-			if !stored[i].rule.compiled || stored[i].rule.err != nil {
+			if !stored[i].rule.compiled || stored[i].rule.err != "" {
 				t.Errorf("noShare %v: %s as a stored expression: %v, want it compiled", c.noShare, rules[i].Rule, stored[i].rule.err)
 			}
 		}
-		if fresh[1].message.err == nil || !stored[1].message.compiled {
+		if fresh[1].message.err == "" || !stored[1].message.compiled {
 			t.Errorf("noShare %v: messageExpression: new %v, stored %v; want it to fail as new and compile as stored", c.noShare, fresh[1].message.err, stored[1].message.err)
 		}
 		for _, i := range []int{1, 2} {
@@ -387,7 +387,7 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 	if f, s := envs(); f != 1 || s != 1 {
 		t.Errorf("Check of includes and isSorted built %d environments of new expressions and %d of stored ones, want 1 and 1", f, s)
 	}
-	if out[0].rule.err == nil || out[3].rule.err == nil || out[1].message.err == nil || !out[1].rule.compiled || !out[2].rule.compiled {
+	if out[0].rule.err == "" || out[3].rule.err == "" || out[1].message.err == "" || !out[1].rule.compiled || !out[2].rule.compiled {
 		t.Errorf("Check: %+v %+v %+v %+v: want includes refused, the rest compiled", out[0], out[1], out[2], out[3])
 	}
 	if got := flaggedRefs(mustParse(t, "a.b.includes(1) && x.isSorted() && includes(y) && .includes(z)")); strings.Join(got, ",") != "includes,isSorted" {

@@ -315,7 +315,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	}
 	for _, cr := range n.rules {
 		rule := cr.src
-		if cr.rule.err != nil {
+		if cr.rule.err != "" {
 			v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.rule.err)))
 			continue
 		}
