@@ -25,12 +25,12 @@ type judge struct {
 	fixedOver bool
 }
 
-// newJudge prepares a judge for bounds on the nodes sps of def.
-func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.Option) (*judge, error) {
+// newJudge prepares a judge for the bounds ts of def.
+func newJudge(def *crdschema.CustomResourceDefinition, ts []target, kv crd.Option) (*judge, error) {
 	d := crd.Defaulted(def)
 	vi := 0
-	if sps[0].version >= 0 {
-		vi = sps[0].version
+	if ts[0].sp.version >= 0 {
+		vi = ts[0].sp.version
 	}
 	if vi >= len(d.Spec.Versions) {
 		return nil, errNoVersion
@@ -45,7 +45,7 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 		if err != nil {
 			return true
 		}
-		return slices.ContainsFunc(sps, func(c schemaPath) bool { return related(sp.steps, c.steps) })
+		return slices.ContainsFunc(ts, func(t target) bool { return related(sp.steps, t.sp.steps) })
 	}
 	for _, c := range all {
 		if !affected(c.Field) {
@@ -56,7 +56,7 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 	// The copy without the rules left out.
 	j.reduced = withSchemas(d, schemaPath{version: -1}.roots(d), func(i int, s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
 		return keepRules(s, nil, func(path []step, rules []crdschema.ValidationRule) []crdschema.ValidationRule {
-			if slices.ContainsFunc(sps, func(c schemaPath) bool { return (c.version < 0 || c.version == i) && related(path, c.steps) }) {
+			if slices.ContainsFunc(ts, func(t target) bool { return (t.sp.version < 0 || t.sp.version == i) && related(path, t.sp.steps) }) {
 				return rules
 			}
 			return nil
@@ -71,13 +71,13 @@ func related(a, b []step) bool {
 	return slices.Equal(a[:n], b[:n])
 }
 
-// passes reports whether the reduced CRD with the bounds set (apply)
-// keeps every rule and the total of the version under the limits.
-func (j *judge) passes(apply func(*crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition) bool {
+// passes reports whether d, the reduced CRD with bounds set, keeps every
+// rule and the total of the version under the limits.
+func (j *judge) passes(d *crdschema.CustomResourceDefinition) bool {
 	if j.fixedOver {
 		return false
 	}
-	costs, err := crd.RuleCosts(apply(j.reduced), nil, j.version, j.kv)
+	costs, err := crd.RuleCosts(d, nil, j.version, j.kv)
 	if err != nil {
 		return false
 	}
