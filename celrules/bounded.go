@@ -367,17 +367,14 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 	return true
 }
 
-// fieldType returns the type of the property named k of an object type.
+// fieldType returns the type of the property named k of an object type,
+// or nil.
 func fieldType(t *declType, k string) *declType {
-	if t == nil || t.fields == nil {
+	if t == nil {
 		return nil
 	}
-	e, ok := escapeProperty(k)
-	if !ok {
-		return nil
-	}
-	if f := t.fields[e]; f != nil {
-		return f
+	if e, ok := escapeProperty(k); ok {
+		return t.fields[e]
 	}
 	return nil
 }

@@ -199,17 +199,12 @@ func (c *celContext) child(s *structural.Schema, access func(*declType) (*declTy
 	return out
 }
 
+// propertyAccess derives the type of the property name, where the
+// parent's type declares it.
 func propertyAccess(name string) func(*declType) (*declType, bool) {
 	return func(p *declType) (*declType, bool) {
-		escaped, ok := escapeProperty(name)
-		if !ok || p == nil {
-			return nil, false
-		}
-		f, ok := p.fields[escaped]
-		if !ok {
-			return nil, false
-		}
-		return f, true
+		f := fieldType(p, name)
+		return f, f != nil
 	}
 }
 
