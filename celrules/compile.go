@@ -371,10 +371,6 @@ func (cr *compiledRule) dropEvaluation() {
 	cr.dt, cr.bounds, cr.tracked = nil, nil, nil
 }
 
-func (nc *nodeCompiler) program(env *nodeEnv, a *cel.Ast) (cel.Program, error) {
-	return newTrackedProgram(env, a, nc.estimator)
-}
-
 // newTrackedProgram creates the program of the checked expression ast
 // with the API server's cost tracking, estimator giving the runtime cost
 // of library calls.
@@ -397,7 +393,7 @@ func (nc *nodeCompiler) programFor(env *nodeEnv, a *cel.Ast) (cel.Program, error
 	if !nc.cfg.eagerPrograms && plansSafely(a) {
 		return nil, nil
 	}
-	return nc.program(env, a)
+	return newTrackedProgram(env, a, nc.estimator)
 }
 
 // compile compiles one rule; the result carries its errors.
