@@ -336,17 +336,13 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		}
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
-		correlatable := correlatableMap(n.schema.XMapType)
-		oldOf := func(k string) any {
-			if correlatable && oldMap != nil {
-				return oldMap[k]
-			}
-			return nil
+		if !correlatableMap(n.schema.XMapType) {
+			oldMap = nil
 		}
 		if n.additional != nil {
 			c := covered && n.dt != nil && n.additional.dt == n.dt.elem
 			for k, val := range x {
-				if !w.node(n.additional, val, oldOf(k), c, depth+1) {
+				if !w.node(n.additional, val, oldMap[k], c, depth+1) {
 					return false
 				}
 			}
@@ -358,7 +354,7 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 					continue
 				}
 				c := covered && n.dt != nil && sub.dt == fieldType(n.dt, k)
-				if !w.node(sub, val, oldOf(k), c, depth+1) {
+				if !w.node(sub, val, oldMap[k], c, depth+1) {
 					return false
 				}
 			}
