@@ -50,9 +50,6 @@ func WithBoundedCost() ValidateOption {
 	return func(v *validateConfig) { v.bounded = true }
 }
 
-// withBoundedCost is WithBoundedCost's option, for the package's tests.
-var withBoundedCost = WithBoundedCost()
-
 // unboundedCost marks a rule or node whose cost has no usable bound.
 const unboundedCost = math.MaxUint64
 

@@ -50,7 +50,7 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lazy.Validate(context.Background(), nil, v, nil, withBoundedCost).Errors
+	got := lazy.Validate(context.Background(), nil, v, nil, WithBoundedCost()).Errors
 	if !equalStrings(errorTexts(got), errorTexts(want)) {
 		t.Errorf("bounded run: %q, want %q", errorTexts(got), errorTexts(want))
 	}
@@ -99,7 +99,7 @@ func TestLazyProgramErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, vopts := range [][]ValidateOption{nil, {withBoundedCost}} {
+			for _, vopts := range [][]ValidateOption{nil, {WithBoundedCost()}} {
 				errs := c.Validate(context.Background(), nil, v, nil, vopts...).Errors
 				if len(errs) != 1 || !strings.Contains(errs[0].Detail, tt.failDetail) {
 					t.Errorf("%q (lazy %v, bounded %v): %q, want the rule's instantiation error", tt.rule, len(opts) > 0, len(vopts) > 0, errorTexts(errs))
