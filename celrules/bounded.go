@@ -101,7 +101,7 @@ func untracked(env *nodeEnv, a *cel.Ast, dt *declType) (cel.Program, uint64, boo
 	if env == nil || a == nil || dt == nil {
 		return nil, 0, false
 	}
-	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
+	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &sizeEstimator{root: dt, bounds: true}}})
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}
@@ -144,27 +144,6 @@ func (e *boundEstimator) EstimateCallCost(function, overloadID string, target *c
 	return e.CostEstimator.EstimateCallCost(function, overloadID, target, args)
 }
 
-// boundSizes bounds the sizes of the values reached from self (or oldSelf)
-// by the node's type declaration, as the API server's estimator does, except
-// that map keys are bounded by maxKeyBytes and int-or-string values by
-// their maxLength: fits checks the object against exactly these sizes.
-type boundSizes struct{ root *declType }
-
-func (e *boundSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	path := n.Path()
-	if len(path) == 0 {
-		return nil
-	}
-	t, key := typeAt(e.root, path[1:])
-	if t == nil {
-		return nil
-	}
-	if key {
-		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}
-	}
-	return &checker.SizeEstimate{Min: 0, Max: sizeBound(t)}
-}
-
 // sizeBound bounds the size cel-go's runtime cost functions see for a value
 // of type t that fits t: the length of strings, lists and maps, the number
 // of keys of objects (fields CEL cannot see included), 1 for other values.
@@ -185,10 +164,6 @@ func sizeBound(t *declType) uint64 {
 // CEL cannot see (unknown fields kept by x-kubernetes-preserve-unknown-fields,
 // the rest of metadata) count when objects are compared.
 func objectKeys(t *declType) int64 { return 2*int64(len(t.fields)) + 32 }
-
-func (e *boundSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
-}
 
 // nodeBounds are a node's summed bound, made on first use, and whether
 // the types of all nodes below it are parts of its type (chained): then a

@@ -104,6 +104,11 @@ type sizeEstimator struct {
 	// legacyIntOrString bounds int-or-string values by the request size
 	// whatever their maxLength, as Kubernetes 1.33 does.
 	legacyIntOrString bool
+	// bounds gives the sizes of the evaluation bounds (bounded.go)
+	// instead of the API server's: map keys bounded by maxKeyBytes, the
+	// other values by sizeBound; fits checks objects against exactly
+	// these sizes.
+	bounds bool
 }
 
 func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
@@ -111,9 +116,14 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t, _ := typeAt(e.root, path[1:])
-	if t == nil {
+	t, key := typeAt(e.root, path[1:])
+	switch {
+	case t == nil:
 		return nil
+	case e.bounds && key:
+		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}
+	case e.bounds:
+		return &checker.SizeEstimate{Min: 0, Max: sizeBound(t)}
 	}
 	if e.legacyIntOrString && t.intOrString {
 		if e.used != nil {
