@@ -2,9 +2,7 @@ package celrules
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/crdschema/crdschema"
@@ -266,7 +264,12 @@ func (ch *ruleChecker) walk(s *structural.Schema, p *crdschema.Path, ctx *celCon
 		ap := s.AdditionalProperties.Schema
 		add(ch.walk(ap, p.Child("additionalProperties"), ctx.child(ap, elemAccess, p.Child("additionalProperties")), forbidOldSelf, depth+1))
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+	names := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
 		ps := s.Properties[k]
 		if !ch.withRules[ps] {
 			continue
