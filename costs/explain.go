@@ -293,14 +293,6 @@ func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
 	return nil
 }
 
-// minField returns the lower bound that goes with a keyword, or 0.
-func minField(s *crdschema.JSONSchemaProps, keyword string) int64 {
-	if _, lower := boundFields(s, keyword); lower != nil && *lower != nil && **lower > 0 {
-		return **lower
-	}
-	return 0
-}
-
 func addSat(a, b uint64) uint64 {
 	if a+b < a {
 		return ^uint64(0)

@@ -39,8 +39,8 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, ts []t
 		if s == nil {
 			return nil, false
 		}
-		if m := minField(s, t.keyword); m > lo {
-			lo = m
+		if _, lower := boundFields(s, t.keyword); lower != nil && *lower != nil && **lower > lo {
+			lo = **lower // minItems, minProperties or minLength
 		}
 		if p := boundField(s, t.keyword); p != nil {
 			cur[i] = *p
