@@ -76,7 +76,7 @@ func BenchmarkValidate(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		opts []ValidateOption
-	}{{"tracked", nil}, {"bounded", []ValidateOption{withBoundedCost}}} {
+	}{{"tracked", nil}, {"bounded", []ValidateOption{WithBoundedCost()}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

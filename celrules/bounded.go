@@ -50,9 +50,6 @@ func WithBoundedCost() ValidateOption {
 	return func(v *validateConfig) { v.bounded = true }
 }
 
-// withBoundedCost is WithBoundedCost's option, for the package's tests.
-var withBoundedCost = WithBoundedCost()
-
 // unboundedCost marks a rule or node whose cost has no usable bound.
 const unboundedCost = math.MaxUint64
 
@@ -76,17 +73,17 @@ func (cr *compiledRule) boundsOf() *lazyBounds {
 				b.cost, b.perCallOK = unboundedCost, false
 			}
 		}()
-		if !cr.compiled {
+		if !cr.rule.compiled {
 			// Never evaluated: a compile error or an empty rule.
 			b.cost, b.perCallOK = 0, true
 			return
 		}
-		prog, cost, ok := untracked(cr.env, cr.ast, cr.dt)
+		prog, cost, ok := untracked(cr.rule.env, cr.rule.ast, cr.dt)
 		if !ok {
 			return
 		}
-		if cr.messageCompiled {
-			mprog, mcost, ok := untracked(cr.messageEnv, cr.messageAST, cr.dt)
+		if cr.message.compiled {
+			mprog, mcost, ok := untracked(cr.message.env, cr.message.ast, cr.dt)
 			if !ok {
 				return
 			}
@@ -104,7 +101,7 @@ func untracked(env *nodeEnv, a *cel.Ast, dt *declType) (cel.Program, uint64, boo
 	if env == nil || a == nil || dt == nil {
 		return nil, 0, false
 	}
-	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &boundSizes{root: dt}}})
+	est, err := env.base.env.EstimateCost(a, &boundEstimator{cellib.CostEstimator{SizeEstimator: &sizeEstimator{root: dt, bounds: true}}})
 	if err != nil || est.Max > PerCallLimit/costMargin {
 		return nil, 0, false
 	}
@@ -147,27 +144,6 @@ func (e *boundEstimator) EstimateCallCost(function, overloadID string, target *c
 	return e.CostEstimator.EstimateCallCost(function, overloadID, target, args)
 }
 
-// boundSizes bounds the sizes of the values reached from self (or oldSelf)
-// by the node's type declaration, as the API server's estimator does, except
-// that map keys are bounded by maxKeyBytes and int-or-string values by
-// their maxLength: fits checks the object against exactly these sizes.
-type boundSizes struct{ root *declType }
-
-func (e *boundSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	path := n.Path()
-	if len(path) == 0 {
-		return nil
-	}
-	t, key := typeAt(e.root, path[1:])
-	if t == nil {
-		return nil
-	}
-	if key {
-		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}
-	}
-	return &checker.SizeEstimate{Min: 0, Max: sizeBound(t)}
-}
-
 // sizeBound bounds the size cel-go's runtime cost functions see for a value
 // of type t that fits t: the length of strings, lists and maps, the number
 // of keys of objects (fields CEL cannot see included), 1 for other values.
@@ -189,10 +165,6 @@ func sizeBound(t *declType) uint64 {
 // the rest of metadata) count when objects are compared.
 func objectKeys(t *declType) int64 { return 2*int64(len(t.fields)) + 32 }
 
-func (e *boundSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
-}
-
 // nodeBounds are a node's summed bound, made on first use, and whether
 // the types of all nodes below it are parts of its type (chained): then a
 // value that fits the node's type fits theirs.
@@ -210,7 +182,7 @@ func (n *node) boundOf() uint64 {
 	b.once.Do(func() {
 		var sum uint64
 		for _, cr := range n.rules {
-			if cr.err != nil {
+			if cr.rule.err != "" {
 				continue
 			}
 			rb := cr.boundsOf()
@@ -336,17 +308,13 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 		}
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
-		correlatable := correlatableMap(n.schema.XMapType)
-		oldOf := func(k string) any {
-			if correlatable && oldMap != nil {
-				return oldMap[k]
-			}
-			return nil
+		if !correlatableMap(n.schema.XMapType) {
+			oldMap = nil
 		}
 		if n.additional != nil {
 			c := covered && n.dt != nil && n.additional.dt == n.dt.elem
 			for k, val := range x {
-				if !w.node(n.additional, val, oldOf(k), c, depth+1) {
+				if !w.node(n.additional, val, oldMap[k], c, depth+1) {
 					return false
 				}
 			}
@@ -358,7 +326,7 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 					continue
 				}
 				c := covered && n.dt != nil && sub.dt == fieldType(n.dt, k)
-				if !w.node(sub, val, oldOf(k), c, depth+1) {
+				if !w.node(sub, val, oldMap[k], c, depth+1) {
 					return false
 				}
 			}
@@ -367,17 +335,14 @@ func (w *boundWalk) node(n *node, obj, old any, covered bool, depth int) bool {
 	return true
 }
 
-// fieldType returns the type of the property named k of an object type.
+// fieldType returns the type of the property named k of an object type,
+// or nil.
 func fieldType(t *declType, k string) *declType {
-	if t == nil || t.fields == nil {
+	if t == nil {
 		return nil
 	}
-	e, ok := escapeProperty(k)
-	if !ok {
-		return nil
-	}
-	if f := t.fields[e]; f != nil {
-		return f
+	if e, ok := escapeProperty(k); ok {
+		return t.fields[e]
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func checkBounded(t *testing.T, name string, c *Compiled, obj, old any, budget i
 	ctx := context.Background()
 	tracked := c.Validate(ctx, nil, obj, old, append(opts, WithBudget(budget))...)
 	want, left := tracked.Errors, tracked.Remaining
-	bounded := c.Validate(ctx, nil, obj, old, append(opts, WithBudget(budget), withBoundedCost)...)
+	bounded := c.Validate(ctx, nil, obj, old, append(opts, WithBudget(budget), WithBoundedCost())...)
 	got, boundedLeft := bounded.Errors, bounded.Remaining
 	if w, g := sortedErrors(want), sortedErrors(got); strings.Join(w, "\n") != strings.Join(g, "\n") {
 		t.Errorf("%s: tracked run:\n%s\nbounded run:\n%s", name, strings.Join(w, "\n"), strings.Join(g, "\n"))
@@ -236,7 +236,7 @@ func TestBoundedFallsBack(t *testing.T) {
 				t.Errorf("ran without tracking: %v, want %v", got, tt.untracked)
 			}
 			if tt.wantDetail != "" {
-				errs := c.Validate(context.Background(), nil, tt.obj, nil, WithBudget(budget), withBoundedCost).Errors
+				errs := c.Validate(context.Background(), nil, tt.obj, nil, WithBudget(budget), WithBoundedCost()).Errors
 				found := false
 				for _, e := range errs {
 					found = found || strings.Contains(e.Detail, tt.wantDetail)
@@ -261,7 +261,7 @@ func TestBoundedScalarSizes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	spent := uint64(RuntimeBudget - left)
-	if est := c.root.rules[0].maxCost; est >= spent {
+	if est := c.root.rules[0].rule.maxCost; est >= spent {
 		t.Logf("the API server's estimate %d is not below the cost %d any more", est, spent)
 	} else {
 		t.Logf("the API server's estimate %d is below the cost %d", est, spent)
@@ -279,7 +279,7 @@ func TestBoundedMessageExpression(t *testing.T) {
 	if !checkBounded(t, "message", c, obj, nil, RuntimeBudget) {
 		t.Error("ran with tracking")
 	}
-	errs := c.Validate(context.Background(), nil, obj, nil, withBoundedCost).Errors
+	errs := c.Validate(context.Background(), nil, obj, nil, WithBoundedCost()).Errors
 	if len(errs) != 2 || errs[0].Detail != "a is 1, s is abc" || errs[1].Detail != "failed rule: self.a > 5" {
 		t.Errorf("errors: %v", errs)
 	}
@@ -299,7 +299,7 @@ func TestBoundedOldUnderUnescapedName(t *testing.T) {
 	if checkBounded(t, "oversized old list", c, obj, old, 20000) {
 		t.Error("an old value beyond the sizes: ran without tracking")
 	}
-	errs := c.Validate(context.Background(), nil, obj, old, WithBudget(20000), withBoundedCost).Errors
+	errs := c.Validate(context.Background(), nil, obj, old, WithBudget(20000), WithBoundedCost()).Errors
 	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "running out of cost budget") {
 		t.Errorf("errors %v, want the budget error", errs)
 	}

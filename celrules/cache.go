@@ -52,8 +52,9 @@ type Cache struct {
 	checks map[checkKey]*flight[checkResult]
 	costs  map[costKey]*flight[costResult]
 	// names holds the name of the object types of each declaration set
-	// (typeName).
-	names map[typeID]string
+	// (typeName), and nextName the number of the next name.
+	names    map[typeID]string
+	nextName int
 	// types gives the node types ids, which key what depends on them.
 	types typeInterner
 	// noShare keeps checks apart by environment (tests compare).
@@ -134,8 +135,8 @@ func init() {
 // decl: one per Cache and declaration set, so that the environments of
 // new and stored expressions of a node name self's type alike and their
 // checks can be shared. The API server derives its names from the clock
-// ("selfType" and the nanoseconds); so does a Cache, once per declaration
-// set, and never twice the same.
+// ("selfType" and the nanoseconds); so does a Cache for its first name,
+// and it counts up from there, so that no two declaration sets share one.
 func (c *Cache) typeName(decl typeID) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -144,25 +145,12 @@ func (c *Cache) typeName(decl typeID) string {
 	}
 	if c.names == nil {
 		c.names = map[typeID]string{}
+		c.nextName = time.Now().Nanosecond()
 	}
-	n := time.Now().Nanosecond()
-	for c.nameTaken(n) {
-		n++
-	}
-	name := fmt.Sprintf("selfType%d", n)
+	name := fmt.Sprintf("selfType%d", c.nextName)
+	c.nextName++
 	c.names[decl] = name
 	return name
-}
-
-// nameTaken reports whether c named a declaration set selfType<n>.
-func (c *Cache) nameTaken(n int) bool {
-	name := fmt.Sprintf("selfType%d", n)
-	for _, used := range c.names {
-		if used == name {
-			return true
-		}
-	}
-	return false
 }
 
 // nodeKey identifies the compilation of one node's rules: the options of

@@ -199,17 +199,12 @@ func (c *celContext) child(s *structural.Schema, access func(*declType) (*declTy
 	return out
 }
 
+// propertyAccess derives the type of the property name, where the
+// parent's type declares it.
 func propertyAccess(name string) func(*declType) (*declType, bool) {
 	return func(p *declType) (*declType, bool) {
-		escaped, ok := escapeProperty(name)
-		if !ok || p == nil {
-			return nil, false
-		}
-		f, ok := p.fields[escaped]
-		if !ok {
-			return nil, false
-		}
-		return f, true
+		f := fieldType(p, name)
+		return f, f != nil
 	}
 }
 
@@ -322,21 +317,17 @@ func (ch *ruleChecker) compileNode(n *NodeCheck, ctx *celContext) {
 		r := &n.Rules[i]
 		*r = RuleCheck{
 			Rule:             cr.src,
-			Compiled:         cr.compiled,
-			Cost:             cr.maxCost,
+			Err:              cr.rule.err,
+			MessageErr:       cr.message.err,
+			Compiled:         cr.rule.compiled,
+			Cost:             cr.rule.maxCost,
 			Cardinality:      card,
 			UsesOldSelf:      cr.usesOldSelf,
-			MessageCompiled:  cr.messageCompiled,
-			MessageCost:      cr.messageMaxCost,
+			MessageCompiled:  cr.message.compiled,
+			MessageCost:      cr.message.maxCost,
 			ctx:              ctx,
-			unbounded:        cr.unbounded,
-			messageUnbounded: cr.messageUnbounded,
-		}
-		if cr.err != nil {
-			r.Err = cr.err.detail
-		}
-		if cr.messageErr != nil {
-			r.MessageErr = cr.messageErr.detail
+			unbounded:        cr.rule.unbounded,
+			messageUnbounded: cr.message.unbounded,
 		}
 	}
 }

@@ -30,53 +30,44 @@ func maxCardinalityFor(minSize int64) uint64 {
 	return uint64(maxRequestSize / (minSize + 1))
 }
 
-// ruleError is why a rule or messageExpression did not compile.
-type ruleError struct {
-	internal bool
-	detail   string
-}
-
-func (e *ruleError) Error() string { return e.detail }
-
-// compiledRule is one x-kubernetes-validations rule, compiled.
+// compiledRule is one x-kubernetes-validations rule, compiled: its
+// expression (rule) and its messageExpression (message).
 type compiledRule struct {
-	src         crdschema.ValidationRule
-	program     cel.Program
-	err         *ruleError
-	usesOldSelf bool
-	// maxCost is the estimated cost of one evaluation; maxCardinality the
-	// worst-case number of evaluations per request when the rule's node
-	// lies under an unbounded list or map.
-	maxCost        uint64
+	src           crdschema.ValidationRule
+	rule, message compiledExpr
+	usesOldSelf   bool
+	// maxCardinality is the worst-case number of evaluations per request
+	// when the rule's node lies under an unbounded list or map.
 	maxCardinality uint64
-
-	// compiled and messageCompiled tell that the rule and the
-	// messageExpression compiled, were estimated, and that their programs
-	// were (or, for CheckSchema, could be) created. Without checkOnly,
-	// program and message are then set, or, with lazy compilation, made on
-	// first use (trackedPrograms).
-	compiled, messageCompiled bool
-	tracked                   *trackedPrograms // shared by the copies a cache hands out
-
-	message        cel.Program
-	messageErr     *ruleError
-	messageMaxCost uint64
+	tracked        *trackedPrograms // shared by the copies a cache hands out
 	// fieldPath is the rule's fieldPath normalised ("a.b"), or "".
 	fieldPath string
-
-	// env, ast, messageEnv and messageAST are what the untracked programs
-	// and the evaluation bounds are made from, on first use (bounded.go);
 	// dt is the node's type.
-	env, messageEnv *nodeEnv
-	ast, messageAST *cel.Ast
-	dt              *declType
-	bounds          *lazyBounds // shared by the copies a cache hands out
+	dt     *declType
+	bounds *lazyBounds // shared by the copies a cache hands out
+}
 
-	// unbounded and messageUnbounded are the schema paths, relative to
-	// the node, of the lists, maps and strings without a declared limit
-	// that the cost estimates of the rule and the messageExpression
-	// depend on ("" is the node itself).
-	unbounded, messageUnbounded []string
+// compiledExpr is a rule's expression or its messageExpression, compiled.
+type compiledExpr struct {
+	program cel.Program
+	// err is why the expression did not compile, as the API server's
+	// detail says it; "" when it did.
+	err string
+	// compiled tells that the expression compiled, was estimated, and
+	// that its program was (or, for Check, could be) created.
+	// Without checkOnly, program is then set, or, with lazy compilation,
+	// made on first use (trackedPrograms).
+	compiled bool
+	// maxCost is the estimated cost of one evaluation.
+	maxCost uint64
+	// env and ast are what the untracked program and the evaluation
+	// bounds are made from, on first use (bounded.go).
+	env *nodeEnv
+	ast *cel.Ast
+	// unbounded are the schema paths, relative to the node, of the lists,
+	// maps and strings without a declared limit that the cost estimate
+	// depends on ("" is the node itself).
+	unbounded []string
 }
 
 // schemaPathOf renders a path of the cost estimator (field names,
@@ -113,6 +104,11 @@ type sizeEstimator struct {
 	// legacyIntOrString bounds int-or-string values by the request size
 	// whatever their maxLength, as Kubernetes 1.33 does.
 	legacyIntOrString bool
+	// bounds gives the sizes of the evaluation bounds (bounded.go)
+	// instead of the API server's: map keys bounded by maxKeyBytes, the
+	// other values by sizeBound; fits checks objects against exactly
+	// these sizes.
+	bounds bool
 }
 
 func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
@@ -120,9 +116,14 @@ func (e *sizeEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 	if len(path) == 0 {
 		return nil
 	}
-	t, _ := typeAt(e.root, path[1:])
-	if t == nil {
+	t, key := typeAt(e.root, path[1:])
+	switch {
+	case t == nil:
 		return nil
+	case e.bounds && key:
+		return &checker.SizeEstimate{Min: 0, Max: maxKeyBytes}
+	case e.bounds:
+		return &checker.SizeEstimate{Min: 0, Max: sizeBound(t)}
 	}
 	if e.legacyIntOrString && t.intOrString {
 		if e.used != nil {
@@ -234,12 +235,6 @@ func (nc *nodeCompiler) buildEnv(stored, optional bool) (*nodeEnv, error) {
 	return newNodeEnv(base, provider, vars)
 }
 
-// compileExpr compiles text in env, the node's environment for new or
-// stored expressions (optional: with an optional oldSelf).
-func (nc *nodeCompiler) compileExpr(env *nodeEnv, stored, optional bool, text string) (*cel.Ast, *cel.Issues) {
-	return nc.cfg.cache.compile(env, nc.shape(stored, optional), text)
-}
-
 // estimate estimates the cost of the checked expression a, which env
 // compiled, and records the schema paths of the unbounded values the
 // estimate depends on.
@@ -292,7 +287,7 @@ func compileRules(s *structural.Schema, rules []crdschema.ValidationRule, dt *de
 		c.fieldPath = ""
 		// compile resolves the fieldPath of a rule whose expressions
 		// all compiled.
-		if c.src.FieldPath != "" && c.compiled && (c.src.MessageExpression == "" || c.messageCompiled) {
+		if c.src.FieldPath != "" && c.rule.compiled && (c.src.MessageExpression == "" || c.message.compiled) {
 			c.fieldPath = resolveFieldPath(c.src.FieldPath, s)
 		}
 		out[i] = &c
@@ -380,14 +375,10 @@ func compileNode(s *structural.Schema, rules []crdschema.ValidationRule, dt *dec
 // before the Cache keeps it: the Cache keeps it for Check only, and should
 // not keep alive what no one will use.
 func (cr *compiledRule) dropEvaluation() {
-	cr.program, cr.message = nil, nil
-	cr.env, cr.messageEnv = nil, nil
-	cr.ast, cr.messageAST = nil, nil
+	cr.rule.program, cr.message.program = nil, nil
+	cr.rule.env, cr.message.env = nil, nil
+	cr.rule.ast, cr.message.ast = nil, nil
 	cr.dt, cr.bounds, cr.tracked = nil, nil, nil
-}
-
-func (nc *nodeCompiler) program(env *nodeEnv, a *cel.Ast) (cel.Program, error) {
-	return newTrackedProgram(env, a, nc.estimator)
 }
 
 // newTrackedProgram creates the program of the checked expression ast
@@ -412,7 +403,7 @@ func (nc *nodeCompiler) programFor(env *nodeEnv, a *cel.Ast) (cel.Program, error
 	if !nc.cfg.eagerPrograms && plansSafely(a) {
 		return nil, nil
 	}
-	return nc.program(env, a)
+	return newTrackedProgram(env, a, nc.estimator)
 }
 
 // compile compiles one rule; the result carries its errors.
@@ -420,88 +411,89 @@ func (nc *nodeCompiler) compile(s *structural.Schema, r crdschema.ValidationRule
 	cr = &compiledRule{src: r, bounds: new(lazyBounds), tracked: new(trackedPrograms)}
 	defer func() {
 		if p := recover(); p != nil {
-			cr.program, cr.message = nil, nil
-			cr.compiled, cr.messageCompiled = false, false
-			cr.err = &ruleError{internal: true, detail: fmt.Sprintf("unexpected compilation error: %v", p)}
+			cr.rule.program, cr.message.program = nil, nil
+			cr.rule.compiled, cr.message.compiled = false, false
+			cr.rule.err = fmt.Sprintf("unexpected compilation error: %v", p)
 		}
 	}()
 	if strings.TrimSpace(r.Rule) == "" {
 		return cr
 	}
 	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-	stored := nc.envStored(nc.cfg.storedFor(r.Rule, false), optional, r.Rule)
-	env, err := nc.env(stored, optional)
-	if err != nil {
-		cr.err = &ruleError{internal: true, detail: "compilation failed: " + err.Error()}
-		return cr
-	}
-	checked, iss := nc.compileExpr(env, stored, optional, r.Rule)
-	if iss != nil || checked == nil {
-		cr.err = &ruleError{detail: "compilation failed: " + iss.String()}
-		return cr
-	}
-	if checked.OutputType() != cel.BoolType {
-		cr.err = &ruleError{detail: "cel expression must evaluate to a bool"}
-		return cr
-	}
-	for _, ref := range checked.NativeRep().ReferenceMap() {
-		if ref.Name == oldSelfVar {
-			cr.usesOldSelf = true
-			break
+	if checked := nc.compileExpr(&cr.rule, r.Rule, false, optional); checked != nil {
+		for _, ref := range checked.NativeRep().ReferenceMap() {
+			if ref.Name == oldSelfVar {
+				cr.usesOldSelf = true
+				break
+			}
 		}
 	}
-	prog, err := nc.programFor(env, checked)
-	if err != nil {
-		cr.err = &ruleError{detail: "program instantiation failed: " + err.Error()}
+	if !cr.rule.compiled {
 		return cr
 	}
-	est := nc.estimate(env, checked)
-	if est.err != nil {
-		cr.err = &ruleError{internal: true, detail: "cost estimation failed: " + est.err.Error()}
-		return cr
-	}
-	cr.maxCost = est.max
-	cr.unbounded = est.unbounded
 	cr.maxCardinality = card
-	cr.program = prog
-	cr.compiled = true
-	cr.env, cr.ast, cr.dt = env, checked, nc.dt
+	cr.dt = nc.dt
 	if r.MessageExpression != "" {
-		mstored := nc.envStored(nc.cfg.storedFor(r.MessageExpression, true), optional, r.MessageExpression)
-		menv, err := nc.env(mstored, optional)
-		if err != nil {
-			cr.messageErr = &ruleError{internal: true, detail: "messageExpression compilation failed: " + err.Error()}
+		if nc.compileExpr(&cr.message, r.MessageExpression, true, optional); !cr.message.compiled {
 			return cr
 		}
-		mast, iss := nc.compileExpr(menv, mstored, optional, r.MessageExpression)
-		if iss != nil || mast == nil {
-			cr.messageErr = &ruleError{detail: "messageExpression compilation failed: " + iss.String()}
-			return cr
-		}
-		if mast.OutputType() != cel.StringType {
-			cr.messageErr = &ruleError{detail: "messageExpression must evaluate to a string"}
-			return cr
-		}
-		mprog, err := nc.programFor(menv, mast)
-		if err != nil {
-			cr.messageErr = &ruleError{detail: "messageExpression instantiation failed: " + err.Error()}
-			return cr
-		}
-		mest := nc.estimate(menv, mast)
-		if mest.err != nil {
-			cr.messageErr = &ruleError{internal: true, detail: "cost estimation failed for messageExpression: " + mest.err.Error()}
-			return cr
-		}
-		cr.message = mprog
-		cr.messageCompiled = true
-		cr.messageEnv, cr.messageAST = menv, mast
-		cr.messageMaxCost = mest.max
-		cr.messageUnbounded = mest.unbounded
 	}
 	if r.FieldPath != "" {
 		cr.fieldPath = resolveFieldPath(r.FieldPath, s)
 	}
 	return cr
+}
+
+// exprTexts are the error texts of a rule's expression or of its
+// messageExpression, and the type it must have.
+type exprTexts struct {
+	output                                *cel.Type
+	compile, wrongType, program, estimate string
+}
+
+var (
+	ruleTexts    = exprTexts{cel.BoolType, "compilation failed: ", "cel expression must evaluate to a bool", "program instantiation failed: ", "cost estimation failed: "}
+	messageTexts = exprTexts{cel.StringType, "messageExpression compilation failed: ", "messageExpression must evaluate to a string",
+		"messageExpression instantiation failed: ", "cost estimation failed for messageExpression: "}
+)
+
+// compileExpr compiles text, a rule's expression or (with message) its
+// messageExpression, into e, which then carries its error, if any. It
+// returns the checked expression when it type-checked with the right output
+// type.
+func (nc *nodeCompiler) compileExpr(e *compiledExpr, text string, message, optional bool) *cel.Ast {
+	t := &ruleTexts
+	if message {
+		t = &messageTexts
+	}
+	stored := nc.envStored(nc.cfg.storedFor(text, message), optional, text)
+	env, err := nc.env(stored, optional)
+	if err != nil {
+		e.err = t.compile + err.Error()
+		return nil
+	}
+	checked, iss := nc.cfg.cache.compile(env, nc.shape(stored, optional), text)
+	if iss != nil || checked == nil {
+		e.err = t.compile + iss.String()
+		return nil
+	}
+	if checked.OutputType() != t.output {
+		e.err = t.wrongType
+		return nil
+	}
+	prog, err := nc.programFor(env, checked)
+	if err != nil {
+		e.err = t.program + err.Error()
+		return checked
+	}
+	est := nc.estimate(env, checked)
+	if est.err != nil {
+		e.err = t.estimate + est.err.Error()
+		return checked
+	}
+	e.program, e.compiled, e.maxCost, e.unbounded = prog, true, est.max, est.unbounded
+	e.env, e.ast = env, checked
+	return checked
 }
 
 // resolveFieldPath returns a rule's fieldPath normalised ("a.b") when it

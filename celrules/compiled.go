@@ -55,11 +55,7 @@ func (n *node) ready() {
 // setRules records the result of compiling the node's rules.
 func (n *node) setRules(rules []*compiledRule, err error) {
 	n.rules, n.compileErr = rules, err
-	for _, r := range rules {
-		if r.usesOldSelf {
-			n.usesOldSelf = true
-		}
-	}
+	n.usesOldSelf = slices.ContainsFunc(rules, func(r *compiledRule) bool { return r.usesOldSelf })
 }
 
 // Compile compiles every x-kubernetes-validations rule and
@@ -143,17 +139,15 @@ func buildNode(validation, nodeSchema *structural.Schema, isResourceRoot bool, d
 		if !ok || np == nil {
 			continue
 		}
-		var ft *declType
-		if escaped, ok := escapeProperty(k); ok {
-			if dt == nil {
-				continue
+		ft := fieldType(dt, k)
+		if ft == nil {
+			if _, ok := escapeProperty(k); !ok {
+				// CEL cannot see the property: its own rules see its
+				// value by its own type.
+				ft = cfg.cache.declTypeAt(np, np.XEmbeddedResource, cfg.release)
 			}
-			f, ok := dt.fields[escaped]
-			if !ok {
-				continue
-			}
-			ft = f
-		} else if ft = cfg.cache.declTypeAt(np, np.XEmbeddedResource, cfg.release); ft == nil {
+		}
+		if ft == nil {
 			continue
 		}
 		// A property's own rules see its value as its schema describes it,
@@ -263,11 +257,11 @@ func (n *node) errors(p *crdschema.Path, errs crdschema.ErrorList, depth int) cr
 	}
 	for i, cr := range n.rules {
 		rp := p.Child("x-kubernetes-validations").Index(i)
-		if cr.err != nil {
-			errs = append(errs, crdschema.Invalid(rp.Child("rule"), cr.src.Rule, cr.err.Error()))
+		if cr.rule.err != "" {
+			errs = append(errs, crdschema.Invalid(rp.Child("rule"), cr.src.Rule, cr.rule.err))
 		}
-		if cr.messageErr != nil {
-			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.messageErr.Error()))
+		if cr.message.err != "" {
+			errs = append(errs, crdschema.Invalid(rp.Child("messageExpression"), cr.src.MessageExpression, cr.message.err))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(n.props)) {

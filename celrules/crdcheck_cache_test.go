@@ -188,10 +188,10 @@ func TestCacheSharesNodes(t *testing.T) {
 	}
 	for _, name := range []string{"a", "b", "c"} {
 		n := compiled.root.props[name]
-		if n == nil || len(n.rules) != 1 || !n.rules[0].compiled {
+		if n == nil || len(n.rules) != 1 || !n.rules[0].rule.compiled {
 			t.Fatalf("%s: not compiled", name)
 		}
-		if p, err := n.rules[0].trackedProgram(); p == nil || err != nil {
+		if p, err := n.rules[0].trackedProgram(false); p == nil || err != nil {
 			t.Fatalf("%s: no program: %v", name, err)
 		}
 	}

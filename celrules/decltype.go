@@ -226,8 +226,8 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-func newScalarType(name string, t *cel.Type, minSize int64) *declType {
-	return &declType{kind: kindScalar, name: name, celType: t, minSize: minSize}
+func newScalarType(name string, t *cel.Type, minSize, maxSize int64) *declType {
+	return &declType{kind: kindScalar, name: name, celType: t, minSize: minSize, maxElements: maxSize}
 }
 
 func newListType(elem *declType, maxItems int64) *declType {
@@ -246,13 +246,13 @@ func newObjectType(name string, fields map[string]*declType) *declType {
 }
 
 var (
-	boolDecl   = newScalarType("bool", cel.BoolType, minBoolSize)
-	intDecl    = newScalarType("int", cel.IntType, minNumberSize)
-	doubleDecl = newScalarType("double", cel.DoubleType, minNumberSize)
+	boolDecl   = newScalarType("bool", cel.BoolType, minBoolSize, 0)
+	intDecl    = newScalarType("int", cel.IntType, minNumberSize, 0)
+	doubleDecl = newScalarType("double", cel.DoubleType, minNumberSize, 0)
 )
 
 // stringKeyDecl is the key type of maps; it is never size-estimated.
-func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, minStringSize) }
+func stringKeyDecl() *declType { return newScalarType("string", cel.StringType, minStringSize, 0) }
 
 // declTypeAt returns the CEL type declaration of the schema node s as
 // the API server of release rel derives it, or nil when CEL cannot see
@@ -317,7 +317,7 @@ func declTypeReach(s *structural.Schema, isResourceRoot, capNames bool, depth in
 // nodes below it, which child derives.
 func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child func(s *structural.Schema, isResourceRoot bool) *declType) *declType {
 	if s.XIntOrString {
-		t := newScalarType("dyn", cel.DynType, 1).bounded(validationOf(s).MaxLength, 4)
+		t := newScalarType("dyn", cel.DynType, 1, 0).bounded(validationOf(s).MaxLength, 4, maxRequestSize-2)
 		t.intOrString = true
 		return t
 	}
@@ -334,12 +334,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 		if elem == nil {
 			return nil
 		}
-		if vv.MaxItems != nil {
-			return newListType(elem, nonNegative(*vv.MaxItems))
-		}
-		t := newListType(elem, (maxRequestSize-2)/(elem.minSize+1))
-		t.unbounded = true
-		return t
+		return newListType(elem, 0).bounded(vv.MaxItems, 1, (maxRequestSize-2)/(elem.minSize+1))
 	case "object":
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 			ap := s.AdditionalProperties.Schema
@@ -347,12 +342,7 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 			if elem == nil {
 				return nil
 			}
-			if vv.MaxProperties != nil {
-				return newMapType(stringKeyDecl(), elem, nonNegative(*vv.MaxProperties))
-			}
-			t := newMapType(stringKeyDecl(), elem, (maxRequestSize-2)/(elem.minSize+6))
-			t.unbounded = true
-			return t
+			return newMapType(stringKeyDecl(), elem, 0).bounded(vv.MaxProperties, 1, (maxRequestSize-2)/(elem.minSize+6))
 		}
 		fields := make(map[string]*declType, len(s.Properties))
 		minSize := int64(2)
@@ -374,23 +364,17 @@ func deriveDeclType(s *structural.Schema, isResourceRoot, capNames bool, child f
 	case "string":
 		switch vv.Format {
 		case "byte":
-			return newScalarType("bytes", cel.BytesType, minStringSize).bounded(vv.MaxLength, 1)
+			return newScalarType("bytes", cel.BytesType, minStringSize, 0).bounded(vv.MaxLength, 1, maxRequestSize-2)
 		case "duration":
-			t := newScalarType("duration", cel.DurationType, minDurationSize)
-			t.maxElements = maxDurationSize
-			return t
+			return newScalarType("duration", cel.DurationType, minDurationSize, maxDurationSize)
 		case "date":
-			t := newScalarType("timestamp", cel.TimestampType, dateSize)
-			t.maxElements = dateSize
-			return t
+			return newScalarType("timestamp", cel.TimestampType, dateSize, dateSize)
 		case "date-time":
-			t := newScalarType("timestamp", cel.TimestampType, minDateTimeSize)
-			t.maxElements = maxDateTimeSize
-			return t
+			return newScalarType("timestamp", cel.TimestampType, minDateTimeSize, maxDateTimeSize)
 		}
-		t := newScalarType("string", cel.StringType, minStringSize)
+		t := newScalarType("string", cel.StringType, minStringSize, 0)
 		if vv.MaxLength != nil || len(vv.Enum) == 0 {
-			return t.bounded(vv.MaxLength, 4)
+			return t.bounded(vv.MaxLength, 4, maxRequestSize-2)
 		}
 		for _, e := range vv.Enum {
 			if str, ok := e.Value.(string); ok && int64(len(str)) > t.maxElements {
@@ -420,12 +404,12 @@ func validationOf(s *structural.Schema) *structural.ValueValidation {
 }
 
 // bounded sets t's maxElements to limit times perUnit or, without a limit,
-// to the request-size worst case.
-func (t *declType) bounded(limit *int64, perUnit int64) *declType {
+// to worst, the request-size worst case.
+func (t *declType) bounded(limit *int64, perUnit, worst int64) *declType {
 	if limit != nil {
 		t.maxElements = nonNegative(*limit) * perUnit
 	} else {
-		t.maxElements = maxRequestSize - 2
+		t.maxElements = worst
 		t.unbounded = true
 	}
 	return t

@@ -99,8 +99,8 @@ func FuzzCompile(f *testing.F) {
 			}
 			for i := range full {
 				f, c := full[i], check[i]
-				if errorDetail(f.err) != errorDetail(c.err) || errorDetail(f.messageErr) != errorDetail(c.messageErr) ||
-					f.compiled != c.compiled || f.messageCompiled != c.messageCompiled || f.maxCost != c.maxCost {
+				if errorDetail(f.rule.err) != errorDetail(c.rule.err) || errorDetail(f.message.err) != errorDetail(c.message.err) ||
+					f.rule.compiled != c.rule.compiled || f.message.compiled != c.message.compiled || f.rule.maxCost != c.rule.maxCost {
 					t.Fatalf("stored %v: check-only compilation %+v differs from %+v", stored, c, f)
 				}
 			}
@@ -162,9 +162,6 @@ func FuzzValidate(f *testing.F) {
 }
 
 // errorDetail is a compile error's text without the generated type names.
-func errorDetail(e *ruleError) string {
-	if e == nil {
-		return ""
-	}
-	return selfTypeName.ReplaceAllString(e.detail, "selfType")
+func errorDetail(e string) string {
+	return selfTypeName.ReplaceAllString(e, "selfType")
 }

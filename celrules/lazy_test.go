@@ -143,7 +143,7 @@ func TestLazyCompileStaysLazy(t *testing.T) {
 	v, _ := jsonscan.Decode([]byte(`{"a":1,"b":2,"nested":{"x":1}}`))
 	// As crd's requests validate: with the bounds that let rules run
 	// untracked.
-	if errs := c.Validate(context.Background(), nil, v, nil, ValidateOption(withBoundedCost)).Errors; len(errs) == 0 {
+	if errs := c.Validate(context.Background(), nil, v, nil, ValidateOption(WithBoundedCost())).Errors; len(errs) == 0 {
 		t.Fatal("no errors: the root's rule that does not compile should be reported")
 	}
 	// pending tells that a node with rules has not compiled them.

@@ -45,7 +45,7 @@ func TestMatchesConstants(t *testing.T) {
 				}
 				for round := 0; round < 3; round++ { // past the automaton's first matches
 					for _, in := range inputs {
-						for _, vopts := range [][]ValidateOption{nil, {withBoundedCost}} {
+						for _, vopts := range [][]ValidateOption{nil, {WithBoundedCost()}} {
 							errs := c.Validate(context.Background(), nil, map[string]any{"s": in}, nil, vopts...).Errors
 							if got, want := len(errs) == 0, re.MatchString(in); got != want {
 								t.Fatalf("%s on %q (lazy %v, bounded %v): passes %v, regexp %v: %v", rule, in, lazy, len(vopts) > 0, got, want, errs)

@@ -49,17 +49,14 @@ func plansSafely(a *cel.Ast) bool {
 		return false
 	}
 	p := &planProbe{refs: native.ReferenceMap(), types: native.TypeMap()}
-	return p.ok(native.Expr(), 0)
+	return !anyExpr(native.Expr(), p.mayFail, 0)
 }
 
-// planProbe walks a checked expression for plansSafely.
+// planProbe looks at the nodes of a checked expression for plansSafely.
 type planProbe struct {
 	refs  map[int64]*ast.ReferenceInfo
 	types map[int64]*types.Type
 }
-
-// maxProbeDepth bounds the walk; deeper expressions simply get a program.
-const maxProbeDepth = 200
 
 // resolvedName reports whether the identifier or select e, which the
 // checker resolved to ref, is planned without a lookup that could fail: a
@@ -72,69 +69,40 @@ func (p *planProbe) resolvedName(e ast.Expr, ref *ast.ReferenceInfo) bool {
 	return ok && t != nil && t.Kind() != types.TypeKind
 }
 
-func (p *planProbe) ok(e ast.Expr, depth int) bool {
-	if e == nil || depth > maxProbeDepth {
-		return false
-	}
+// mayFail reports whether planning the node e, the nodes below it aside,
+// might fail.
+func (p *planProbe) mayFail(e ast.Expr) bool {
 	switch e.Kind() {
-	case ast.LiteralKind:
-		return true
+	case ast.LiteralKind, ast.ComprehensionKind:
+		return false
 	case ast.IdentKind:
 		ref, found := p.refs[e.ID()]
-		return found && p.resolvedName(e, ref)
+		return !found || !p.resolvedName(e, ref)
 	case ast.SelectKind:
-		if ref, found := p.refs[e.ID()]; found {
-			return p.resolvedName(e, ref)
-		}
-		return p.ok(e.AsSelect().Operand(), depth+1)
+		// A select the checker resolved is a qualified name: a type or a
+		// constant (no variable of these environments has a dot in its
+		// name). Other selects read a field.
+		_, resolved := p.refs[e.ID()]
+		return resolved
 	case ast.CallKind:
 		call := e.AsCall()
 		switch name := call.FunctionName(); {
 		case plainFunctions[name]:
+			return false
 		case regexFunctions[name]:
-			if !p.patternPlans(call) {
-				return false
-			}
+			return !p.patternPlans(call)
 		case conversionFunctions[name] && name != "type":
-			if call.IsMemberFunction() || len(call.Args()) != 1 || mayBeConstant(call.Args()[0]) {
-				return false
-			}
-		default:
-			return false
+			return call.IsMemberFunction() || len(call.Args()) != 1 || mayBeConstant(call.Args()[0])
 		}
-		if call.IsMemberFunction() && !p.ok(call.Target(), depth+1) {
-			return false
-		}
-		return p.all(call.Args(), depth+1)
 	case ast.ListKind:
-		l := e.AsList()
-		return len(l.OptionalIndices()) == 0 && p.all(l.Elements(), depth+1)
+		return len(e.AsList().OptionalIndices()) != 0
 	case ast.MapKind:
 		for _, entry := range e.AsMap().Entries() {
-			if entry.Kind() != ast.MapEntryKind {
-				return false
-			}
-			me := entry.AsMapEntry()
-			if me.IsOptional() || !p.ok(me.Key(), depth+1) || !p.ok(me.Value(), depth+1) {
-				return false
+			if entry.Kind() != ast.MapEntryKind || entry.AsMapEntry().IsOptional() {
+				return true
 			}
 		}
-		return true
-	case ast.ComprehensionKind:
-		c := e.AsComprehension()
-		return p.ok(c.IterRange(), depth+1) && p.ok(c.AccuInit(), depth+1) &&
-			p.ok(c.LoopCondition(), depth+1) && p.ok(c.LoopStep(), depth+1) &&
-			p.ok(c.Result(), depth+1)
-	}
-	return false
-}
-
-// all reports whether each of es plans safely.
-func (p *planProbe) all(es []ast.Expr, depth int) bool {
-	for _, e := range es {
-		if !p.ok(e, depth) {
-			return false
-		}
+		return false
 	}
 	return true
 }

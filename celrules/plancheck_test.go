@@ -76,33 +76,33 @@ func TestPlansSafely(t *testing.T) {
 			}
 			w, g := want[0], got[0]
 			if tt.failDetail != "" {
-				if w.err == nil || !strings.HasPrefix(w.err.detail, tt.failDetail) {
-					t.Errorf("%q (stored %v): error %v, want one starting with %q", tt.rule, stored, w.err, tt.failDetail)
+				if w.rule.err == "" || !strings.HasPrefix(w.rule.err, tt.failDetail) {
+					t.Errorf("%q (stored %v): error %v, want one starting with %q", tt.rule, stored, w.rule.err, tt.failDetail)
 				}
-			} else if w.err != nil {
-				t.Errorf("%q (stored %v): unexpected error %v", tt.rule, stored, w.err)
+			} else if w.rule.err != "" {
+				t.Errorf("%q (stored %v): unexpected error %v", tt.rule, stored, w.rule.err)
 			}
-			if (w.err == nil) != (g.err == nil) || (w.err != nil && *w.err != *g.err) {
-				t.Errorf("%q (stored %v): check-only error %v, want %v", tt.rule, stored, g.err, w.err)
+			if w.rule.err != g.rule.err {
+				t.Errorf("%q (stored %v): check-only error %v, want %v", tt.rule, stored, g.rule.err, w.rule.err)
 			}
-			if w.compiled != g.compiled || w.maxCost != g.maxCost || w.usesOldSelf != g.usesOldSelf ||
-				strings.Join(w.unbounded, ",") != strings.Join(g.unbounded, ",") {
+			if w.rule.compiled != g.rule.compiled || w.rule.maxCost != g.rule.maxCost || w.usesOldSelf != g.usesOldSelf ||
+				strings.Join(w.rule.unbounded, ",") != strings.Join(g.rule.unbounded, ",") {
 				t.Errorf("%q (stored %v): check-only result %+v, want %+v", tt.rule, stored, g, w)
 			}
-			if w.compiled && w.program == nil {
+			if w.rule.compiled && w.rule.program == nil {
 				t.Errorf("%q (stored %v): full compilation made no program", tt.rule, stored)
 			}
-			if skipped := g.compiled && g.program == nil; skipped != tt.safe {
+			if skipped := g.rule.compiled && g.rule.program == nil; skipped != tt.safe {
 				t.Errorf("%q (stored %v): program skipped = %v, want %v", tt.rule, stored, skipped, tt.safe)
 			}
 			// The messageExpression converts a constant: its program is always
 			// made.
-			if w.messageCompiled != g.messageCompiled || w.messageMaxCost != g.messageMaxCost ||
-				(g.messageCompiled && (w.message == nil || g.message == nil)) {
-				t.Errorf("%q (stored %v): messageExpression compiled %v/%v, programs %v/%v", tt.rule, stored, g.messageCompiled, w.messageCompiled, g.message, w.message)
+			if w.message.compiled != g.message.compiled || w.message.maxCost != g.message.maxCost ||
+				(g.message.compiled && (w.message.program == nil || g.message.program == nil)) {
+				t.Errorf("%q (stored %v): messageExpression compiled %v/%v, programs %v/%v", tt.rule, stored, g.message.compiled, w.message.compiled, g.message.program, w.message.program)
 			}
-			if g.compiled != g.messageCompiled {
-				t.Errorf("%q (stored %v): messageExpression compiled %v, rule compiled %v", tt.rule, stored, g.messageCompiled, g.compiled)
+			if g.rule.compiled != g.message.compiled {
+				t.Errorf("%q (stored %v): messageExpression compiled %v, rule compiled %v", tt.rule, stored, g.message.compiled, g.rule.compiled)
 			}
 		}
 	}

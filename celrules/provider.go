@@ -10,9 +10,9 @@ import (
 
 // typeProvider makes the object types of one schema node known to the CEL
 // type checker; anything else is answered by the environment's own
-// provider.
+// provider, which it embeds.
 type typeProvider struct {
-	base    types.Provider
+	types.Provider
 	adapter types.Adapter
 	// root is the node's type, and name the name of its object types:
 	// the API server names them after their paths below the node (name,
@@ -35,7 +35,7 @@ func newTypeProvider(base types.Provider, root *declType, name string, keywords 
 	}
 	_, registry := adapter.(*types.Registry)
 	registry = registry || adapter == types.DefaultTypeAdapter
-	return &typeProvider{base: base, adapter: adapter, root: root, name: name, keywords: keywords, registry: registry}
+	return &typeProvider{Provider: base, adapter: adapter, root: root, name: name, keywords: keywords, registry: registry}
 }
 
 // selfType is the CEL type of the node's values.
@@ -107,10 +107,6 @@ var scalarTypes = map[string]*cel.Type{
 	"list": cel.ListType(cel.AnyType), "map": cel.MapType(cel.AnyType, cel.AnyType),
 }
 
-func (p *typeProvider) EnumValue(name string) ref.Val { return p.base.EnumValue(name) }
-
-func (p *typeProvider) FindIdent(name string) (ref.Val, bool) { return p.base.FindIdent(name) }
-
 func (p *typeProvider) FindStructType(name string) (*types.Type, bool) {
 	if t, path := p.named(name); t != nil {
 		return types.NewTypeTypeWithParam(namedType(t, path)), true
@@ -118,7 +114,7 @@ func (p *typeProvider) FindStructType(name string) (*types.Type, bool) {
 	if t, ok := scalarTypes[name]; ok {
 		return types.NewTypeTypeWithParam(t), true
 	}
-	return p.base.FindStructType(name)
+	return p.Provider.FindStructType(name)
 }
 
 func (p *typeProvider) FindStructFieldNames(string) ([]string, bool) { return []string{}, false }
@@ -129,7 +125,7 @@ func (p *typeProvider) FindStructFieldType(typeName, fieldName string) (*types.F
 		if _, ok := scalarTypes[typeName]; ok {
 			return nil, false
 		}
-		return p.base.FindStructFieldType(typeName, fieldName)
+		return p.Provider.FindStructFieldType(typeName, fieldName)
 	}
 	f, found := dt.fields[fieldName]
 	if !found && p.keywords && reservedWords[fieldName] {
@@ -143,10 +139,6 @@ func (p *typeProvider) FindStructFieldType(typeName, fieldName string) (*types.F
 		return &types.FieldType{Type: namedType(dt.elem, path+".@elem")}, true
 	}
 	return nil, false
-}
-
-func (p *typeProvider) NewValue(name string, fields map[string]ref.Val) ref.Val {
-	return p.base.NewValue(name, fields)
 }
 
 // NativeToValue converts v as the base adapter does. Most values the

@@ -246,80 +246,40 @@ func flaggedRefs(a *cel.Ast) []string {
 	if len(f.names) == 0 || a == nil {
 		return nil
 	}
-	var seen map[string]bool // made on the first name found
-	if !collectRefs(a.NativeRep().Expr(), f, &seen, 0) {
+	refs, ok := f.refs(a.NativeRep().Expr())
+	if !ok {
 		return f.all
 	}
-	return slices.Sorted(maps.Keys(seen)) // nil when none is found
+	return refs
 }
 
-// collectRefs adds to *seen the names in names that a call at or below e
-// may be looked up by; false means e is too deep.
-func collectRefs(e ast.Expr, f *flaggedSet, seen *map[string]bool, depth int) bool {
+// refs returns the names of f that a call in e may be looked up by (its
+// name and, with a receiver that is a qualified name, a.b.f()), sorted;
+// false when e is too deep.
+func (f *flaggedSet) refs(e ast.Expr) ([]string, bool) {
+	var seen map[string]bool // made on the first name found
 	add := func(n string) {
-		if f.names[n] {
-			if *seen == nil {
-				*seen = map[string]bool{}
+		if n = strings.TrimPrefix(n, "."); f.names[n] {
+			if seen == nil {
+				seen = map[string]bool{}
 			}
-			(*seen)[n] = true
+			seen[n] = true
 		}
 	}
-	if e == nil {
-		return true
-	}
-	if depth > maxWalkDepth {
+	tooDeep := anyExpr(e, func(e ast.Expr) bool {
+		if e.Kind() == ast.CallKind {
+			c := e.AsCall()
+			add(c.FunctionName())
+			// Only a flagged name's last part may be looked up as a.b.f.
+			if c.IsMemberFunction() && f.tails[c.FunctionName()] {
+				if q, ok := containers.ToQualifiedName(c.Target()); ok {
+					add(q + "." + c.FunctionName())
+				}
+			}
+		}
 		return false
-	}
-	depth++
-	switch e.Kind() {
-	case ast.CallKind:
-		c := e.AsCall()
-		add(strings.TrimPrefix(c.FunctionName(), "."))
-		if c.IsMemberFunction() {
-			if !f.tails[c.FunctionName()] {
-				// No flagged name to look up as a.b.f.
-			} else if q, ok := containers.ToQualifiedName(c.Target()); ok {
-				add(strings.TrimPrefix(q+"."+c.FunctionName(), "."))
-			}
-			if !collectRefs(c.Target(), f, seen, depth) {
-				return false
-			}
-		}
-		for _, a := range c.Args() {
-			if !collectRefs(a, f, seen, depth) {
-				return false
-			}
-		}
-	case ast.ListKind:
-		for _, el := range e.AsList().Elements() {
-			if !collectRefs(el, f, seen, depth) {
-				return false
-			}
-		}
-	case ast.MapKind:
-		for _, en := range e.AsMap().Entries() {
-			me := en.AsMapEntry()
-			if !collectRefs(me.Key(), f, seen, depth) || !collectRefs(me.Value(), f, seen, depth) {
-				return false
-			}
-		}
-	case ast.StructKind:
-		for _, fe := range e.AsStruct().Fields() {
-			if !collectRefs(fe.AsStructField().Value(), f, seen, depth) {
-				return false
-			}
-		}
-	case ast.SelectKind:
-		return collectRefs(e.AsSelect().Operand(), f, seen, depth)
-	case ast.ComprehensionKind:
-		c := e.AsComprehension()
-		for _, x := range [...]ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
-			if !collectRefs(x, f, seen, depth) {
-				return false
-			}
-		}
-	}
-	return true
+	}, 0)
+	return slices.Sorted(maps.Keys(seen)), !tooDeep // nil when none is found
 }
 
 // nodeShape is what of a node's environment, besides its base

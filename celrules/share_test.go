@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -213,16 +214,16 @@ func astText(t *testing.T, a *cel.Ast) string {
 // compiledText renders everything compiling a rule gives that does not
 // depend on the environment's identity.
 func compiledText(t *testing.T, cr *compiledRule) string {
-	detail := func(e *ruleError) string {
-		if e == nil {
+	detail := func(e string) string {
+		if e == "" {
 			return "-"
 		}
-		return fmt.Sprintf("%v %s", e.internal, selfTypeNames.ReplaceAllString(e.detail, "selfType"))
+		return selfTypeNames.ReplaceAllString(e, "selfType")
 	}
 	return fmt.Sprintf("err %s\ncompiled %v cost %d unbounded %q oldSelf %v\nast %s\nmessageErr %s\nmessageCompiled %v cost %d unbounded %q\nmessageAST %s\nprogram %v message %v",
-		detail(cr.err), cr.compiled, cr.maxCost, cr.unbounded, cr.usesOldSelf, astText(t, cr.ast),
-		detail(cr.messageErr), cr.messageCompiled, cr.messageMaxCost, cr.messageUnbounded, astText(t, cr.messageAST),
-		cr.program != nil, cr.message != nil)
+		detail(cr.rule.err), cr.rule.compiled, cr.rule.maxCost, cr.rule.unbounded, cr.usesOldSelf, astText(t, cr.rule.ast),
+		detail(cr.message.err), cr.message.compiled, cr.message.maxCost, cr.message.unbounded, astText(t, cr.message.ast),
+		cr.rule.program != nil, cr.message.program != nil)
 }
 
 // TestSharedChecksDifferential compiles every rule and messageExpression
@@ -289,9 +290,9 @@ func TestSharedChecksDifferential(t *testing.T) {
 				}
 				results[0][0], results[0][1] = results[0][1], results[0][2] // new, stored
 				for i, cr := range results[0][1] {
-					if cr.ast != nil {
+					if cr.rule.ast != nil {
 						exprs++
-						if cr.ast == results[0][0][i].ast {
+						if cr.rule.ast == results[0][0][i].rule.ast {
 							reused++
 						}
 					}
@@ -338,21 +339,21 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, i := range []int{0, 3} {
-			if fresh[i].err == nil || !strings.Contains(fresh[i].err.detail, "undeclared reference to 'includes'") {
-				t.Errorf("noShare %v: %s as a new expression: error %v, want an undeclared reference to includes", c.noShare, rules[i].Rule, fresh[i].err)
+			if fresh[i].rule.err == "" || !strings.Contains(fresh[i].rule.err, "undeclared reference to 'includes'") {
+				t.Errorf("noShare %v: %s as a new expression: error %v, want an undeclared reference to includes", c.noShare, rules[i].Rule, fresh[i].rule.err)
 			}
-			if !stored[i].compiled || stored[i].err != nil {
-				t.Errorf("noShare %v: %s as a stored expression: %v, want it compiled", c.noShare, rules[i].Rule, stored[i].err)
+			if !stored[i].rule.compiled || stored[i].rule.err != "" {
+				t.Errorf("noShare %v: %s as a stored expression: %v, want it compiled", c.noShare, rules[i].Rule, stored[i].rule.err)
 			}
 		}
-		if fresh[1].messageErr == nil || !stored[1].messageCompiled {
-			t.Errorf("noShare %v: messageExpression: new %v, stored %v; want it to fail as new and compile as stored", c.noShare, fresh[1].messageErr, stored[1].messageErr)
+		if fresh[1].message.err == "" || !stored[1].message.compiled {
+			t.Errorf("noShare %v: messageExpression: new %v, stored %v; want it to fail as new and compile as stored", c.noShare, fresh[1].message.err, stored[1].message.err)
 		}
 		for _, i := range []int{1, 2} {
-			if !fresh[i].compiled || !stored[i].compiled {
-				t.Fatalf("noShare %v: %s does not compile: %v %v", c.noShare, rules[i].Rule, fresh[i].err, stored[i].err)
+			if !fresh[i].rule.compiled || !stored[i].rule.compiled {
+				t.Fatalf("noShare %v: %s does not compile: %v %v", c.noShare, rules[i].Rule, fresh[i].rule.err, stored[i].rule.err)
 			}
-			if shared := fresh[i].ast == stored[i].ast; shared == c.noShare {
+			if shared := fresh[i].rule.ast == stored[i].rule.ast; shared == c.noShare {
 				t.Errorf("noShare %v: %s: check shared %v", c.noShare, rules[i].Rule, shared)
 			}
 		}
@@ -386,7 +387,7 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 	if f, s := envs(); f != 1 || s != 1 {
 		t.Errorf("Check of includes and isSorted built %d environments of new expressions and %d of stored ones, want 1 and 1", f, s)
 	}
-	if out[0].err == nil || out[3].err == nil || out[1].messageErr == nil || !out[1].compiled || !out[2].compiled {
+	if out[0].rule.err == "" || out[3].rule.err == "" || out[1].message.err == "" || !out[1].rule.compiled || !out[2].rule.compiled {
 		t.Errorf("Check: %+v %+v %+v %+v: want includes refused, the rest compiled", out[0], out[1], out[2], out[3])
 	}
 	if got := flaggedRefs(mustParse(t, "a.b.includes(1) && x.isSorted() && includes(y) && .includes(z)")); strings.Join(got, ",") != "includes,isSorted" {
@@ -407,12 +408,12 @@ func TestSharedChecksFlaggedFunctions(t *testing.T) {
 		"{'k': a.b.f(1)}.k":    true,
 		"[1].all(x, a.b.f(x))": true,
 	} {
-		var seen map[string]bool
-		if !collectRefs(mustParse(t, text).NativeRep().Expr(), qualified, &seen, 0) {
+		refs, ok := qualified.refs(mustParse(t, text).NativeRep().Expr())
+		if !ok {
 			t.Fatalf("%s: too deep", text)
 		}
-		if seen["a.b.f"] != want {
-			t.Errorf("%s: a.b.f looked up %v, want %v", text, seen["a.b.f"], want)
+		if got := slices.Contains(refs, "a.b.f"); got != want {
+			t.Errorf("%s: a.b.f looked up %v, want %v", text, got, want)
 		}
 	}
 }
@@ -585,10 +586,10 @@ func TestCheckDropsEvaluation(t *testing.T) {
 		t.Fatal(err)
 	}
 	cr := out[0]
-	if !cr.compiled || !cr.messageCompiled || cr.maxCost == 0 || cr.messageMaxCost == 0 {
+	if !cr.rule.compiled || !cr.message.compiled || cr.rule.maxCost == 0 || cr.message.maxCost == 0 {
 		t.Fatalf("rule %+v: want it and its message compiled and estimated", cr)
 	}
-	if cr.program != nil || cr.message != nil || cr.env != nil || cr.messageEnv != nil || cr.ast != nil || cr.messageAST != nil || cr.dt != nil || cr.bounds != nil || cr.tracked != nil {
+	if cr.rule.program != nil || cr.message.program != nil || cr.rule.env != nil || cr.message.env != nil || cr.rule.ast != nil || cr.message.ast != nil || cr.dt != nil || cr.bounds != nil || cr.tracked != nil {
 		t.Errorf("Check keeps what only evaluation uses: %+v", cr)
 	}
 }

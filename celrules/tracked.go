@@ -17,47 +17,37 @@ import (
 // bounded (bounded.go) run the untracked programs and never need these.
 // They are made once, for every copy of the rule a cache hands out.
 type trackedPrograms struct {
-	once               sync.Once
-	program, message   cel.Program
-	programErr, msgErr error
+	once sync.Once
+	// programs and errs are those of the rule's expression and of its
+	// messageExpression, in that order.
+	programs [2]cel.Program
+	errs     [2]error
 }
 
-// trackedProgram returns the rule's program with cost tracking, making it
-// if the compilation deferred it.
-func (cr *compiledRule) trackedProgram() (cel.Program, error) {
-	if cr.program != nil {
-		return cr.program, nil
+// trackedProgram returns the program with cost tracking of the rule's
+// expression, or with message of its messageExpression, making it if the
+// compilation deferred it.
+func (cr *compiledRule) trackedProgram(message bool) (cel.Program, error) {
+	e := &cr.rule
+	if message {
+		e = &cr.message
 	}
-	t := cr.deferredPrograms()
-	return t.program, t.programErr
-}
-
-// trackedMessage returns the messageExpression's program with cost
-// tracking, making it if the compilation deferred it.
-func (cr *compiledRule) trackedMessage() (cel.Program, error) {
-	if cr.message != nil {
-		return cr.message, nil
+	if e.program != nil {
+		return e.program, nil
 	}
-	t := cr.deferredPrograms()
-	return t.message, t.msgErr
-}
-
-// deferredPrograms makes the programs the compilation of cr deferred.
-func (cr *compiledRule) deferredPrograms() *trackedPrograms {
 	t := cr.tracked
 	if t == nil {
-		return &trackedPrograms{programErr: errNoProgram, msgErr: errNoProgram}
+		return nil, errNoProgram
 	}
 	t.once.Do(func() {
 		estimator := &cellib.CostEstimator{SizeEstimator: &sizeEstimator{root: cr.dt}}
-		if cr.compiled && cr.program == nil {
-			t.program, t.programErr = makeProgram(cr.env, cr.ast, estimator)
-		}
-		if cr.messageCompiled && cr.message == nil {
-			t.message, t.msgErr = makeProgram(cr.messageEnv, cr.messageAST, estimator)
+		for i, e := range [...]*compiledExpr{&cr.rule, &cr.message} {
+			if e.compiled && e.program == nil {
+				t.programs[i], t.errs[i] = makeProgram(e.env, e.ast, estimator)
+			}
 		}
 	})
-	return t
+	return t.programs[b2i(message)], t.errs[b2i(message)]
 }
 
 // errNoProgram reports a rule without a program: not compiled.

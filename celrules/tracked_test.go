@@ -35,12 +35,12 @@ func TestLazyTrackedPrograms(t *testing.T) {
 		t.Fatalf("eager compilation: %q", errorTexts(want))
 	}
 	for _, r := range eager.root.rules {
-		p, err := r.trackedProgram()
+		p, err := r.trackedProgram(false)
 		if p == nil || err != nil {
 			t.Errorf("%q: no program with cost tracking: %v", r.src.Rule, err)
 		}
 		if r.src.MessageExpression != "" {
-			if p, err := r.trackedMessage(); p == nil || err != nil {
+			if p, err := r.trackedProgram(true); p == nil || err != nil {
 				t.Errorf("%q: no messageExpression program with cost tracking: %v", r.src.Rule, err)
 			}
 		}
@@ -50,13 +50,13 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lazy.Validate(context.Background(), nil, v, nil, withBoundedCost).Errors
+	got := lazy.Validate(context.Background(), nil, v, nil, WithBoundedCost()).Errors
 	if !equalStrings(errorTexts(got), errorTexts(want)) {
 		t.Errorf("bounded run: %q, want %q", errorTexts(got), errorTexts(want))
 	}
 	made := func() (n int) {
 		for _, r := range lazy.root.rules {
-			if r.program != nil || r.message != nil || r.tracked.program != nil || r.tracked.message != nil {
+			if r.rule.program != nil || r.message.program != nil || r.tracked.programs[0] != nil || r.tracked.programs[1] != nil {
 				n++
 			}
 		}
@@ -73,9 +73,9 @@ func TestLazyTrackedPrograms(t *testing.T) {
 	if n := made(); n != 2 {
 		t.Errorf("after a tracked run, %d rules have programs with cost tracking; want 2", n)
 	}
-	first := lazy.root.rules[0].tracked.program
+	first := lazy.root.rules[0].tracked.programs[0]
 	lazy.Validate(context.Background(), nil, v, nil)
-	if lazy.root.rules[0].tracked.program != first {
+	if lazy.root.rules[0].tracked.programs[0] != first {
 		t.Error("a second tracked run made the program again")
 	}
 }
@@ -99,7 +99,7 @@ func TestLazyProgramErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, vopts := range [][]ValidateOption{nil, {withBoundedCost}} {
+			for _, vopts := range [][]ValidateOption{nil, {WithBoundedCost()}} {
 				errs := c.Validate(context.Background(), nil, v, nil, vopts...).Errors
 				if len(errs) != 1 || !strings.Contains(errs[0].Detail, tt.failDetail) {
 					t.Errorf("%q (lazy %v, bounded %v): %q, want the rule's instantiation error", tt.rule, len(opts) > 0, len(vopts) > 0, errorTexts(errs))

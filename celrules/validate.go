@@ -315,11 +315,11 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 	}
 	for _, cr := range n.rules {
 		rule := cr.src
-		if cr.err != nil {
-			v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.err)))
+		if cr.rule.err != "" {
+			v.errs = append(v.errs, crdschema.Invalid(v.path(), typ, fmt.Sprintf("rule compile error: %v", cr.rule.err)))
 			continue
 		}
-		if !cr.compiled {
+		if !cr.rule.compiled {
 			continue // an empty rule
 		}
 		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
@@ -369,12 +369,12 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 			v.errs = append(v.errs, e)
 		}
 		detail := ""
-		if cr.messageCompiled {
+		if cr.message.compiled {
 			var prog cel.Program
 			var perr error
 			if v.untracked {
 				prog = cr.boundsOf().message
-			} else if prog, perr = cr.trackedMessage(); perr != nil {
+			} else if prog, perr = cr.trackedProgram(true); perr != nil {
 				add(crdschema.InternalError(at, fmt.Errorf("messageExpression instantiation failed: %w", perr)))
 				return -1
 			}
@@ -406,7 +406,7 @@ func (v *run) rules(n *node, obj, old any, r ratcheting, budget int64) int64 {
 // budget. An error that stops validation is returned as fatal.
 func (v *run) evalTracked(cr *compiledRule, act interpreter.Activation, typ string, budget int64) (_ ref.Val, _ int64, fatal *crdschema.Error, _ error) {
 	rule := cr.src
-	prog, err := cr.trackedProgram()
+	prog, err := cr.trackedProgram(false)
 	if err != nil {
 		return nil, -1, crdschema.InternalError(v.path(), fmt.Errorf("program instantiation failed for validation rule: %v: %w", ruleText(rule), err)), nil
 	}

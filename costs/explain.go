@@ -125,17 +125,13 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts 
 	}
 	d := crd.Defaulted(def)
 	seen := map[string]bool{}
-	type cand struct {
-		sp      schemaPath
-		keyword string
-	}
-	var cands []cand
+	var cands []target
 	seenCand := map[string]bool{}
 	addCand := func(sp schemaPath, keyword string) {
 		k := sp.String() + " " + keyword
 		if !seenCand[k] {
 			seenCand[k] = true
-			cands = append(cands, cand{sp, keyword})
+			cands = append(cands, target{sp, keyword})
 		}
 	}
 	for _, v := range def.Spec.Versions {
@@ -197,7 +193,7 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts 
 
 	// Each candidate alone.
 	for _, c := range cands {
-		if f, ok := search(ctx, def, []schemaPath{c.sp}, []string{c.keyword}, kv); ok {
+		if f, ok := search(ctx, def, []target{c}, kv); ok {
 			r.Fixes = append(r.Fixes, f[0])
 		}
 	}
@@ -208,20 +204,12 @@ func Explain(ctx context.Context, def *crdschema.CustomResourceDefinition, opts 
 	// The bounds on the rules' paths together, with a common largest value,
 	// less those that can be left out without lowering it: the budget
 	// spread over several bounds.
-	try := func(cs []cand) ([]Fix, bool) {
-		sps := make([]schemaPath, len(cs))
-		kws := make([]string, len(cs))
-		for i, c := range cs {
-			sps[i], kws[i] = c.sp, c.keyword
-		}
-		return search(ctx, def, sps, kws, kv)
-	}
-	spread, ok := try(cands)
+	spread, ok := search(ctx, def, cands, kv)
 	if ok {
 		for i := 0; i < len(cands) && len(cands) > 1; {
 			rest := slices.Delete(slices.Clone(cands), i, i+1)
 			// left out only when the others need no smaller value
-			if f, ok := try(rest); ok && len(f) > 0 && f[0].Largest >= spread[0].Largest {
+			if f, ok := search(ctx, def, rest, kv); ok && len(f) > 0 && f[0].Largest >= spread[0].Largest {
 				cands, spread = rest, f
 				continue
 			}
@@ -303,14 +291,6 @@ func boundField(s *crdschema.JSONSchemaProps, keyword string) *int64 {
 		return *upper
 	}
 	return nil
-}
-
-// minField returns the lower bound that goes with a keyword, or 0.
-func minField(s *crdschema.JSONSchemaProps, keyword string) int64 {
-	if _, lower := boundFields(s, keyword); lower != nil && *lower != nil && **lower > 0 {
-		return **lower
-	}
-	return 0
 }
 
 func addSat(a, b uint64) uint64 {

@@ -1,14 +1,12 @@
 package costs
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/celrules"
 	"github.com/crdschema/crdschema/crd"
-	"github.com/crdschema/crdschema/manifest"
 )
 
 // A judge tells whether bounds on some schema nodes bring a CRD's rule
@@ -27,12 +25,12 @@ type judge struct {
 	fixedOver bool
 }
 
-// newJudge prepares a judge for bounds on the nodes sps of def.
-func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.Option) (*judge, error) {
+// newJudge prepares a judge for the bounds ts of def.
+func newJudge(def *crdschema.CustomResourceDefinition, ts []target, kv crd.Option) (*judge, error) {
 	d := crd.Defaulted(def)
 	vi := 0
-	if sps[0].version >= 0 {
-		vi = sps[0].version
+	if ts[0].sp.version >= 0 {
+		vi = ts[0].sp.version
 	}
 	if vi >= len(d.Spec.Versions) {
 		return nil, errNoVersion
@@ -47,7 +45,7 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 		if err != nil {
 			return true
 		}
-		return slices.ContainsFunc(sps, func(c schemaPath) bool { return related(sp.steps, c.steps) })
+		return slices.ContainsFunc(ts, func(t target) bool { return related(sp.steps, t.sp.steps) })
 	}
 	for _, c := range all {
 		if !affected(c.Field) {
@@ -56,30 +54,14 @@ func newJudge(def *crdschema.CustomResourceDefinition, sps []schemaPath, kv crd.
 		}
 	}
 	// The copy without the rules left out.
-	raw, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, err
-	}
-	spec, _ := doc["spec"].(map[string]any)
-	versions, _ := spec["versions"].([]any)
-	for i, v := range versions {
-		vm, _ := v.(map[string]any)
-		sch, _ := vm["schema"].(map[string]any)
-		if root, ok := sch["openAPIV3Schema"].(map[string]any); ok {
-			keepRules(root, nil, sps, i)
-		}
-	}
-	raw, err = json.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	if j.reduced, _, err = manifest.UnmarshalCRD(raw); err != nil {
-		return nil, err
-	}
+	j.reduced = withSchemas(d, schemaPath{version: -1}.roots(d), func(i int, s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
+		return keepRules(s, nil, func(path []step, rules []crdschema.ValidationRule) []crdschema.ValidationRule {
+			if slices.ContainsFunc(ts, func(t target) bool { return (t.sp.version < 0 || t.sp.version == i) && related(path, t.sp.steps) }) {
+				return rules
+			}
+			return nil
+		})
+	})
 	return j, nil
 }
 
@@ -89,34 +71,13 @@ func related(a, b []step) bool {
 	return slices.Equal(a[:n], b[:n])
 }
 
-// keepRules removes the rules of the schema node s at path from the nodes
-// that are not related to any of sps.
-func keepRules(s map[string]any, path []step, sps []schemaPath, version int) {
-	if !slices.ContainsFunc(sps, func(c schemaPath) bool { return (c.version < 0 || c.version == version) && related(path, c.steps) }) {
-		delete(s, "x-kubernetes-validations")
-	}
-	if ps, ok := s["properties"].(map[string]any); ok {
-		for k, p := range ps {
-			if pm, ok := p.(map[string]any); ok {
-				keepRules(pm, append(path[:len(path):len(path)], step{"properties", k}), sps, version)
-			}
-		}
-	}
-	if it, ok := s["items"].(map[string]any); ok {
-		keepRules(it, append(path[:len(path):len(path)], step{kind: "items"}), sps, version)
-	}
-	if ap, ok := s["additionalProperties"].(map[string]any); ok {
-		keepRules(ap, append(path[:len(path):len(path)], step{kind: "additionalProperties"}), sps, version)
-	}
-}
-
-// passes reports whether the reduced CRD with the bounds set (apply)
-// keeps every rule and the total of the version under the limits.
-func (j *judge) passes(apply func(*crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition) bool {
+// passes reports whether d, the reduced CRD with bounds set, keeps every
+// rule and the total of the version under the limits.
+func (j *judge) passes(d *crdschema.CustomResourceDefinition) bool {
 	if j.fixedOver {
 		return false
 	}
-	costs, err := crd.RuleCosts(apply(j.reduced), nil, j.version, j.kv)
+	costs, err := crd.RuleCosts(d, nil, j.version, j.kv)
 	if err != nil {
 		return false
 	}

@@ -173,18 +173,54 @@ func (st step) child(s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
 // maxLength) of the node at sp set to value. def is not modified: the
 // result shares with it everything off the path.
 func withBound(def *crdschema.CustomResourceDefinition, sp schemaPath, keyword string, value int64) *crdschema.CustomResourceDefinition {
+	return withSchemas(def, sp.roots(def), func(_ int, s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
+		return setBound(s, sp.steps, keyword, value)
+	})
+}
+
+// withSchemas returns def with the root schema of each version i of
+// versions replaced by f(i, schema). def is not modified.
+func withSchemas(def *crdschema.CustomResourceDefinition, versions []int, f func(i int, s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps) *crdschema.CustomResourceDefinition {
 	d := *def
 	d.Spec.Versions = append([]crdschema.CustomResourceDefinitionVersion(nil), def.Spec.Versions...)
-	for _, i := range sp.roots(def) {
+	for _, i := range versions {
 		v := &d.Spec.Versions[i]
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
 		val := *v.Schema
-		val.OpenAPIV3Schema = setBound(v.Schema.OpenAPIV3Schema, sp.steps, keyword, value)
+		val.OpenAPIV3Schema = f(i, v.Schema.OpenAPIV3Schema)
 		v.Schema = &val
 	}
 	return &d
+}
+
+// keepRules returns a copy of the schema node s at path, and of the
+// properties, items and additionalProperties below it, in which each node
+// has the rules keep returns for its path and rules. s is not modified.
+func keepRules(s *crdschema.JSONSchemaProps, path []step, keep func(path []step, rules []crdschema.ValidationRule) []crdschema.ValidationRule) *crdschema.JSONSchemaProps {
+	c := *s
+	c.XValidations = keep(path, s.XValidations)
+	below := func(st step, s *crdschema.JSONSchemaProps) *crdschema.JSONSchemaProps {
+		return keepRules(s, append(path[:len(path):len(path)], st), keep)
+	}
+	if s.Properties != nil {
+		c.Properties = make(map[string]crdschema.JSONSchemaProps, len(s.Properties))
+		for k, p := range s.Properties {
+			c.Properties[k] = *below(step{"properties", k}, &p)
+		}
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		it := *s.Items
+		it.Schema = below(step{kind: "items"}, it.Schema)
+		c.Items = &it
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		ap := *s.AdditionalProperties
+		ap.Schema = below(step{kind: "additionalProperties"}, ap.Schema)
+		c.AdditionalProperties = &ap
+	}
+	return &c
 }
 
 func setBound(s *crdschema.JSONSchemaProps, steps []step, keyword string, value int64) *crdschema.JSONSchemaProps {

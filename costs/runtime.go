@@ -2,8 +2,8 @@ package costs
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,10 +80,6 @@ func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, versi
 	if props == nil {
 		return nil, fmt.Errorf("%s has no schema for version %q", def.Name, version)
 	}
-	raw, err := json.Marshal(props)
-	if err != nil {
-		return nil, err
-	}
 	var out []RuntimeCost
 	for _, e := range estimates {
 		if !strings.HasSuffix(e.Field, ".rule") {
@@ -97,7 +93,7 @@ func Runtime(ctx context.Context, def *crdschema.CustomResourceDefinition, versi
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
-		s, err := onlyRule(raw, sp.steps, idx)
+		s, err := onlyRule(props, sp.steps, idx)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Field, err)
 		}
@@ -125,43 +121,25 @@ func ruleIndex(rest string) (int, error) {
 	return strconv.Atoi(rest[len(pre) : len(rest)-len("].rule")])
 }
 
-// onlyRule returns the structural schema of the JSON schema raw with only
-// the rule idx of the node at steps.
-func onlyRule(raw []byte, steps []step, idx int) (*structural.Schema, error) {
-	var root map[string]any
-	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, err
-	}
-	node := root
+// onlyRule returns the structural schema of props with only the rule idx
+// of the node at steps.
+func onlyRule(props *crdschema.JSONSchemaProps, steps []step, idx int) (*structural.Schema, error) {
+	node := props
 	for _, st := range steps {
-		var next map[string]any
-		switch st.kind {
-		case "properties":
-			ps, _ := node["properties"].(map[string]any)
-			next, _ = ps[st.name].(map[string]any)
-		default:
-			next, _ = node[st.kind].(map[string]any)
-		}
-		if next == nil {
+		if node = st.child(node); node == nil {
 			return nil, fmt.Errorf("no schema node")
 		}
-		node = next
 	}
-	rules, _ := node["x-kubernetes-validations"].([]any)
-	if idx < 0 || idx >= len(rules) {
+	if idx < 0 || idx >= len(node.XValidations) {
 		return nil, fmt.Errorf("no rule %d", idx)
 	}
-	keepRules(root, nil, nil, 0) // every rule removed
-	node["x-kubernetes-validations"] = []any{rules[idx]}
-	b, err := json.Marshal(root)
-	if err != nil {
-		return nil, err
-	}
-	var p crdschema.JSONSchemaProps
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, err
-	}
-	return structural.New(&p)
+	only := node.XValidations[idx : idx+1 : idx+1]
+	return structural.New(keepRules(props, nil, func(path []step, _ []crdschema.ValidationRule) []crdschema.ValidationRule {
+		if slices.Equal(path, steps) {
+			return only
+		}
+		return nil
+	}))
 }
 
 // countValues counts the values of obj at the schema path steps: how many

@@ -12,52 +12,61 @@ import (
 // bound changes no estimate.
 const maxSearch = 3 << 20
 
-// search finds the largest value v such that def, with the bounds of the
-// nodes sps (keywords kws) set to v (or kept where lower), passes CRD
-// validation without a cost error, by binary search with crd.Validate as
-// the judge, from minUsable up: a bound of 0 would fix the cost by making
-// the field unusable. It returns the fixes, each with a suggested value
-// (the usual bound of the field's kind, or a round number; see suggest)
-// checked too, or false when no usable value does or sps is empty.
-func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []schemaPath, kws []string, kv crd.Option) ([]Fix, bool) {
-	if len(sps) == 0 {
+// A target is a bound to search for: the keyword (maxItems, maxProperties
+// or maxLength) of the node at sp.
+type target struct {
+	sp      schemaPath
+	keyword string
+}
+
+// search finds the largest value v such that def, with the bounds ts set
+// to v (or kept where lower), passes CRD validation without a cost error,
+// by binary search with crd.Validate as the judge, from minUsable up: a
+// bound of 0 would fix the cost by making the field unusable. It returns
+// the fixes, each with a suggested value (the usual bound of the field's
+// kind, or a round number; see suggest) checked too, or false when no
+// usable value does or ts is empty.
+func search(ctx context.Context, def *crdschema.CustomResourceDefinition, ts []target, kv crd.Option) ([]Fix, bool) {
+	if len(ts) == 0 {
 		return nil, false // nothing to bound
 	}
 	lo := int64(minUsable)
 	hi := int64(maxSearch)
-	cur := make([]int64, len(sps))
-	for i, sp := range sps {
+	cur := make([]int64, len(ts))
+	for i, t := range ts {
 		cur[i] = -1
-		s := sp.node(def)
+		s := t.sp.node(def)
 		if s == nil {
 			return nil, false
 		}
-		if m := minField(s, kws[i]); m > lo {
-			lo = m
+		if _, lower := boundFields(s, t.keyword); lower != nil && *lower != nil && **lower > lo {
+			lo = **lower // minItems, minProperties or minLength
 		}
-		if p := boundField(s, kws[i]); p != nil {
+		if p := boundField(s, t.keyword); p != nil {
 			cur[i] = *p
-			if len(sps) == 1 && *p-1 < hi {
+			if len(ts) == 1 && *p-1 < hi {
 				hi = *p - 1
 			}
 		}
 	}
-	apply := func(def *crdschema.CustomResourceDefinition, v int64) *crdschema.CustomResourceDefinition {
-		d := def
-		for i, sp := range sps {
-			if cur[i] >= 0 && cur[i] <= v {
+	// with returns d with each bound i set to values[i] = value(i), where
+	// that is below its current value.
+	values := make([]int64, len(ts))
+	with := func(d *crdschema.CustomResourceDefinition, value func(i int) int64) *crdschema.CustomResourceDefinition {
+		for i, t := range ts {
+			values[i] = value(i)
+			if cur[i] >= 0 && cur[i] <= values[i] {
 				continue
 			}
-			d = withBound(d, sp, kws[i], v)
+			d = withBound(d, t.sp, t.keyword, values[i])
 		}
 		return d
 	}
-	valid := func(v int64) bool { return !hasCostErrors(ctx, apply(def, v), kv) }
+	all := func(v int64) func(int) int64 { return func(int) int64 { return v } }
+	valid := func(v int64) bool { return !hasCostErrors(ctx, with(def, all(v)), kv) }
 	ok := valid
-	if j, err := newJudge(def, sps, kv); err == nil {
-		ok = func(v int64) bool {
-			return j.passes(func(d *crdschema.CustomResourceDefinition) *crdschema.CustomResourceDefinition { return apply(d, v) })
-		}
+	if j, err := newJudge(def, ts, kv); err == nil {
+		ok = func(v int64) bool { return j.passes(with(j.reduced, all(v))) }
 	}
 	if hi < lo {
 		return nil, false
@@ -74,34 +83,24 @@ func search(ctx context.Context, def *crdschema.CustomResourceDefinition, sps []
 	// Each node its suggested value: the usual bound of its kind where
 	// that fits, a round number otherwise; all together checked, else the
 	// round number everywhere, else the largest.
-	values := make([]int64, len(sps))
-	setAll := func(pick func(i int) int64) *crdschema.CustomResourceDefinition {
-		d := def
-		for i, sp := range sps {
-			values[i] = pick(i)
-			if cur[i] >= 0 && cur[i] <= values[i] {
-				continue
-			}
-			d = withBound(d, sp, kws[i], values[i])
-		}
-		return d
-	}
 	picks := []func(i int) int64{
-		func(i int) int64 { return suggest(largest, usual(sps[i].node(def), sps[i].fieldPath(), kws[i])) },
-		func(int) int64 { return round(largest) },
-		func(int) int64 { return largest },
+		func(i int) int64 {
+			return suggest(largest, usual(ts[i].sp.node(def), ts[i].sp.fieldPath(), ts[i].keyword))
+		},
+		all(round(largest)),
+		all(largest),
 	}
 	for _, pick := range picks {
-		if !hasCostErrors(ctx, setAll(pick), kv) {
+		if !hasCostErrors(ctx, with(def, pick), kv) {
 			break
 		}
 	}
 	var fixes []Fix
-	for i, sp := range sps {
+	for i, t := range ts {
 		if cur[i] >= 0 && cur[i] <= values[i] {
 			continue // already bounded enough: no change
 		}
-		fixes = append(fixes, Fix{Bound: Bound{Path: sp.String(), FieldPath: sp.fieldPath(), Keyword: kws[i], Value: values[i]}, Largest: largest, Current: cur[i]})
+		fixes = append(fixes, Fix{Bound: Bound{Path: t.sp.String(), FieldPath: t.sp.fieldPath(), Keyword: t.keyword, Value: values[i]}, Largest: largest, Current: cur[i]})
 	}
 	return fixes, true
 }

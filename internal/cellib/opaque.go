@@ -25,8 +25,16 @@ type opaqueKind[T fmt.Stringer] struct {
 	size     func(T) int       // the size runtime costs use, 1 when nil
 }
 
+// ConvertToNative gives the Go value itself, or its text, where t takes
+// either.
 func (v opaque[T]) ConvertToNative(t reflect.Type) (any, error) {
-	return nativeOrString(v.x, v.kind.name, t)
+	if reflect.TypeOf(v.x).AssignableTo(t) {
+		return v.x, nil
+	}
+	if reflect.TypeOf("").AssignableTo(t) {
+		return v.x.String(), nil
+	}
+	return nil, fmt.Errorf("type conversion error from '%s' to '%v'", v.kind.name, t)
 }
 
 func (v opaque[T]) ConvertToType(t ref.Type) ref.Val {
@@ -67,16 +75,4 @@ func convertOpaque(v ref.Val, typ *types.Type, t ref.Type) ref.Val {
 		return typ
 	}
 	return types.NewErr("type conversion error from '%s' to '%s'", typ, t)
-}
-
-// nativeOrString is ConvertToNative of a value that holds x and is called
-// name in errors: x itself, or its text, where t takes either.
-func nativeOrString(x fmt.Stringer, name string, t reflect.Type) (any, error) {
-	if reflect.TypeOf(x).AssignableTo(t) {
-		return x, nil
-	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return x.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from '%s' to '%v'", name, t)
 }

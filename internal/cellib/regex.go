@@ -11,11 +11,13 @@ import (
 
 // regexOptions declares the functions of the kubernetes.regex library.
 func regexOptions() []cel.EnvOption {
+	find, findAll := finder(false, nil), finder(true, nil)
 	return envOptions([]funcDecl{
-		{"find", []cel.FunctionOpt{cel.MemberOverload("string_find_string", []*cel.Type{cel.StringType, cel.StringType}, cel.StringType, cel.BinaryBinding(find))}},
+		{"find", []cel.FunctionOpt{cel.MemberOverload("string_find_string", []*cel.Type{cel.StringType, cel.StringType}, cel.StringType,
+			cel.BinaryBinding(func(s, re ref.Val) ref.Val { return find(s, re) }))}},
 		{"findAll", []cel.FunctionOpt{
 			cel.MemberOverload("string_find_all_string", []*cel.Type{cel.StringType, cel.StringType}, cel.ListType(cel.StringType),
-				cel.BinaryBinding(func(s, re ref.Val) ref.Val { return findAll(s, re, types.Int(-1)) })),
+				cel.BinaryBinding(func(s, re ref.Val) ref.Val { return findAll(s, re) })),
 			cel.MemberOverload("string_find_all_string_int", []*cel.Type{cel.StringType, cel.StringType, cel.IntType}, cel.ListType(cel.StringType),
 				cel.FunctionBinding(findAll)),
 		}},
@@ -26,89 +28,55 @@ func regexOptions() []cel.EnvOption {
 // planned; a constant pattern that does not compile fails the planning.
 func regexProgramOptions() []cel.ProgramOption {
 	return []cel.ProgramOption{cel.OptimizeRegex(
-		&interpreter.RegexOptimization{Function: "find", RegexIndex: 1, Factory: precompiledFind},
-		&interpreter.RegexOptimization{Function: "findAll", RegexIndex: 1, Factory: precompiledFindAll},
+		&interpreter.RegexOptimization{Function: "find", RegexIndex: 1, Factory: precompiled(false)},
+		&interpreter.RegexOptimization{Function: "findAll", RegexIndex: 1, Factory: precompiled(true)},
 	)}
 }
 
-func find(sv, rv ref.Val) ref.Val {
-	s, ok := sv.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(sv)
-	}
-	pattern, ok := rv.Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(rv)
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return types.NewErr("Illegal regex: %v", err.Error())
-	}
-	return types.String(re.FindString(s))
-}
-
-// findAllArgs checks the arguments of findAll and returns the string and
-// the match limit.
-func findAllArgs(args []ref.Val) (string, int, ref.Val) {
-	if len(args) < 2 || len(args) > 3 {
-		return "", 0, types.NoSuchOverloadErr()
-	}
-	s, ok := args[0].Value().(string)
-	if !ok {
-		return "", 0, types.MaybeNoSuchOverloadErr(args[0])
-	}
-	n := int64(-1)
-	if len(args) == 3 {
-		if n, ok = args[2].Value().(int64); !ok {
-			return "", 0, types.MaybeNoSuchOverloadErr(args[2])
-		}
-	}
-	return s, int(n), nil
-}
-
-func findAll(args ...ref.Val) ref.Val {
-	s, n, errv := findAllArgs(args)
-	if errv != nil {
-		return errv
-	}
-	pattern, ok := args[1].Value().(string)
-	if !ok {
-		return types.MaybeNoSuchOverloadErr(args[1])
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return types.NewErr("Illegal regex: %v", err.Error())
-	}
-	return types.NewStringList(types.DefaultTypeAdapter, re.FindAllString(s, n))
-}
-
-func precompiledFind(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, err
-	}
-	return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
-		if len(args) != 2 {
+// finder returns find (findAll with all) of a string, the pattern and, for
+// findAll, an optional match limit: with the pattern re, or without it
+// (nil) with the pattern argument compiled on each call.
+func finder(all bool, re *regexp.Regexp) func(args ...ref.Val) ref.Val {
+	return func(args ...ref.Val) ref.Val {
+		if len(args) < 2 || len(args) > 3 || !all && len(args) != 2 {
 			return types.NoSuchOverloadErr()
 		}
 		s, ok := args[0].Value().(string)
 		if !ok {
 			return types.MaybeNoSuchOverloadErr(args[0])
 		}
-		return types.String(re.FindString(s))
-	}), nil
+		n := int64(-1)
+		if len(args) == 3 {
+			if n, ok = args[2].Value().(int64); !ok {
+				return types.MaybeNoSuchOverloadErr(args[2])
+			}
+		}
+		r := re
+		if r == nil {
+			pattern, ok := args[1].Value().(string)
+			if !ok {
+				return types.MaybeNoSuchOverloadErr(args[1])
+			}
+			var err error
+			if r, err = regexp.Compile(pattern); err != nil {
+				return types.NewErr("Illegal regex: %v", err.Error())
+			}
+		}
+		if !all {
+			return types.String(r.FindString(s))
+		}
+		return types.NewStringList(types.DefaultTypeAdapter, r.FindAllString(s, int(n)))
+	}
 }
 
-func precompiledFindAll(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, err
-	}
-	return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
-		s, n, errv := findAllArgs(args)
-		if errv != nil {
-			return errv
+// precompiled is the factory of the calls of find (findAll with all) with
+// a constant pattern.
+func precompiled(all bool) func(interpreter.InterpretableCall, string) (interpreter.InterpretableCall, error) {
+	return func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return nil, err
 		}
-		return types.NewStringList(types.DefaultTypeAdapter, re.FindAllString(s, n))
-	}), nil
+		return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), finder(all, re)), nil
+	}
 }
